@@ -1,0 +1,22 @@
+//! Buildd's REST API types, exactly as Buildd sends them, and every pure rule that the
+//! dashboard and the API server share. A derived number (progress, grouping, health) is
+//! computed here once so every surface shows the same value. No I/O.
+
+pub mod enums;
+pub mod error;
+pub mod grouping;
+pub mod lifecycle;
+pub mod mission;
+pub mod plan;
+pub mod progress;
+pub mod schedule;
+pub mod task;
+pub mod workspace;
+
+pub use enums::*;
+pub use error::ApiErrorBody;
+pub use mission::*;
+pub use progress::{compute_progress, MissionProgress, Segment, SegmentState};
+pub use schedule::Schedule;
+pub use task::*;
+pub use workspace::*;

@@ -1,0 +1,84 @@
+//! The plan-review phase, derived and never stored: a planning task that completed and has
+//! no children yet, and that no later planning run of the same mission has superseded.
+
+use crate::enums::{TaskMode, TaskStatus};
+use crate::mission::MissionTask;
+
+fn created(task: &MissionTask) -> &str {
+    task.created_at
+        .as_deref()
+        .or(task.updated_at.as_deref())
+        .unwrap_or("")
+}
+
+/// The mission's plan awaiting review, if any.
+pub fn plan_in_review(tasks: &[MissionTask]) -> Option<&MissionTask> {
+    let newest_planning = tasks
+        .iter()
+        .filter(|t| t.mode == TaskMode::Planning)
+        .max_by(|a, b| created(a).cmp(created(b)))?;
+    let has_children = tasks
+        .iter()
+        .any(|t| t.parent_task_id.as_deref() == Some(newest_planning.id.as_str()));
+    (newest_planning.status == TaskStatus::Completed && !has_children).then_some(newest_planning)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::enums::TaskClass;
+
+    fn planning(id: &str, status: TaskStatus, created: &str) -> MissionTask {
+        MissionTask {
+            id: id.into(),
+            title: format!("Mission: {id}"),
+            status,
+            priority: None,
+            role_slug: None,
+            created_at: Some(created.into()),
+            result: None,
+            updated_at: None,
+            kind: None,
+            mode: TaskMode::Planning,
+            category: None,
+            parent_task_id: None,
+            creation_source: None,
+            task_class: Some(TaskClass::Bookkeeping),
+            depends_on: vec![],
+            workers: vec![],
+        }
+    }
+
+    #[test]
+    fn a_completed_plan_without_children_is_in_review() {
+        let tasks = [planning(
+            "p",
+            TaskStatus::Completed,
+            "2026-01-01T00:00:00.000Z",
+        )];
+        assert_eq!(plan_in_review(&tasks).map(|t| t.id.as_str()), Some("p"));
+    }
+
+    #[test]
+    fn an_approved_plan_is_not() {
+        let mut child = planning("c", TaskStatus::Pending, "2026-01-01T00:00:01.000Z");
+        child.mode = TaskMode::Execution;
+        child.parent_task_id = Some("p".into());
+        let tasks = [
+            planning("p", TaskStatus::Completed, "2026-01-01T00:00:00.000Z"),
+            child,
+        ];
+        assert!(plan_in_review(&tasks).is_none());
+    }
+
+    #[test]
+    fn a_running_or_failed_planner_is_not_and_a_newer_run_supersedes() {
+        assert!(plan_in_review(&[planning("p", TaskStatus::Assigned, "a")]).is_none());
+        assert!(plan_in_review(&[planning("p", TaskStatus::Failed, "a")]).is_none());
+        let tasks = [
+            planning("old", TaskStatus::Completed, "2026-01-01T00:00:00.000Z"),
+            planning("revised", TaskStatus::Pending, "2026-01-02T00:00:00.000Z"),
+        ];
+        assert!(plan_in_review(&tasks).is_none());
+    }
+}

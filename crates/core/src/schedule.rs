@@ -1,0 +1,63 @@
+//! `task_schedules`: where a mission's check-in settings live.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A full `task_schedules` row, as embedded in `GET /api/missions/{id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Schedule {
+    pub id: String,
+    #[serde(default)]
+    pub workspace_id: Option<String>,
+    pub name: String,
+    #[serde(default)]
+    pub cron_expression: Option<String>,
+    #[serde(default = "utc")]
+    pub timezone: String,
+    #[serde(default)]
+    pub task_template: Value,
+    #[serde(default)]
+    pub enabled: bool,
+    #[serde(default)]
+    pub one_shot: bool,
+    #[serde(default)]
+    pub next_run_at: Option<String>,
+    #[serde(default)]
+    pub last_run_at: Option<String>,
+    #[serde(default)]
+    pub last_task_id: Option<String>,
+    #[serde(default)]
+    pub total_runs: i64,
+    #[serde(default)]
+    pub consecutive_failures: i64,
+    #[serde(default)]
+    pub last_error: Option<String>,
+    #[serde(default)]
+    pub last_deferral_reason: Option<String>,
+    #[serde(default)]
+    pub last_deferred_at: Option<String>,
+    #[serde(default)]
+    pub created_at: Option<String>,
+    #[serde(default)]
+    pub updated_at: Option<String>,
+}
+
+fn utc() -> String {
+    "UTC".into()
+}
+
+impl Schedule {
+    /// `taskTemplate.context`, where the check-in switches live.
+    pub fn context(&self) -> Option<&serde_json::Map<String, Value>> {
+        self.task_template.get("context")?.as_object()
+    }
+
+    /// Whether check-ins are on (`taskTemplate.context.heartbeat === true`).
+    pub fn is_heartbeat(&self) -> bool {
+        self.context()
+            .and_then(|c| c.get("heartbeat"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+}

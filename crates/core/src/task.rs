@@ -1,0 +1,372 @@
+//! Task shapes: the full row (`GET /api/tasks/{id}`), the list items of `GET /api/tasks`,
+//! and the worker result.
+
+use crate::enums::{MissionStatus, TaskClass, TaskMode, TaskStatus, WorkerStatus};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// `tasks.result`, written when a worker completes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskResult {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pr_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pr_number: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured_output: Option<Value>,
+    /// Keys this version does not model are kept as they came.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, Value>,
+}
+
+/// `{id, name, repo, …}` of the task's workspace. Never carries secrets.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskWorkspace {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub repo: Option<String>,
+}
+
+/// `{id, title, status}` of the task's mission.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskMissionRef {
+    pub id: String,
+    pub title: String,
+    pub status: MissionStatus,
+}
+
+/// A worker of a task, as `GET /api/tasks/{id}?include=workers` lists them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskWorker {
+    pub id: String,
+    pub status: WorkerStatus,
+    #[serde(default)]
+    pub branch: Option<String>,
+    #[serde(default)]
+    pub pr_url: Option<String>,
+    #[serde(default)]
+    pub pr_number: Option<i64>,
+    #[serde(default)]
+    pub merged_at: Option<String>,
+    #[serde(default)]
+    pub error: Option<String>,
+    #[serde(default)]
+    pub current_action: Option<String>,
+    #[serde(default)]
+    pub started_at: Option<String>,
+    #[serde(default)]
+    pub completed_at: Option<String>,
+    #[serde(default)]
+    pub created_at: Option<String>,
+}
+
+/// Every column of `tasks`, as `GET /api/tasks/{id}`, `POST /api/tasks` and
+/// `PATCH /api/tasks/{id}` return it. `prUrl`, `prNumber` and `mergedAt` are the latest
+/// worker's PR, which this server adds at the top level.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Task {
+    pub id: String,
+    pub workspace_id: String,
+    #[serde(default)]
+    pub external_id: Option<String>,
+    #[serde(default)]
+    pub external_url: Option<String>,
+    #[serde(default)]
+    pub external_issue_id: Option<String>,
+    #[serde(default)]
+    pub external_issue_url: Option<String>,
+    pub title: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub context: Value,
+    pub status: TaskStatus,
+    #[serde(default)]
+    pub priority: i64,
+    #[serde(default = "default_mode")]
+    pub mode: TaskMode,
+    #[serde(default)]
+    pub runner_preference: Option<String>,
+    #[serde(default)]
+    pub required_capabilities: Vec<String>,
+    #[serde(default)]
+    pub claimed_by: Option<String>,
+    #[serde(default)]
+    pub claimed_at: Option<String>,
+    #[serde(default)]
+    pub expires_at: Option<String>,
+    #[serde(default)]
+    pub created_by_account_id: Option<String>,
+    #[serde(default)]
+    pub created_by_worker_id: Option<String>,
+    #[serde(default)]
+    pub creation_source: Option<String>,
+    #[serde(default)]
+    pub schedule_id: Option<String>,
+    #[serde(default)]
+    pub parent_task_id: Option<String>,
+    #[serde(default)]
+    pub ci_retry_pr_number: Option<i64>,
+    #[serde(default)]
+    pub ci_retry_head_sha: Option<String>,
+    #[serde(default)]
+    pub conflict_retry_pr_number: Option<i64>,
+    #[serde(default)]
+    pub conflict_retry_head_sha: Option<String>,
+    #[serde(default)]
+    pub category: Option<String>,
+    #[serde(default)]
+    pub project: Option<String>,
+    #[serde(default)]
+    pub output_requirement: Option<String>,
+    #[serde(default)]
+    pub output_schema: Option<Value>,
+    #[serde(default)]
+    pub mission_id: Option<String>,
+    #[serde(default)]
+    pub role_slug: Option<String>,
+    #[serde(default)]
+    pub depends_on: Vec<String>,
+    #[serde(default)]
+    pub result: Option<TaskResult>,
+    #[serde(default)]
+    pub kind: Option<String>,
+    #[serde(default)]
+    pub complexity: Option<String>,
+    #[serde(default)]
+    pub tier: Option<String>,
+    #[serde(default)]
+    pub predicted_model: Option<String>,
+    #[serde(default)]
+    pub classified_by: Option<String>,
+    #[serde(default)]
+    pub backend: Option<String>,
+    #[serde(default)]
+    pub requires_review: bool,
+    #[serde(default)]
+    pub release: Option<String>,
+    #[serde(default)]
+    pub release_result: Option<Value>,
+    #[serde(default)]
+    pub path_manifest: Option<Vec<String>>,
+    #[serde(default)]
+    pub start_at: Option<String>,
+    #[serde(default)]
+    pub loop_config: Option<Value>,
+    #[serde(default)]
+    pub loop_iteration: i64,
+    #[serde(default)]
+    pub loop_state: Option<Value>,
+    #[serde(default)]
+    pub subject_anchor: Option<String>,
+    #[serde(default)]
+    pub subject_kind: Option<String>,
+    #[serde(default)]
+    pub subject_pr_number: Option<i64>,
+    #[serde(default)]
+    pub subject_head_sha: Option<String>,
+    #[serde(default)]
+    pub subject_branch: Option<String>,
+    #[serde(default)]
+    pub subject_error_signature: Option<String>,
+    #[serde(default)]
+    pub subject_mission_id: Option<String>,
+    #[serde(default)]
+    pub subject_dedupe_scope: Option<String>,
+    #[serde(default)]
+    pub subject_superseded_by_task_id: Option<String>,
+    #[serde(default)]
+    pub subject_resolution: Option<String>,
+    #[serde(default)]
+    pub task_class: Option<TaskClass>,
+    #[serde(default)]
+    pub created_at: Option<String>,
+    #[serde(default)]
+    pub updated_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<crate::workspace::Workspace>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mission: Option<TaskMissionRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workers: Option<Vec<TaskWorker>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pr_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pr_number: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged_at: Option<String>,
+}
+
+fn default_mode() -> TaskMode {
+    TaskMode::Execution
+}
+
+/// An item of the unpaginated `GET /api/tasks` → `{tasks: [...]}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskListItem {
+    pub id: String,
+    pub workspace_id: String,
+    #[serde(default)]
+    pub external_id: Option<String>,
+    #[serde(default)]
+    pub external_url: Option<String>,
+    pub title: String,
+    pub status: TaskStatus,
+    #[serde(default)]
+    pub priority: i64,
+    #[serde(default = "default_mode")]
+    pub mode: TaskMode,
+    #[serde(default)]
+    pub runner_preference: Option<String>,
+    #[serde(default)]
+    pub required_capabilities: Vec<String>,
+    #[serde(default)]
+    pub claimed_by: Option<String>,
+    #[serde(default)]
+    pub claimed_at: Option<String>,
+    #[serde(default)]
+    pub expires_at: Option<String>,
+    #[serde(default)]
+    pub start_at: Option<String>,
+    #[serde(default)]
+    pub created_by_account_id: Option<String>,
+    #[serde(default)]
+    pub created_by_worker_id: Option<String>,
+    #[serde(default)]
+    pub creation_source: Option<String>,
+    #[serde(default)]
+    pub parent_task_id: Option<String>,
+    #[serde(default)]
+    pub category: Option<String>,
+    #[serde(default)]
+    pub project: Option<String>,
+    #[serde(default)]
+    pub output_requirement: Option<String>,
+    #[serde(default)]
+    pub mission_id: Option<String>,
+    #[serde(default)]
+    pub depends_on: Vec<String>,
+    #[serde(default)]
+    pub created_at: Option<String>,
+    #[serde(default)]
+    pub updated_at: Option<String>,
+    #[serde(default)]
+    pub workspace: Option<TaskWorkspace>,
+}
+
+/// `GET /api/tasks` without `limit`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskList {
+    pub tasks: Vec<TaskListItem>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_windows: Option<Value>,
+}
+
+/// An item of the paginated `GET /api/tasks?limit=…`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskPageItem {
+    pub id: String,
+    pub workspace_id: String,
+    pub title: String,
+    pub status: TaskStatus,
+    #[serde(default)]
+    pub priority: i64,
+    #[serde(default)]
+    pub category: Option<String>,
+    #[serde(default)]
+    pub description_preview: Option<String>,
+}
+
+/// `GET /api/tasks?limit=…&offset=…`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskPage {
+    pub tasks: Vec<TaskPageItem>,
+    pub total: u64,
+    pub pending_count: u64,
+    pub has_more: bool,
+}
+
+/// The first 150 characters of a description, as Buildd's `descriptionPreview`.
+pub fn description_preview(description: Option<&str>) -> Option<String> {
+    description.map(|d| d.chars().take(150).collect())
+}
+
+/// `taskClass` of a task created through `POST /api/tasks`: housekeeping titles are
+/// bookkeeping, everything else is deliverable work.
+pub fn class_for_new_task(title: &str) -> TaskClass {
+    const BOOKKEEPING_PREFIXES: [&str; 5] = [
+        "[friction] ",
+        "Aggregate results:",
+        "Evaluate mission completion:",
+        "Mission:",
+        "Close mission",
+    ];
+    if BOOKKEEPING_PREFIXES.iter().any(|p| title.starts_with(p)) {
+        TaskClass::Bookkeeping
+    } else {
+        TaskClass::Work
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn housekeeping_titles_are_bookkeeping() {
+        assert_eq!(
+            class_for_new_task("Mission: Ship it"),
+            TaskClass::Bookkeeping
+        );
+        assert_eq!(
+            class_for_new_task("[friction] flaky CI"),
+            TaskClass::Bookkeeping
+        );
+        assert_eq!(
+            class_for_new_task("Aggregate results: x"),
+            TaskClass::Bookkeeping
+        );
+        assert_eq!(class_for_new_task("Close mission"), TaskClass::Bookkeeping);
+        assert_eq!(class_for_new_task("Add /healthz"), TaskClass::Work);
+        assert_eq!(
+            class_for_new_task("mission: lower case is work"),
+            TaskClass::Work
+        );
+    }
+
+    #[test]
+    fn preview_is_150_characters() {
+        let long = "é".repeat(200);
+        assert_eq!(
+            description_preview(Some(&long)).unwrap().chars().count(),
+            150
+        );
+        assert_eq!(description_preview(None), None);
+    }
+}
+
+/// `POST /api/tasks/{id}/approve-plan` → the ids of the children it created.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ApprovedPlan {
+    pub tasks: Vec<String>,
+}
+
+/// `POST /api/tasks/{id}/reject-plan` → the revised planning task.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RejectedPlan {
+    pub task_id: String,
+}
