@@ -1,5 +1,7 @@
-//! The plan-review phase, derived and never stored: a planning task that completed and has
-//! no children yet, and that no later planning run of the same mission has superseded.
+//! The plan-review phase, derived and never stored: a planning task that completed with a
+//! plan, has no children yet, and that no later planning run of the same mission has
+//! superseded. When the task's result is not at hand (Buildd's mission list omits it),
+//! a completed planning run is taken to carry a plan.
 
 use crate::enums::{TaskMode, TaskStatus};
 use crate::mission::MissionTask;
@@ -20,7 +22,17 @@ pub fn plan_in_review(tasks: &[MissionTask]) -> Option<&MissionTask> {
     let has_children = tasks
         .iter()
         .any(|t| t.parent_task_id.as_deref() == Some(newest_planning.id.as_str()));
-    (newest_planning.status == TaskStatus::Completed && !has_children).then_some(newest_planning)
+    let has_plan = match &newest_planning.result {
+        Some(result) => result
+            .structured_output
+            .as_ref()
+            .and_then(|o| o.get("plan"))
+            .and_then(|p| p.as_array())
+            .is_some_and(|steps| !steps.is_empty()),
+        None => true,
+    };
+    (newest_planning.status == TaskStatus::Completed && has_plan && !has_children)
+        .then_some(newest_planning)
 }
 
 #[cfg(test)]
@@ -57,6 +69,23 @@ mod tests {
             "2026-01-01T00:00:00.000Z",
         )];
         assert_eq!(plan_in_review(&tasks).map(|t| t.id.as_str()), Some("p"));
+    }
+
+    #[test]
+    fn a_run_that_returned_no_steps_is_not() {
+        let mut run = planning("p", TaskStatus::Completed, "a");
+        run.result = Some(serde_json::from_value(serde_json::json!({
+            "structuredOutput": {"plan": [], "summary": "Nothing to do", "missionComplete": false}
+        })).unwrap());
+        assert!(plan_in_review(&[run.clone()]).is_none());
+        run.result = Some(
+            serde_json::from_value(serde_json::json!({
+                "structuredOutput": {"plan": [{"ref": "a", "title": "A", "description": "d"}],
+                                     "summary": "One step", "missionComplete": false}
+            }))
+            .unwrap(),
+        );
+        assert!(plan_in_review(&[run]).is_some());
     }
 
     #[test]

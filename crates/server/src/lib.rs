@@ -1,1 +1,67 @@
+//! The Buildd API server: Buildd's REST API (same paths, fields, wrappers and status
+//! codes) on axum and SQLite, serving the dashboard from the same origin.
 
+pub mod auth;
+pub mod body;
+pub mod db;
+pub mod demo;
+pub mod error;
+pub mod keys;
+pub mod mission_views;
+pub mod missions;
+pub mod rows;
+pub mod state;
+pub mod tasks;
+pub mod time;
+pub mod workspaces;
+
+use axum::http::{header, HeaderValue};
+use axum::routing::get;
+use axum::Router;
+use error::ApiError;
+use state::AppState;
+use std::path::Path;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::set_header::SetResponseHeaderLayer;
+
+pub use db::Db;
+
+/// The API under `/api`, and the dashboard in `dist` (when given) for every other path, so
+/// deep links such as `/missions/{id}` load the app.
+pub fn app(db: Db, dist: Option<&Path>) -> Router {
+    let api = Router::new()
+        .route("/missions", get(missions::list).post(missions::create))
+        .route(
+            "/missions/{id}",
+            get(missions::detail)
+                .patch(missions::update)
+                .delete(missions::delete),
+        )
+        .route("/tasks", get(tasks::list).post(tasks::create))
+        .route("/tasks/{id}", get(tasks::detail).patch(tasks::update))
+        .route(
+            "/workspaces",
+            get(workspaces::list).post(workspaces::create),
+        )
+        .route(
+            "/workspaces/{id}",
+            get(workspaces::detail).patch(workspaces::update),
+        )
+        .fallback(|| async { ApiError::NotFound("Not found") });
+    let router = Router::new().nest("/api", api).with_state(AppState { db });
+    match dist {
+        Some(dist) => {
+            // Trunk's file names do not change with their content: always revalidate.
+            let files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
+            router.fallback_service(
+                tower::ServiceBuilder::new()
+                    .layer(SetResponseHeaderLayer::overriding(
+                        header::CACHE_CONTROL,
+                        HeaderValue::from_static("no-cache"),
+                    ))
+                    .service(files),
+            )
+        }
+        None => router,
+    }
+}

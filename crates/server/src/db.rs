@@ -1,0 +1,48 @@
+//! The SQLite database: one writer connection (so writes queue instead of failing with
+//! SQLITE_BUSY) and a pool of readers, in WAL mode, migrated at open.
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::SqlitePool;
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+pub type Tx = sqlx::Transaction<'static, sqlx::Sqlite>;
+
+#[derive(Clone)]
+pub struct Db {
+    read: SqlitePool,
+    write: SqlitePool,
+}
+
+impl Db {
+    /// Opens (creating if needed) the database at `path` and applies pending migrations.
+    pub async fn open(path: &Path) -> Result<Self, sqlx::Error> {
+        let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let write = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone())
+            .await?;
+        sqlx::migrate!("./migrations").run(&write).await?;
+        let read = SqlitePoolOptions::new()
+            .max_connections(8)
+            .connect_with(options.read_only(true))
+            .await?;
+        Ok(Self { read, write })
+    }
+
+    /// A read transaction: every query in it sees one snapshot.
+    pub async fn read(&self) -> Result<Tx, sqlx::Error> {
+        self.read.begin().await
+    }
+
+    /// The write transaction of a request; writers take turns on one connection.
+    pub async fn write(&self) -> Result<Tx, sqlx::Error> {
+        self.write.begin().await
+    }
+}

@@ -1,0 +1,66 @@
+//! One error type for every handler, mapped to Buildd's `{"error": "…"}` envelope.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use buildd_core::ApiErrorBody;
+
+#[derive(Debug)]
+pub enum ApiError {
+    /// 400: bad input; the message names the field.
+    BadRequest(String),
+    /// 401: no key, or a key this server does not know.
+    Unauthorized,
+    /// 403: a known key without the level the action needs.
+    Forbidden(String),
+    /// 404: missing, or belonging to another team.
+    NotFound(&'static str),
+    /// 409: the request conflicts with the current state.
+    Conflict(String),
+    /// 500: a fault of the server, never of the input. Logged, not shown.
+    Internal(String),
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+impl ApiError {
+    pub fn bad(message: impl Into<String>) -> Self {
+        Self::BadRequest(message.into())
+    }
+
+    pub fn admin_required() -> Self {
+        Self::Forbidden("Requires admin-level API key".into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, message) = match self {
+            Self::BadRequest(m) => (StatusCode::BAD_REQUEST, m),
+            Self::Unauthorized => (StatusCode::UNAUTHORIZED, "Unauthorized".to_string()),
+            Self::Forbidden(m) => (StatusCode::FORBIDDEN, m),
+            Self::NotFound(m) => (StatusCode::NOT_FOUND, m.to_string()),
+            Self::Conflict(m) => (StatusCode::CONFLICT, m),
+            Self::Internal(detail) => {
+                tracing::error!("internal error: {detail}");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Internal server error".to_string(),
+                )
+            }
+        };
+        (status, Json(ApiErrorBody { error: message })).into_response()
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Internal(format!("database: {e}"))
+    }
+}
+
+impl From<serde_json::Error> for ApiError {
+    fn from(e: serde_json::Error) -> Self {
+        Self::Internal(format!("json: {e}"))
+    }
+}

@@ -1,0 +1,289 @@
+//! Reading missions with their tasks, latest workers, workspace and schedule in a fixed
+//! number of queries, and deriving the computed fields through buildd-core.
+
+use crate::db::Tx;
+use crate::error::{ApiError, ApiResult};
+use crate::rows::*;
+use buildd_core::*;
+use std::collections::HashMap;
+
+/// The mission `id` of `team_id`; another team's mission is "not found".
+pub async fn find_mission(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<MissionRow> {
+    sqlx::query_as::<_, MissionRow>(&format!(
+        "SELECT {MISSION_COLUMNS} FROM missions m WHERE m.id = ? AND m.team_id = ?"
+    ))
+    .bind(id)
+    .bind(team_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or(ApiError::NotFound("Mission not found"))
+}
+
+/// Filters of the mission list; the same filter selects missions, tasks and workers.
+pub struct MissionFilter<'a> {
+    pub team_id: &'a str,
+    pub status: Option<&'a str>,
+    pub workspace_id: Option<&'a str>,
+    pub mission_id: Option<&'a str>,
+}
+
+const FILTER: &str = "m.team_id = ?1 AND (?2 IS NULL OR m.status = ?2) \
+    AND (?3 IS NULL OR m.workspace_id = ?3) AND (?4 IS NULL OR m.id = ?4)";
+
+fn task_columns(with_result: bool) -> String {
+    if with_result {
+        TASK_COLUMNS.to_string()
+    } else {
+        // The list carries results of planning runs only: they tell a plan in review.
+        TASK_COLUMNS.replace(
+            "t.result",
+            "CASE WHEN t.mode = 'planning' THEN t.result END AS result",
+        )
+    }
+}
+
+/// Tasks of the selected missions, newest first, each with its latest worker.
+async fn tasks_by_mission(
+    tx: &mut Tx,
+    f: &MissionFilter<'_>,
+    detail: bool,
+) -> ApiResult<HashMap<String, Vec<MissionTask>>> {
+    let tasks: Vec<TaskRow> = sqlx::query_as(&format!(
+        "SELECT {} FROM tasks t JOIN missions m ON m.id = t.mission_id WHERE {FILTER} \
+         ORDER BY t.created_at DESC, t.rowid DESC",
+        task_columns(detail)
+    ))
+    .bind(f.team_id)
+    .bind(f.status)
+    .bind(f.workspace_id)
+    .bind(f.mission_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let workers: Vec<WorkerRow> = sqlx::query_as(&format!(
+        "SELECT {WORKER_COLUMNS} FROM workers w JOIN tasks t ON t.id = w.task_id \
+         JOIN missions m ON m.id = t.mission_id WHERE {FILTER} ORDER BY w.task_id, {WORKER_ORDER}"
+    ))
+    .bind(f.team_id)
+    .bind(f.status)
+    .bind(f.workspace_id)
+    .bind(f.mission_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut latest: HashMap<&str, WorkerSummary> = HashMap::new();
+    for w in &workers {
+        latest
+            .entry(w.task_id.as_str())
+            .or_insert_with(|| w.to_summary());
+    }
+    let mut by_mission: HashMap<String, Vec<MissionTask>> = HashMap::new();
+    for t in &tasks {
+        let workers = latest.remove(t.id.as_str()).into_iter().collect();
+        by_mission
+            .entry(t.mission_id.clone().unwrap_or_default())
+            .or_default()
+            .push(t.to_mission_task(workers, detail));
+    }
+    Ok(by_mission)
+}
+
+async fn workspace_refs(tx: &mut Tx, team_id: &str) -> ApiResult<HashMap<String, WorkspaceRef>> {
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("SELECT id, name FROM workspaces WHERE team_id = ?")
+            .bind(team_id)
+            .fetch_all(&mut **tx)
+            .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, name)| (id.clone(), WorkspaceRef { id, name }))
+        .collect())
+}
+
+async fn schedules(tx: &mut Tx, team_id: &str) -> ApiResult<HashMap<String, ScheduleRow>> {
+    let rows: Vec<ScheduleRow> = sqlx::query_as(&format!(
+        "SELECT {SCHEDULE_COLUMNS} FROM schedules s WHERE s.team_id = ?"
+    ))
+    .bind(team_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows.into_iter().map(|s| (s.id.clone(), s)).collect())
+}
+
+fn last_activity(row: &MissionRow, tasks: &[MissionTask]) -> Option<String> {
+    tasks
+        .iter()
+        .filter_map(|t| t.updated_at.clone())
+        .chain(row.last_task_started_at.clone())
+        .max()
+}
+
+/// `GET /api/missions` items matching `f`, in Buildd's order.
+pub async fn mission_list(tx: &mut Tx, f: &MissionFilter<'_>) -> ApiResult<Vec<MissionListItem>> {
+    let rows: Vec<MissionRow> = sqlx::query_as(&format!(
+        "SELECT {MISSION_COLUMNS} FROM missions m WHERE {FILTER} \
+         ORDER BY m.priority DESC, m.last_task_started_at DESC, m.updated_at DESC"
+    ))
+    .bind(f.team_id)
+    .bind(f.status)
+    .bind(f.workspace_id)
+    .bind(f.mission_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut tasks = tasks_by_mission(tx, f, false).await?;
+    let workspaces = workspace_refs(tx, f.team_id).await?;
+    let schedules = schedules(tx, f.team_id).await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let tasks = tasks.remove(&row.id).unwrap_or_default();
+            let schedule = row
+                .schedule_id
+                .as_ref()
+                .and_then(|id| schedules.get(id))
+                .map(ScheduleRow::to_summary);
+            list_item(&row, tasks, &workspaces, schedule)
+        })
+        .collect())
+}
+
+fn list_item(
+    row: &MissionRow,
+    tasks: Vec<MissionTask>,
+    workspaces: &HashMap<String, WorkspaceRef>,
+    schedule: Option<ScheduleSummary>,
+) -> MissionListItem {
+    let mission = row.to_mission();
+    let progress = compute_progress(&mission.status, &tasks);
+    let active_agents = tasks
+        .iter()
+        .filter(|t| t.workers.iter().any(|w| w.status == WorkerStatus::Running))
+        .count() as u32;
+    let completed_at = matches!(
+        mission.status,
+        MissionStatus::Completed | MissionStatus::Archived | MissionStatus::BudgetExhausted
+    )
+    .then(|| mission.updated_at.clone());
+    let s = schedule.clone();
+    MissionListItem {
+        workspace: row
+            .workspace_id
+            .as_ref()
+            .and_then(|id| workspaces.get(id).cloned()),
+        last_activity_at: last_activity(row, &tasks),
+        total_tasks: progress.total_tasks,
+        completed_tasks: progress.completed_tasks,
+        progress: progress.progress,
+        segments: progress.segments,
+        active_agents,
+        cron_expression: s.as_ref().and_then(|s| s.cron_expression.clone()),
+        last_run_at: s.as_ref().and_then(|s| s.last_run_at.clone()),
+        next_run_at: s.as_ref().and_then(|s| s.next_run_at.clone()),
+        last_deferral_reason: s.as_ref().and_then(|s| s.last_deferral_reason.clone()),
+        last_deferred_at: s.as_ref().and_then(|s| s.last_deferred_at.clone()),
+        completed_at,
+        schedule,
+        tasks,
+        mission,
+    }
+}
+
+/// `GET /api/missions/{id}`.
+pub async fn mission_detail(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<MissionDetail> {
+    let row = find_mission(tx, team_id, id).await?;
+    let filter = MissionFilter {
+        team_id,
+        status: None,
+        workspace_id: None,
+        mission_id: Some(id),
+    };
+    let tasks = tasks_by_mission(tx, &filter, true)
+        .await?
+        .remove(id)
+        .unwrap_or_default();
+    let workspace = match &row.workspace_id {
+        Some(ws) => sqlx::query_as::<_, (String, String)>(
+            "SELECT id, name FROM workspaces WHERE id = ? AND team_id = ?",
+        )
+        .bind(ws)
+        .bind(team_id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .map(|(id, name)| WorkspaceRef { id, name }),
+        None => None,
+    };
+    let schedule = match &row.schedule_id {
+        Some(sid) => sqlx::query_as::<_, ScheduleRow>(&format!(
+            "SELECT {SCHEDULE_COLUMNS} FROM schedules s WHERE s.id = ? AND s.team_id = ?"
+        ))
+        .bind(sid)
+        .bind(team_id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .map(|s| s.to_schedule()),
+        None => None,
+    };
+    let sub_missions: Vec<(String, String, String)> = sqlx::query_as(
+        "SELECT id, title, status FROM missions WHERE parent_mission_id = ? AND team_id = ? \
+         ORDER BY created_at",
+    )
+    .bind(id)
+    .bind(team_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let blocker = match (&row.depends_on_mission_id, &row.dependency_met_at) {
+        (Some(dep), None) => {
+            sqlx::query_as::<_, (String, String)>(
+                "SELECT id, title FROM missions WHERE id = ? AND team_id = ?",
+            )
+            .bind(dep)
+            .bind(team_id)
+            .fetch_optional(&mut **tx)
+            .await?
+        }
+        _ => None,
+    };
+
+    let mission = row.to_mission();
+    let progress = compute_progress(&mission.status, &tasks);
+    let context = schedule.as_ref().and_then(|s| s.context().cloned());
+    let from_context = |key: &str| context.as_ref().and_then(|c| c.get(key)).cloned();
+    let blocked_reason = blocker.as_ref().map(|(_, title)| {
+        let what = if row.gate_condition == "completed" {
+            "complete"
+        } else {
+            "merge its PRs"
+        };
+        format!("Waiting for mission \"{title}\" to {what}")
+    });
+    Ok(MissionDetail {
+        workspace,
+        sub_missions: sub_missions
+            .into_iter()
+            .map(|(id, title, status)| SubMission {
+                id,
+                title,
+                status: MissionStatus::parse(&status),
+            })
+            .collect(),
+        total_tasks: progress.total_tasks,
+        completed_tasks: progress.completed_tasks,
+        progress: progress.progress,
+        segments: progress.segments,
+        skill_slugs: from_context("skillSlugs")
+            .and_then(|v| serde_json::from_value(v).ok())
+            .unwrap_or_default(),
+        output_schema: from_context("outputSchema"),
+        model: from_context("model").and_then(|v| v.as_str().map(str::to_string)),
+        last_heartbeat_status: None,
+        last_heartbeat_at: None,
+        evaluation_status: None,
+        last_evaluation_at: None,
+        evaluation_rationale: None,
+        blocked: blocker.is_some(),
+        blocked_reason,
+        blocked_by_mission_id: blocker.as_ref().map(|(id, _)| id.clone()),
+        blocked_by_mission_title: blocker.map(|(_, title)| title),
+        schedule,
+        tasks,
+        mission,
+    })
+}

@@ -1,0 +1,7 @@
+use crate::db::Db;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+}
