@@ -11,6 +11,7 @@ pub mod plan;
 pub mod progress;
 pub mod schedule;
 pub mod task;
+pub mod task_groups;
 pub mod workspace;
 
 pub use enums::*;

@@ -120,6 +120,17 @@ pub fn is_attempt(task: &MissionTask) -> bool {
     }
 }
 
+/// The class a task is treated as: its stored class, or the legacy heuristic's verdict.
+pub fn effective_class(task: &MissionTask) -> TaskClass {
+    if is_attempt(task) {
+        TaskClass::Attempt
+    } else if is_deliverable(task) {
+        TaskClass::Work
+    } else {
+        TaskClass::Bookkeeping
+    }
+}
+
 /// Lower is better: which status a parent takes across itself and its attempts.
 fn outcome_rank(status: &TaskStatus) -> u8 {
     match status {

@@ -1,0 +1,56 @@
+use std::fmt;
+
+/// Why a request failed, in terms a person can act on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ApiError {
+    /// 401: the key is missing or unknown.
+    Unauthorized(String),
+    /// 403: the key may not do this.
+    Forbidden(String),
+    /// 404.
+    NotFound(String),
+    /// Any other error status, with the server's message.
+    Status(u16, String),
+    /// The request never got an answer.
+    Unreachable(String),
+    /// The answer was not what Buildd sends.
+    Decode(String),
+}
+
+impl ApiError {
+    pub fn from_status(status: u16, message: String) -> Self {
+        match status {
+            401 => Self::Unauthorized(message),
+            403 => Self::Forbidden(message),
+            404 => Self::NotFound(message),
+            _ => Self::Status(status, message),
+        }
+    }
+
+    /// Whether connecting again with another key is the fix.
+    pub fn needs_new_key(&self) -> bool {
+        matches!(self, Self::Unauthorized(_) | Self::Forbidden(_))
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unauthorized(_) => write!(
+                f,
+                "The server rejected the API key (401 Unauthorized). Connect again with a valid key."
+            ),
+            Self::Forbidden(m) => write!(
+                f,
+                "This API key is not allowed to do that (403 Forbidden: {m}). Connect with an admin-level key."
+            ),
+            Self::NotFound(m) => write!(f, "Not found (404): {m}."),
+            Self::Status(s, m) => write!(f, "The server answered {s}: {m}"),
+            Self::Unreachable(server) => write!(
+                f,
+                "Could not reach the Buildd API at {server}. Check the URL and that the server is running."
+            ),
+            Self::Decode(e) => write!(f, "The server's answer could not be read: {e}"),
+        }
+    }
+}

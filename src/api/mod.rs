@@ -1,0 +1,55 @@
+//! The typed client of Buildd's REST API: one function per endpoint, one error type.
+
+mod error;
+
+pub use error::ApiError;
+
+use crate::state::connection::Connection;
+use buildd_core::{ApiErrorBody, MissionDetail, MissionList, Task};
+use gloo_net::http::{Request, Response};
+use serde::de::DeserializeOwned;
+
+async fn read<T: DeserializeOwned>(response: Response) -> Result<T, ApiError> {
+    let status = response.status();
+    if (200..300).contains(&status) {
+        return response
+            .json::<T>()
+            .await
+            .map_err(|e| ApiError::Decode(e.to_string()));
+    }
+    let message = response
+        .json::<ApiErrorBody>()
+        .await
+        .map(|b| b.error)
+        .unwrap_or_else(|_| response.status_text());
+    Err(ApiError::from_status(status, message))
+}
+
+async fn get<T: DeserializeOwned>(conn: &Connection, path: &str) -> Result<T, ApiError> {
+    let response = Request::get(&conn.url(path))
+        .header("Authorization", &format!("Bearer {}", conn.key))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .map_err(|_| ApiError::Unreachable(conn.server_name()))?;
+    read(response).await
+}
+
+/// `GET /api/missions`.
+pub async fn missions(conn: &Connection) -> Result<MissionList, ApiError> {
+    get(conn, "/api/missions").await
+}
+
+/// `GET /api/missions/{id}`.
+pub async fn mission(conn: &Connection, id: &str) -> Result<MissionDetail, ApiError> {
+    get(conn, &format!("/api/missions/{}", encode(id))).await
+}
+
+/// `GET /api/tasks/{id}?include=workers`.
+pub async fn task(conn: &Connection, id: &str) -> Result<Task, ApiError> {
+    get(conn, &format!("/api/tasks/{}?include=workers", encode(id))).await
+}
+
+fn encode(segment: &str) -> String {
+    js_sys::encode_uri_component(segment).into()
+}

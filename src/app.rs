@@ -1,0 +1,32 @@
+//! The router and the app-wide contexts (connection, theme).
+
+use crate::components::app_header::AppHeader;
+use crate::pages::connect_page::ConnectPage;
+use crate::pages::mission_page::MissionPage;
+use crate::pages::missions_page::MissionsPage;
+use crate::pages::not_found_page::NotFoundPage;
+use crate::pages::task_page::TaskPage;
+use crate::state::connection::provide_connection;
+use crate::state::theme::provide_theme;
+use leptos::prelude::*;
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::path;
+
+#[component]
+pub fn App() -> impl IntoView {
+    provide_theme();
+    provide_connection();
+    view! {
+        <Router>
+            <AppHeader />
+            <main class="main">
+                <Routes fallback=|| view! { <NotFoundPage /> }>
+                    <Route path=path!("/") view=MissionsPage />
+                    <Route path=path!("/connect") view=ConnectPage />
+                    <Route path=path!("/missions/:id") view=MissionPage />
+                    <Route path=path!("/tasks/:id") view=TaskPage />
+                </Routes>
+            </main>
+        </Router>
+    }
+}

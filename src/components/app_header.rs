@@ -1,0 +1,53 @@
+use crate::state::connection::use_connection;
+use crate::state::theme::{use_theme, Theme};
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_navigate;
+
+#[component]
+pub fn AppHeader() -> impl IntoView {
+    let connection = use_connection();
+    let theme = use_theme();
+    let navigate = use_navigate();
+    let disconnect = move |_| {
+        connection.disconnect();
+        navigate("/connect", Default::default());
+    };
+    view! {
+        <header class="topbar">
+            <A href="/" attr:class="topbar__brand">
+                <span class="topbar__logo" aria-hidden="true"></span>
+                "Mission Control"
+            </A>
+            <nav class="topbar__actions">
+                <button
+                    class="button button--ghost"
+                    on:click=move |_| theme.toggle()
+                    aria-label="Switch between light and dark theme"
+                    data-testid="theme-toggle"
+                >
+                    {move || if theme.get() == Theme::Dark { "Light theme" } else { "Dark theme" }}
+                </button>
+                {move || {
+                    let disconnect = disconnect.clone();
+                    connection
+                        .get()
+                        .map(|c| {
+                            view! {
+                                <span class="topbar__server muted" title="Connected Buildd API">
+                                    {c.server_name()}
+                                </span>
+                                <button
+                                    class="button button--ghost"
+                                    on:click=disconnect
+                                    data-testid="disconnect"
+                                >
+                                    "Disconnect"
+                                </button>
+                            }
+                        })
+                }}
+            </nav>
+        </header>
+    }
+}

@@ -1,0 +1,50 @@
+//! Loading, empty and error states shared by every panel.
+
+use crate::api::ApiError;
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+#[component]
+pub fn Loading(#[prop(into)] label: String) -> impl IntoView {
+    view! {
+        <div class="panel-state" role="status" aria-live="polite" data-testid="loading">
+            <span class="spinner" aria-hidden="true"></span>
+            {label}
+        </div>
+    }
+}
+
+#[component]
+pub fn EmptyState(#[prop(into)] title: String, #[prop(into)] detail: String) -> impl IntoView {
+    view! {
+        <div class="panel-state panel-state--empty" data-testid="empty">
+            <p class="panel-state__title">{title}</p>
+            <p class="muted">{detail}</p>
+        </div>
+    }
+}
+
+/// A failed load: what went wrong, a retry, and a way to reconnect when the key is the
+/// problem.
+#[component]
+pub fn ErrorPanel(error: ApiError, #[prop(into)] on_retry: Callback<()>) -> impl IntoView {
+    let reconnect = error.needs_new_key();
+    view! {
+        <div class="panel-state panel-state--error" role="alert" data-testid="error">
+            <p>{error.to_string()}</p>
+            <div class="actions">
+                <button class="button" on:click=move |_| on_retry.run(())>
+                    "Retry"
+                </button>
+                {reconnect
+                    .then(|| {
+                        view! {
+                            <A href="/connect" attr:class="button button--primary">
+                                "Connect again"
+                            </A>
+                        }
+                    })}
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,61 @@
+use super::badges::{ClassBadge, ModeBadge, StatusBadge};
+use crate::format::time_ago;
+use buildd_core::progress::effective_class;
+use buildd_core::MissionTask;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use std::collections::HashMap;
+
+/// A task of a mission: title (a link to its page), badges, PR and dependencies.
+#[component]
+pub fn TaskRow(task: MissionTask, titles: HashMap<String, String>) -> impl IntoView {
+    let href = format!("/tasks/{}", task.id);
+    let class = effective_class(&task);
+    let pr = task
+        .workers
+        .first()
+        .and_then(|w| w.pr_url.clone().map(|url| (url, w.pr_number, w.merged_at.is_some())));
+    let deps = task
+        .depends_on
+        .iter()
+        .map(|d| {
+            let title = titles.get(d).cloned().unwrap_or_else(|| d.chars().take(8).collect());
+            let href = format!("/tasks/{d}");
+            view! {
+                <A href=href attr:class="dep-chip" attr:title="Depends on this task">
+                    {format!("⤷ {title}")}
+                </A>
+            }
+        })
+        .collect_view();
+    let updated = time_ago(task.updated_at.as_deref());
+    view! {
+        <li class="task-row" data-testid="task-row" data-task-id=task.id.clone()>
+            <div class="task-row__main">
+                <A href=href attr:class="task-row__title">{task.title.clone()}</A>
+                <div class="task-row__badges">
+                    <StatusBadge status=task.status.clone() />
+                    <ModeBadge mode=task.mode.clone() />
+                    <ClassBadge class=class />
+                </div>
+            </div>
+            <div class="task-row__meta small muted">
+                {pr
+                    .map(|(url, number, merged)| {
+                        let label = match number {
+                            Some(n) => format!("PR #{n}"),
+                            None => "PR".to_string(),
+                        };
+                        let state = if merged { "merged" } else { "open" };
+                        view! {
+                            <a class="pr-link" href=url target="_blank" rel="noopener noreferrer">
+                                {format!("{label} · {state}")}
+                            </a>
+                        }
+                    })}
+                {deps}
+                <span>{updated}</span>
+            </div>
+        </li>
+    }
+}

@@ -1,0 +1,24 @@
+//! Small display helpers.
+
+/// "5m ago", "3h ago", "2d ago" for an ISO timestamp; empty when it cannot be read.
+pub fn time_ago(iso: Option<&str>) -> String {
+    let Some(iso) = iso else {
+        return String::new();
+    };
+    let then = js_sys::Date::parse(iso);
+    if then.is_nan() {
+        return String::new();
+    }
+    let minutes = ((js_sys::Date::now() - then) / 60_000.0).round() as i64;
+    match minutes {
+        m if m < 1 => "just now".into(),
+        m if m < 60 => format!("{m}m ago"),
+        m if m < 60 * 24 => format!("{}h ago", m / 60),
+        m => format!("{}d ago", m / (60 * 24)),
+    }
+}
+
+/// The first eight characters of an id, as people quote them.
+pub fn short_id(id: &str) -> &str {
+    id.get(..8).unwrap_or(id)
+}

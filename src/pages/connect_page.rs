@@ -1,0 +1,100 @@
+//! Connect to a Buildd API: its URL (this page's origin by default) and an API key.
+
+use crate::api;
+use crate::state::connection::{normalize_base, use_connection, Connection};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::use_navigate;
+
+#[component]
+pub fn ConnectPage() -> impl IntoView {
+    let connection = use_connection();
+    let current = connection.get_untracked();
+    let base = RwSignal::new(current.as_ref().map(|c| c.base.clone()).unwrap_or_default());
+    let key = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let navigate = use_navigate();
+
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let candidate = Connection {
+            base: normalize_base(&base.get_untracked()),
+            key: key.get_untracked().trim().to_string(),
+        };
+        if candidate.key.is_empty() {
+            error.set(Some("Paste an API key (it starts with bld_).".into()));
+            return;
+        }
+        busy.set(true);
+        error.set(None);
+        let navigate = navigate.clone();
+        spawn_local(async move {
+            // Reading the mission list proves the URL and the key both work.
+            match api::missions(&candidate).await {
+                Ok(_) => {
+                    connection.connect(candidate);
+                    navigate("/", Default::default());
+                }
+                Err(e) => error.set(Some(e.to_string())),
+            }
+            busy.set(false);
+        });
+    };
+
+    view! {
+        <section class="page page--narrow">
+            <h1>"Connect to Buildd"</h1>
+            <p class="muted">
+                "Mission Control reads and steers missions through Buildd's API. "
+                "Use an admin-level API key of your team; it stays in this browser."
+            </p>
+            <form class="card form" on:submit=submit data-testid="connect-form">
+                <label class="field">
+                    <span class="field__label">"API URL"</span>
+                    <input
+                        type="url"
+                        name="base"
+                        placeholder="Same server as this page"
+                        prop:value=move || base.get()
+                        on:input=move |ev| base.set(event_target_value(&ev))
+                    />
+                    <span class="field__hint">"Leave empty to use the server that serves this page."</span>
+                </label>
+                <label class="field">
+                    <span class="field__label">"API key"</span>
+                    <input
+                        type="password"
+                        name="key"
+                        autocomplete="off"
+                        placeholder="bld_…"
+                        prop:value=move || key.get()
+                        on:input=move |ev| key.set(event_target_value(&ev))
+                        data-testid="key-input"
+                    />
+                </label>
+                {move || {
+                    error
+                        .get()
+                        .map(|e| {
+                            view! {
+                                <p class="form__error" role="alert" data-testid="connect-error">
+                                    {e}
+                                </p>
+                            }
+                        })
+                }}
+                <div class="actions">
+                    <button
+                        class="button button--primary"
+                        type="submit"
+                        prop:disabled=move || busy.get()
+                        data-testid="connect-submit"
+                    >
+                        {move || if busy.get() { "Connecting…" } else { "Connect" }}
+                    </button>
+                </div>
+            </form>
+        </section>
+    }
+}

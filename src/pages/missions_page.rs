@@ -1,0 +1,165 @@
+//! The mission list, grouped by what each mission needs, with a workspace filter kept in
+//! the URL (`?workspace=<id>`).
+
+use super::RequireConnection;
+use crate::api;
+use crate::components::mission_card::MissionCard;
+use crate::components::panel::{EmptyState, ErrorPanel, Loading};
+use crate::state::connection::Connection;
+use crate::state::refresh::refresh_while_visible;
+use buildd_core::grouping::{mission_group, MissionGroup};
+use buildd_core::{compute_progress, MissionList, MissionListItem, WorkspaceRef};
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use std::collections::BTreeMap;
+
+#[component]
+pub fn MissionsPage() -> impl IntoView {
+    view! { <RequireConnection children=|c| view! { <MissionList connection=c /> } /> }
+}
+
+#[component]
+fn MissionList(connection: Connection) -> impl IntoView {
+    let query = use_query_map();
+    let workspace = Memo::new(move |_| query.with(|q| q.get("workspace")));
+    let missions = LocalResource::new(move || {
+        let c = connection.clone();
+        async move { api::missions(&c).await }
+    });
+    refresh_while_visible(move || missions.refetch());
+    let retry = Callback::new(move |_| missions.refetch());
+
+    view! {
+        <section class="page">
+            <Transition fallback=|| view! { <Loading label="Loading missions…" /> }>
+                {move || Suspend::new(async move {
+                    let selected = workspace.get();
+                    match missions.await {
+                        Ok(list) => view! { <Missions list=list selected=selected /> }.into_any(),
+                        Err(e) => view! {
+                            <h1>"Missions"</h1>
+                            <ErrorPanel error=e on_retry=retry />
+                        }
+                            .into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+fn group_of(item: &MissionListItem) -> MissionGroup {
+    let progress = compute_progress(&item.mission.status, &item.tasks);
+    mission_group(&item.mission, &item.tasks, &progress, item.next_run_at.as_deref())
+}
+
+#[component]
+fn Missions(list: MissionList, selected: Option<String>) -> impl IntoView {
+    let workspaces: BTreeMap<String, WorkspaceRef> = list
+        .missions
+        .iter()
+        .filter_map(|m| m.workspace.clone())
+        .map(|w| (w.name.clone(), w))
+        .collect();
+    let total = list.missions.len();
+    let mut shown: Vec<MissionListItem> = list
+        .missions
+        .into_iter()
+        .filter(|m| match &selected {
+            Some(ws) => m.mission.workspace_id.as_deref() == Some(ws.as_str()),
+            None => true,
+        })
+        .collect();
+    shown.sort_by(|a, b| b.last_activity_at.cmp(&a.last_activity_at));
+    let mut groups: BTreeMap<MissionGroup, Vec<MissionListItem>> = BTreeMap::new();
+    for item in shown {
+        groups.entry(group_of(&item)).or_default().push(item);
+    }
+    let active = groups
+        .iter()
+        .filter(|(g, _)| !matches!(g, MissionGroup::Paused | MissionGroup::Completed))
+        .map(|(_, v)| v.len())
+        .sum::<usize>();
+
+    let body = if total == 0 {
+        view! {
+            <EmptyState
+                title="No missions yet."
+                detail="Create a mission through Buildd's API to organize your agents around a goal."
+            />
+        }
+            .into_any()
+    } else if groups.is_empty() {
+        view! {
+            <EmptyState title="No missions in this view." detail="Choose another workspace." />
+        }
+            .into_any()
+    } else {
+        groups
+            .into_iter()
+            .map(|(group, items)| {
+                view! {
+                    <section class="group" data-testid=format!("group-{}", group.slug())>
+                        <h2 class="group__title">
+                            {group.label()} <span class="group__count">{items.len()}</span>
+                        </h2>
+                        <div class="grid">
+                            {items
+                                .into_iter()
+                                .map(|item| view! { <MissionCard item=item /> })
+                                .collect_view()}
+                        </div>
+                    </section>
+                }
+            })
+            .collect_view()
+            .into_any()
+    };
+
+    view! {
+        <header class="page__head">
+            <div>
+                <h1>"Missions"</h1>
+                <p class="muted" data-testid="active-count">{format!("{active} active")}</p>
+            </div>
+            <WorkspaceFilter workspaces=workspaces.into_values().collect() selected=selected />
+        </header>
+        {body}
+    }
+}
+
+#[component]
+fn WorkspaceFilter(workspaces: Vec<WorkspaceRef>, selected: Option<String>) -> impl IntoView {
+    let navigate = use_navigate();
+    let on_change = move |ev| {
+        let value = event_target_value(&ev);
+        let url = if value.is_empty() {
+            "/".to_string()
+        } else {
+            format!("/?workspace={}", String::from(js_sys::encode_uri_component(&value)))
+        };
+        navigate(&url, Default::default());
+    };
+    let options = workspaces
+        .into_iter()
+        .map(|w| {
+            let is_selected = selected.as_deref() == Some(w.id.as_str());
+            view! {
+                <option value=w.id.clone() selected=is_selected>
+                    {w.name}
+                </option>
+            }
+        })
+        .collect_view();
+    view! {
+        <label class="field field--inline">
+            <span class="field__label">"Workspace"</span>
+            <select on:change=on_change data-testid="workspace-filter">
+                <option value="" selected=selected.is_none()>
+                    "All workspaces"
+                </option>
+                {options}
+            </select>
+        </label>
+    }
+}

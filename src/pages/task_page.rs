@@ -1,0 +1,172 @@
+//! One task: what it is, what came of it, its PR, and where it sits among its mission's
+//! tasks (dependencies, parent, children).
+
+use super::RequireConnection;
+use crate::api::{self, ApiError};
+use crate::components::badges::{ClassBadge, ModeBadge, StatusBadge};
+use crate::components::panel::{ErrorPanel, Loading};
+use crate::format::{short_id, time_ago};
+use crate::state::connection::Connection;
+use crate::state::refresh::refresh_while_visible;
+use buildd_core::{MissionDetail, Task, TaskClass};
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_params_map;
+use serde_json::Value;
+
+async fn load(c: Connection, id: String) -> Result<(Task, Option<MissionDetail>), ApiError> {
+    let task = api::task(&c, &id).await?;
+    let mission = match &task.mission_id {
+        // The mission gives names to dependencies, the parent and the children.
+        Some(m) => api::mission(&c, m).await.ok(),
+        None => None,
+    };
+    Ok((task, mission))
+}
+
+#[component]
+pub fn TaskPage() -> impl IntoView {
+    view! { <RequireConnection children=|c| view! { <TaskLoader connection=c /> } /> }
+}
+
+#[component]
+fn TaskLoader(connection: Connection) -> impl IntoView {
+    let params = use_params_map();
+    let id = Memo::new(move |_| params.with(|p| p.get("id")).unwrap_or_default());
+    let data = LocalResource::new(move || load(connection.clone(), id.get()));
+    refresh_while_visible(move || data.refetch());
+    let retry = Callback::new(move |_| data.refetch());
+    view! {
+        <section class="page">
+            <Transition fallback=|| view! { <Loading label="Loading the task…" /> }>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Ok((task, mission)) => view! { <TaskView task=task mission=mission /> }.into_any(),
+                        Err(e) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
+                    }
+                })}
+            </Transition>
+        </section>
+    }
+}
+
+/// A link to a task of the mission, by title when the mission is known.
+fn task_link(id: &str, mission: Option<&MissionDetail>) -> impl IntoView {
+    let found = mission.and_then(|m| m.tasks.iter().find(|t| t.id == id));
+    let label = found.map(|t| t.title.clone()).unwrap_or_else(|| short_id(id).to_string());
+    let status = found.map(|t| t.status.as_str().replace('_', " "));
+    view! {
+        <li>
+            <A href=format!("/tasks/{id}")>{label}</A>
+            {status.map(|s| view! { <span class="muted small">{format!(" · {s}")}</span> })}
+        </li>
+    }
+}
+
+#[component]
+fn TaskView(task: Task, mission: Option<MissionDetail>) -> impl IntoView {
+    let class = task.task_class.clone().unwrap_or(TaskClass::Work);
+    let children: Vec<String> = mission
+        .as_ref()
+        .map(|m| {
+            m.tasks
+                .iter()
+                .filter(|t| t.parent_task_id.as_deref() == Some(task.id.as_str()))
+                .map(|t| t.id.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    let summary = task.result.as_ref().and_then(|r| r.summary.clone());
+    let plan_steps: Vec<Value> = task
+        .result
+        .as_ref()
+        .and_then(|r| r.structured_output.as_ref())
+        .and_then(|o| o.get("plan"))
+        .and_then(|p| p.as_array().cloned())
+        .unwrap_or_default();
+    let pr = task.pr_url.clone().map(|url| {
+        let label = task.pr_number.map(|n| format!("PR #{n}")).unwrap_or_else(|| "Pull request".into());
+        let state = if task.merged_at.is_some() { "merged" } else { "open" };
+        (url, label, state)
+    });
+    let m = mission.as_ref();
+    view! {
+        <nav class="breadcrumbs">
+            <A href="/">"Missions"</A>
+            {task.mission.clone().map(|mref| view! {
+                " / " <A href=format!("/missions/{}", mref.id)>{mref.title}</A>
+            })}
+        </nav>
+        <header class="mission-head">
+            <h1 data-testid="task-title">{task.title.clone()}</h1>
+            <div class="chips">
+                <StatusBadge status=task.status.clone() />
+                <ModeBadge mode=task.mode.clone() />
+                <ClassBadge class=class />
+                <span class="muted small">{format!("updated {}", time_ago(task.updated_at.as_deref()))}</span>
+            </div>
+        </header>
+        <section class="card">
+            <h2 class="card__title">"Description"</h2>
+            <p class="prewrap" data-testid="task-description">
+                {task.description.clone().unwrap_or_else(|| "No description.".into())}
+            </p>
+        </section>
+        <section class="card">
+            <h2 class="card__title">"Result"</h2>
+            {match summary {
+                Some(s) => view! { <p class="prewrap" data-testid="task-summary">{s}</p> }.into_any(),
+                None => view! { <p class="muted">"No result yet."</p> }.into_any(),
+            }}
+            {pr.map(|(url, label, state)| view! {
+                <p>
+                    <a class="pr-link" href=url target="_blank" rel="noopener noreferrer" data-testid="task-pr">
+                        {format!("{label} · {state}")}
+                    </a>
+                </p>
+            })}
+        </section>
+        {(!plan_steps.is_empty()).then(|| view! {
+            <section class="card">
+                <h2 class="card__title">"Plan"</h2>
+                <ol class="plan-steps">
+                    {plan_steps.into_iter().map(|s| {
+                        let text = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+                        view! {
+                            <li>
+                                <strong>{text("title")}</strong>
+                                <span class="muted small">{format!(" ({})", text("ref"))}</span>
+                                <p class="prewrap small">{text("description")}</p>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ol>
+            </section>
+        })}
+        <section class="card relations">
+            <div>
+                <h2 class="card__title">"Depends on"</h2>
+                {if task.depends_on.is_empty() {
+                    view! { <p class="muted">"Nothing."</p> }.into_any()
+                } else {
+                    view! { <ul>{task.depends_on.iter().map(|d| task_link(d, m)).collect_view()}</ul> }.into_any()
+                }}
+            </div>
+            <div>
+                <h2 class="card__title">"Parent"</h2>
+                {match &task.parent_task_id {
+                    Some(p) => view! { <ul>{task_link(p, m)}</ul> }.into_any(),
+                    None => view! { <p class="muted">"None."</p> }.into_any(),
+                }}
+            </div>
+            <div>
+                <h2 class="card__title">"Children"</h2>
+                {if children.is_empty() {
+                    view! { <p class="muted">"None."</p> }.into_any()
+                } else {
+                    view! { <ul data-testid="task-children">{children.iter().map(|c| task_link(c, m)).collect_view()}</ul> }.into_any()
+                }}
+            </div>
+        </section>
+    }
+}

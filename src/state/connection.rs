@@ -1,0 +1,135 @@
+//! Which Buildd API the dashboard talks to, with which key. Kept in localStorage; a link
+//! may carry the key in its fragment (`#key=bld_…`), which is stored and then removed from
+//! the address bar so it never lingers in history.
+
+use leptos::prelude::*;
+
+const BASE_KEY: &str = "buildd.apiBase";
+const KEY_KEY: &str = "buildd.apiKey";
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Connection {
+    /// The API's origin, without a trailing slash; empty means this page's origin.
+    pub base: String,
+    pub key: String,
+}
+
+impl Connection {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    /// What to call the server in messages.
+    pub fn server_name(&self) -> String {
+        if self.base.is_empty() {
+            window().location().origin().unwrap_or_else(|_| "this server".into())
+        } else {
+            self.base.clone()
+        }
+    }
+}
+
+/// Normalises a base URL typed by a person: trims it and drops a trailing slash.
+pub fn normalize_base(base: &str) -> String {
+    base.trim().trim_end_matches('/').to_string()
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+fn load() -> Option<Connection> {
+    let s = storage()?;
+    let key = s.get_item(KEY_KEY).ok().flatten().filter(|k| !k.is_empty())?;
+    let base = s.get_item(BASE_KEY).ok().flatten().unwrap_or_default();
+    Some(Connection { base, key })
+}
+
+fn save(c: &Connection) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(KEY_KEY, &c.key);
+        let _ = s.set_item(BASE_KEY, &c.base);
+    }
+}
+
+fn clear() {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(KEY_KEY);
+        let _ = s.remove_item(BASE_KEY);
+    }
+}
+
+/// Takes `key=…` (and an optional `base=…`) out of the URL fragment.
+fn take_key_from_fragment() -> Option<Connection> {
+    let location = window().location();
+    let hash = location.hash().ok()?;
+    let params = hash.strip_prefix('#')?;
+    let mut key = None;
+    let mut base = String::new();
+    for pair in params.split('&') {
+        match pair.split_once('=') {
+            Some(("key", v)) if !v.is_empty() => key = Some(decode(v)),
+            Some(("base", v)) => base = normalize_base(&decode(v)),
+            _ => {}
+        }
+    }
+    let key = key?;
+    let clean = format!(
+        "{}{}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    );
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&clean));
+    }
+    Some(Connection { base, key })
+}
+
+fn decode(v: &str) -> String {
+    js_sys::decode_uri_component(v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| v.to_string())
+}
+
+/// The connection of this tab.
+#[derive(Clone, Copy)]
+pub struct ConnectionState(RwSignal<Option<Connection>>);
+
+impl ConnectionState {
+    pub fn get(&self) -> Option<Connection> {
+        self.0.get()
+    }
+
+    pub fn get_untracked(&self) -> Option<Connection> {
+        self.0.get_untracked()
+    }
+
+    pub fn connect(&self, c: Connection) {
+        save(&c);
+        self.0.set(Some(c));
+    }
+
+    pub fn disconnect(&self) {
+        clear();
+        self.0.set(None);
+    }
+}
+
+/// Reads the connection from the fragment or from storage and provides it.
+pub fn provide_connection() -> ConnectionState {
+    let initial = match take_key_from_fragment() {
+        Some(c) => {
+            save(&c);
+            Some(c)
+        }
+        None => load(),
+    };
+    let state = ConnectionState(RwSignal::new(initial));
+    provide_context(state);
+    state
+}
+
+pub fn use_connection() -> ConnectionState {
+    expect_context::<ConnectionState>()
+}

@@ -1,0 +1,3 @@
+pub mod connection;
+pub mod refresh;
+pub mod theme;
