@@ -15,7 +15,11 @@ pub fn StateChip(state: MissionState) -> impl IntoView {
 #[component]
 pub fn HealthChip(health: Health) -> impl IntoView {
     (health != Health::Nominal).then(|| {
-        let tone = if health == Health::Failing { "bad" } else { "warn" };
+        let tone = if health == Health::Failing {
+            "bad"
+        } else {
+            "warn"
+        };
         view! {
             <span class=format!("chip chip--outline chip--{tone}") data-testid="health-chip">
                 {health.label()}

@@ -11,15 +11,19 @@ use std::collections::HashMap;
 pub fn TaskRow(task: MissionTask, titles: HashMap<String, String>) -> impl IntoView {
     let href = format!("/tasks/{}", task.id);
     let class = effective_class(&task);
-    let pr = task
-        .workers
-        .first()
-        .and_then(|w| w.pr_url.clone().map(|url| (url, w.pr_number, w.merged_at.is_some())));
+    let pr = task.workers.first().and_then(|w| {
+        w.pr_url
+            .clone()
+            .map(|url| (url, w.pr_number, w.merged_at.is_some()))
+    });
     let deps = task
         .depends_on
         .iter()
         .map(|d| {
-            let title = titles.get(d).cloned().unwrap_or_else(|| d.chars().take(8).collect());
+            let title = titles
+                .get(d)
+                .cloned()
+                .unwrap_or_else(|| d.chars().take(8).collect());
             let href = format!("/tasks/{d}");
             view! {
                 <A href=href attr:class="dep-chip" attr:title="Depends on this task">

@@ -91,10 +91,12 @@ fn TaskSections(tasks: Vec<MissionTask>) -> impl IntoView {
                 detail="The organizer files tasks once a plan is approved."
             />
         }
-            .into_any();
+        .into_any();
     }
-    let titles: HashMap<String, String> =
-        tasks.iter().map(|t| (t.id.clone(), t.title.clone())).collect();
+    let titles: HashMap<String, String> = tasks
+        .iter()
+        .map(|t| (t.id.clone(), t.title.clone()))
+        .collect();
     let mut groups: BTreeMap<TaskGroup, Vec<MissionTask>> = BTreeMap::new();
     for (group, task) in group_tasks(&tasks) {
         groups.entry(group).or_default().push(task.clone());
@@ -123,5 +125,5 @@ fn TaskSections(tasks: Vec<MissionTask>) -> impl IntoView {
                 .collect_view()}
         </section>
     }
-        .into_any()
+    .into_any()
 }

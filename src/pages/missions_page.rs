@@ -50,7 +50,12 @@ fn MissionList(connection: Connection) -> impl IntoView {
 
 fn group_of(item: &MissionListItem) -> MissionGroup {
     let progress = compute_progress(&item.mission.status, &item.tasks);
-    mission_group(&item.mission, &item.tasks, &progress, item.next_run_at.as_deref())
+    mission_group(
+        &item.mission,
+        &item.tasks,
+        &progress,
+        item.next_run_at.as_deref(),
+    )
 }
 
 #[component]
@@ -93,7 +98,7 @@ fn Missions(list: MissionList, selected: Option<String>) -> impl IntoView {
         view! {
             <EmptyState title="No missions in this view." detail="Choose another workspace." />
         }
-            .into_any()
+        .into_any()
     } else {
         groups
             .into_iter()
@@ -136,7 +141,10 @@ fn WorkspaceFilter(workspaces: Vec<WorkspaceRef>, selected: Option<String>) -> i
         let url = if value.is_empty() {
             "/".to_string()
         } else {
-            format!("/?workspace={}", String::from(js_sys::encode_uri_component(&value)))
+            format!(
+                "/?workspace={}",
+                String::from(js_sys::encode_uri_component(&value))
+            )
         };
         navigate(&url, Default::default());
     };

@@ -53,7 +53,9 @@ fn TaskLoader(connection: Connection) -> impl IntoView {
 /// A link to a task of the mission, by title when the mission is known.
 fn task_link(id: &str, mission: Option<&MissionDetail>) -> impl IntoView {
     let found = mission.and_then(|m| m.tasks.iter().find(|t| t.id == id));
-    let label = found.map(|t| t.title.clone()).unwrap_or_else(|| short_id(id).to_string());
+    let label = found
+        .map(|t| t.title.clone())
+        .unwrap_or_else(|| short_id(id).to_string());
     let status = found.map(|t| t.status.as_str().replace('_', " "));
     view! {
         <li>
@@ -85,8 +87,15 @@ fn TaskView(task: Task, mission: Option<MissionDetail>) -> impl IntoView {
         .and_then(|p| p.as_array().cloned())
         .unwrap_or_default();
     let pr = task.pr_url.clone().map(|url| {
-        let label = task.pr_number.map(|n| format!("PR #{n}")).unwrap_or_else(|| "Pull request".into());
-        let state = if task.merged_at.is_some() { "merged" } else { "open" };
+        let label = task
+            .pr_number
+            .map(|n| format!("PR #{n}"))
+            .unwrap_or_else(|| "Pull request".into());
+        let state = if task.merged_at.is_some() {
+            "merged"
+        } else {
+            "open"
+        };
         (url, label, state)
     });
     let m = mission.as_ref();

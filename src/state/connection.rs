@@ -22,7 +22,10 @@ impl Connection {
     /// What to call the server in messages.
     pub fn server_name(&self) -> String {
         if self.base.is_empty() {
-            window().location().origin().unwrap_or_else(|_| "this server".into())
+            window()
+                .location()
+                .origin()
+                .unwrap_or_else(|_| "this server".into())
         } else {
             self.base.clone()
         }
@@ -40,7 +43,11 @@ fn storage() -> Option<web_sys::Storage> {
 
 fn load() -> Option<Connection> {
     let s = storage()?;
-    let key = s.get_item(KEY_KEY).ok().flatten().filter(|k| !k.is_empty())?;
+    let key = s
+        .get_item(KEY_KEY)
+        .ok()
+        .flatten()
+        .filter(|k| !k.is_empty())?;
     let base = s.get_item(BASE_KEY).ok().flatten().unwrap_or_default();
     Some(Connection { base, key })
 }

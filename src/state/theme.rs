@@ -42,7 +42,10 @@ impl ThemeState {
             Theme::Dark => Theme::Light,
         };
         if let Ok(Some(s)) = window().local_storage() {
-            let _ = s.set_item(THEME_KEY, if next == Theme::Dark { "dark" } else { "light" });
+            let _ = s.set_item(
+                THEME_KEY,
+                if next == Theme::Dark { "dark" } else { "light" },
+            );
         }
         apply(Some(next));
         self.0.set(next);
@@ -61,7 +64,11 @@ pub fn provide_theme() {
         _ => None,
     };
     apply(chosen);
-    let theme = chosen.unwrap_or(if system_prefers_dark() { Theme::Dark } else { Theme::Light });
+    let theme = chosen.unwrap_or(if system_prefers_dark() {
+        Theme::Dark
+    } else {
+        Theme::Light
+    });
     provide_context(ThemeState(RwSignal::new(theme)));
 }
 

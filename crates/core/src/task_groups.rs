@@ -89,7 +89,9 @@ pub fn group_tasks(tasks: &[MissionTask]) -> Vec<(TaskGroup, &MissionTask)> {
                     TaskStatus::Cancelled => TaskGroup::Cancelled,
                     _ => {
                         let waiting = t.depends_on.iter().any(|d| {
-                            by_id.get(d.as_str()).is_some_and(|dep| !dependency_landed(dep))
+                            by_id
+                                .get(d.as_str())
+                                .is_some_and(|dep| !dependency_landed(dep))
                         });
                         if waiting {
                             TaskGroup::Blocked

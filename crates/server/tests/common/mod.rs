@@ -1,0 +1,239 @@
+//! A real server on a temporary SQLite file, called through the router.
+
+#![allow(dead_code)]
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use buildd_core::AccountLevel;
+use buildd_server::{app, keys, Db};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+pub struct TestApp {
+    pub db: Db,
+    pub router: axum::Router,
+    pub admin: String,
+    pub worker: String,
+    pub trigger: String,
+    /// An admin key of another team.
+    pub other: String,
+    pub workspace: String,
+    _dir: tempfile::TempDir,
+}
+
+pub const NO_KEY: &str = "";
+
+impl TestApp {
+    pub async fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("test.db")).await.unwrap();
+        let mut tx = db.write().await.unwrap();
+        let team = keys::ensure_team(&mut tx, "Team A").await.unwrap();
+        let admin = keys::create_key(&mut tx, &team, &AccountLevel::Admin, "a")
+            .await
+            .unwrap();
+        let worker = keys::create_key(&mut tx, &team, &AccountLevel::Worker, "w")
+            .await
+            .unwrap();
+        let trigger = keys::create_key(&mut tx, &team, &AccountLevel::Trigger, "t")
+            .await
+            .unwrap();
+        let other_team = keys::ensure_team(&mut tx, "Team B").await.unwrap();
+        let other = keys::create_key(&mut tx, &other_team, &AccountLevel::Admin, "b")
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        let router = app(db.clone(), None);
+        let mut this = Self {
+            db,
+            router,
+            admin,
+            worker,
+            trigger,
+            other,
+            workspace: String::new(),
+            _dir: dir,
+        };
+        let (status, body) = this
+            .call(
+                "POST",
+                "/api/workspaces",
+                &this.admin.clone(),
+                Some(json!({"name": "web", "repo": "acme/web"})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        this.workspace = body["workspace"]["id"].as_str().unwrap().to_string();
+        this
+    }
+
+    /// Sends a request with `key` (none when empty) and a JSON body.
+    pub async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        key: &str,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        self.raw(method, path, key, body.map(|b| b.to_string()))
+            .await
+    }
+
+    /// Sends a request whose body is sent byte for byte.
+    pub async fn raw(
+        &self,
+        method: &str,
+        path: &str,
+        key: &str,
+        body: Option<String>,
+    ) -> (StatusCode, Value) {
+        let mut req = Request::builder().method(method).uri(path);
+        if !key.is_empty() {
+            req = req.header("Authorization", format!("Bearer {key}"));
+        }
+        if body.is_some() {
+            req = req.header("Content-Type", "application/json");
+        }
+        let req = req
+            .body(body.map(Body::from).unwrap_or_else(Body::empty))
+            .unwrap();
+        let res = self.router.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let value = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
+        };
+        (status, value)
+    }
+
+    pub async fn mission(&self, title: &str) -> String {
+        let (status, body) = self
+            .call(
+                "POST",
+                "/api/missions",
+                &self.admin,
+                Some(json!({"title": title, "workspaceId": self.workspace})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        body["id"].as_str().unwrap().to_string()
+    }
+
+    pub async fn task(&self, mission: Option<&str>, title: &str) -> String {
+        let (status, body) = self
+            .call(
+                "POST",
+                "/api/tasks",
+                &self.admin,
+                Some(json!({"title": title, "workspaceId": self.workspace, "missionId": mission})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body["id"].as_str().unwrap().to_string()
+    }
+
+    /// Records a worker on a task, as the worker protocol would.
+    pub async fn worker_on(&self, task: &str, status: &str, pr: Option<i64>, merged: bool) {
+        let mut tx = self.db.write().await.unwrap();
+        sqlx::query(
+            "INSERT INTO workers (id, task_id, workspace_id, name, runner, status, pr_url, pr_number, \
+             merged_at, started_at, created_at, updated_at) \
+             VALUES (?, ?, ?, 'w', 'test', ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(uuid_like(task, status))
+        .bind(task)
+        .bind(&self.workspace)
+        .bind(status)
+        .bind(pr.map(|n| format!("https://github.com/acme/web/pull/{n}")))
+        .bind(pr)
+        .bind(merged.then_some("2026-11-29T12:00:00.000Z"))
+        .bind("2026-11-29T11:00:00.000Z")
+        .bind("2026-11-29T11:00:00.000Z")
+        .bind("2026-11-29T11:00:00.000Z")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+    }
+
+    pub async fn set_task_status(&self, task: &str, status: &str) {
+        let (code, body) = self
+            .call(
+                "PATCH",
+                &format!("/api/tasks/{task}"),
+                &self.admin,
+                Some(json!({"status": status})),
+            )
+            .await;
+        assert_eq!(code, StatusCode::OK, "{body}");
+    }
+}
+
+fn uuid_like(task: &str, status: &str) -> String {
+    format!("worker-{task}-{status}-{}", rand_suffix())
+}
+
+fn rand_suffix() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Every key of Buildd's bare mission row.
+pub const MISSION_KEYS: [&str; 45] = [
+    "id",
+    "teamId",
+    "workspaceId",
+    "title",
+    "description",
+    "status",
+    "costBudgetUsd",
+    "priority",
+    "defaultOutputRequirement",
+    "defaultBackend",
+    "scheduleId",
+    "parentMissionId",
+    "initiativeId",
+    "lastEvaluationTaskId",
+    "dependsOnMissionId",
+    "gateCondition",
+    "dependencyMetAt",
+    "contextArtifactIds",
+    "maxConcurrentTasks",
+    "pacingMode",
+    "pacingMaxPerHour",
+    "lastTaskStartedAt",
+    "workingBranch",
+    "primaryPrNumber",
+    "primaryPrUrl",
+    "lastNotifiedSha",
+    "requiresReview",
+    "mergePolicy",
+    "orchestrationMode",
+    "decompositionSkipped",
+    "isHeld",
+    "startAt",
+    "startResolution",
+    "releasedAt",
+    "externalIssueId",
+    "externalIssueUrl",
+    "goalCriteria",
+    "goalCriteriaState",
+    "autoVerify",
+    "createdByUserId",
+    "createdAt",
+    "updatedAt",
+    "teamId",
+    "status",
+    "title",
+];
+
+pub fn assert_keys(value: &Value, keys: &[&str]) {
+    for k in keys {
+        assert!(value.get(k).is_some(), "missing key {k} in {value}");
+    }
+}

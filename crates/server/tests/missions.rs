@@ -1,0 +1,435 @@
+mod common;
+
+use axum::http::StatusCode;
+use common::*;
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn create_answers_201_with_the_bare_mission() {
+    let app = TestApp::new().await;
+    let (status, body) = app
+        .call(
+            "POST",
+            "/api/missions",
+            &app.admin,
+            Some(json!({"title": "  Ship search  ", "description": "Fast search", "workspaceId": app.workspace,
+                        "priority": 3, "orchestrationMode": "manual", "requiresReview": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_keys(&body, &MISSION_KEYS);
+    assert_eq!(body["title"], "Ship search");
+    assert_eq!(body["status"], "active");
+    assert_eq!(body["priority"], 3);
+    assert_eq!(body["orchestrationMode"], "manual");
+    assert_eq!(body["requiresReview"], true);
+    assert_eq!(body["workspaceId"], app.workspace.as_str());
+    assert_eq!(body["organizerTask"], Value::Null);
+    assert!(body["createdAt"].as_str().unwrap().ends_with('Z'));
+}
+
+#[tokio::test]
+async fn create_validates_each_field() {
+    let app = TestApp::new().await;
+    let cases = [
+        (json!({}), "title is required"),
+        (json!({"title": "   "}), "title is required"),
+        (json!({"title": 5}), "title must be a string"),
+        (
+            json!({"title": "x", "status": "done"}),
+            "status must be one of",
+        ),
+        (
+            json!({"title": "x", "orchestrationMode": "sometimes"}),
+            "orchestrationMode must be",
+        ),
+        (
+            json!({"title": "x", "priority": "high"}),
+            "priority must be an integer",
+        ),
+        (
+            json!({"title": "x", "requiresReview": "yes"}),
+            "requiresReview must be true or false",
+        ),
+    ];
+    for (body, message) in cases {
+        let (status, answer) = app
+            .call("POST", "/api/missions", &app.admin, Some(body.clone()))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(
+            answer["error"].as_str().unwrap().starts_with(message),
+            "{body}: {answer}"
+        );
+    }
+    let (status, answer) = app
+        .call(
+            "POST",
+            "/api/missions",
+            &app.admin,
+            Some(json!({"title": "x", "workspaceId": "nope"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(answer["error"], "Workspace not found");
+    let (_, list) = app.call("GET", "/api/missions", &app.admin, None).await;
+    assert_eq!(list["missions"], json!([]), "nothing was half-written");
+}
+
+#[tokio::test]
+async fn malformed_json_is_400_never_500() {
+    let app = TestApp::new().await;
+    let mission = app.mission("M").await;
+    let task = app.task(Some(&mission), "T").await;
+    for (method, path) in [
+        ("POST", "/api/missions".to_string()),
+        ("PATCH", format!("/api/missions/{mission}")),
+        ("POST", "/api/tasks".to_string()),
+        ("PATCH", format!("/api/tasks/{task}")),
+        ("POST", "/api/workspaces".to_string()),
+        ("PATCH", format!("/api/workspaces/{}", app.workspace)),
+    ] {
+        let (status, body) = app
+            .raw(method, &path, &app.admin, Some("{\"title\": ".into()))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{method} {path}");
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("Invalid JSON body"),
+            "{body}"
+        );
+        let (status, body) = app
+            .raw(method, &path, &app.admin, Some("[1, 2]".into()))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{method} {path}");
+        assert_eq!(body["error"], "Request body must be a JSON object");
+    }
+}
+
+#[tokio::test]
+async fn list_carries_progress_and_filters() {
+    let app = TestApp::new().await;
+    let a = app.mission("Alpha").await;
+    let b = app.mission("Beta").await;
+    let done = app.task(Some(&a), "Done").await;
+    app.set_task_status(&done, "completed").await;
+    app.task(Some(&a), "Open").await;
+    app.task(Some(&a), "Mission: Alpha").await; // housekeeping: not counted
+    let (status, body) = app.call("GET", "/api/missions", &app.admin, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let missions = body["missions"].as_array().unwrap();
+    assert_eq!(missions.len(), 2);
+    let alpha = missions.iter().find(|m| m["id"] == a.as_str()).unwrap();
+    assert_keys(alpha, &MISSION_KEYS);
+    assert_keys(
+        alpha,
+        &[
+            "workspace",
+            "tasks",
+            "schedule",
+            "totalTasks",
+            "completedTasks",
+            "progress",
+            "segments",
+            "activeAgents",
+            "cronExpression",
+            "lastRunAt",
+            "nextRunAt",
+            "lastDeferralReason",
+            "lastDeferredAt",
+            "lastActivityAt",
+            "completedAt",
+        ],
+    );
+    assert_eq!(
+        alpha["workspace"],
+        json!({"id": app.workspace, "name": "web"})
+    );
+    assert_eq!(alpha["tasks"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        (
+            alpha["totalTasks"].as_u64(),
+            alpha["completedTasks"].as_u64()
+        ),
+        (Some(2), Some(1))
+    );
+    assert_eq!(alpha["progress"], 50);
+    assert_eq!(
+        alpha["segments"][0],
+        json!({"taskId": done, "state": "solid"})
+    );
+    assert_eq!(alpha["segments"][1]["state"], "empty");
+
+    app.call(
+        "PATCH",
+        &format!("/api/missions/{b}"),
+        &app.admin,
+        Some(json!({"status": "paused"})),
+    )
+    .await;
+    let (_, paused) = app
+        .call("GET", "/api/missions?status=paused", &app.admin, None)
+        .await;
+    let ids: Vec<&str> = paused["missions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, vec![b.as_str()]);
+    let (_, none) = app
+        .call("GET", "/api/missions?workspaceId=other", &app.admin, None)
+        .await;
+    assert_eq!(none["missions"], json!([]));
+    let (status, bad) = app
+        .call("GET", "/api/missions?status=done", &app.admin, None)
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(bad["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("status must be one of"));
+}
+
+#[tokio::test]
+async fn detail_has_tasks_workspace_schedule_and_computed_fields() {
+    let app = TestApp::new().await;
+    let m = app.mission("Alpha").await;
+    let t = app.task(Some(&m), "Build it").await;
+    app.worker_on(&t, "running", None, false).await;
+    let (status, d) = app
+        .call("GET", &format!("/api/missions/{m}"), &app.admin, None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_keys(&d, &MISSION_KEYS);
+    assert_keys(
+        &d,
+        &[
+            "workspace",
+            "tasks",
+            "subMissions",
+            "schedule",
+            "totalTasks",
+            "completedTasks",
+            "progress",
+            "segments",
+            "skillSlugs",
+            "outputSchema",
+            "model",
+            "lastHeartbeatStatus",
+            "lastHeartbeatAt",
+            "evaluationStatus",
+            "lastEvaluationAt",
+            "evaluationRationale",
+            "blocked",
+            "blockedReason",
+            "blockedByMissionId",
+            "blockedByMissionTitle",
+        ],
+    );
+    let task = &d["tasks"][0];
+    assert_keys(
+        task,
+        &[
+            "id",
+            "title",
+            "status",
+            "priority",
+            "roleSlug",
+            "createdAt",
+            "updatedAt",
+            "kind",
+            "mode",
+            "category",
+            "parentTaskId",
+            "creationSource",
+            "taskClass",
+            "workers",
+        ],
+    );
+    assert_eq!(task["taskClass"], "work");
+    assert_eq!(task["workers"][0]["status"], "running");
+    assert_eq!(d["segments"][0]["state"], "ghost");
+    assert_eq!(d["blocked"], false);
+}
+
+#[tokio::test]
+async fn patch_updates_fields_and_checks_transitions() {
+    let app = TestApp::new().await;
+    let m = app.mission("Alpha").await;
+    let path = format!("/api/missions/{m}");
+    let (status, body) = app
+        .call(
+            "PATCH",
+            &path,
+            &app.admin,
+            Some(json!({"title": "Beta", "description": "New", "priority": 4})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_keys(&body, &MISSION_KEYS);
+    assert!(body.get("tasks").is_none(), "PATCH answers the bare row");
+    assert_eq!(
+        (
+            body["title"].as_str(),
+            body["description"].as_str(),
+            body["priority"].as_i64()
+        ),
+        (Some("Beta"), Some("New"), Some(4))
+    );
+    let (_, body) = app
+        .call(
+            "PATCH",
+            &path,
+            &app.admin,
+            Some(json!({"description": null})),
+        )
+        .await;
+    assert_eq!(body["description"], Value::Null);
+    assert_eq!(body["title"], "Beta", "absent fields are untouched");
+
+    for (to, ok) in [
+        ("paused", true),
+        ("active", true),
+        ("completed", true),
+        ("paused", false),
+        ("archived", true),
+        ("completed", false),
+        ("active", true),
+    ] {
+        let (status, body) = app
+            .call("PATCH", &path, &app.admin, Some(json!({"status": to})))
+            .await;
+        if ok {
+            assert_eq!(status, StatusCode::OK, "→ {to}: {body}");
+            assert_eq!(body["status"], to);
+        } else {
+            assert_eq!(status, StatusCode::BAD_REQUEST, "→ {to}");
+            assert!(
+                body["error"].as_str().unwrap().starts_with("status"),
+                "{body}"
+            );
+        }
+    }
+    for (body, message) in [
+        (
+            json!({"status": "budget_exhausted"}),
+            "status must be one of",
+        ),
+        (json!({"title": ""}), "title must be a non-empty string"),
+        (json!({"title": null}), "title must be a non-empty string"),
+        (json!({"priority": null}), "priority must be an integer"),
+        (
+            json!({"orchestrationMode": "x"}),
+            "orchestrationMode must be",
+        ),
+    ] {
+        let (status, answer) = app
+            .call("PATCH", &path, &app.admin, Some(body.clone()))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(
+            answer["error"].as_str().unwrap().starts_with(message),
+            "{body}: {answer}"
+        );
+    }
+    let (status, answer) = app
+        .call(
+            "PATCH",
+            "/api/missions/nope",
+            &app.admin,
+            Some(json!({"title": "x"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(answer["error"], "Mission not found");
+}
+
+#[tokio::test]
+async fn delete_removes_the_mission_and_keeps_its_tasks() {
+    let app = TestApp::new().await;
+    let m = app.mission("Alpha").await;
+    let t = app.task(Some(&m), "Work").await;
+    let (status, body) = app
+        .call("DELETE", &format!("/api/missions/{m}"), &app.admin, None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body, json!({"success": true}));
+    let (status, _) = app
+        .call("GET", &format!("/api/missions/{m}"), &app.admin, None)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (_, task) = app
+        .call("GET", &format!("/api/tasks/{t}"), &app.admin, None)
+        .await;
+    assert_eq!(task["missionId"], Value::Null);
+    let (status, _) = app
+        .call("DELETE", &format!("/api/missions/{m}"), &app.admin, None)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn list_and_detail_agree_with_the_shared_progress_rule() {
+    let app = TestApp::new().await;
+    let m = app.mission("Alpha").await;
+    let merged = app.task(Some(&m), "Merged").await;
+    app.set_task_status(&merged, "completed").await;
+    app.worker_on(&merged, "completed", Some(1), true).await;
+    let open = app.task(Some(&m), "Open PR").await;
+    app.set_task_status(&open, "completed").await;
+    app.worker_on(&open, "completed", Some(2), false).await;
+    let failed = app.task(Some(&m), "Failed").await;
+    app.set_task_status(&failed, "failed").await;
+    let cancelled = app.task(Some(&m), "Cancelled").await;
+    app.set_task_status(&cancelled, "cancelled").await;
+    app.task(Some(&m), "[friction] noisy").await;
+    app.task(Some(&m), "Queued").await;
+
+    let (_, list) = app.call("GET", "/api/missions", &app.admin, None).await;
+    let (_, detail) = app
+        .call("GET", &format!("/api/missions/{m}"), &app.admin, None)
+        .await;
+    let item = &list["missions"][0];
+    for key in ["totalTasks", "completedTasks", "progress", "segments"] {
+        assert_eq!(
+            item[key], detail[key],
+            "{key} differs between list and detail"
+        );
+    }
+    // merged, open PR, failed, queued count; cancelled and [friction] do not.
+    assert_eq!(detail["totalTasks"], 4);
+    assert_eq!(detail["completedTasks"], 1);
+    assert_eq!(detail["progress"], 25);
+    let states: Vec<&str> = detail["segments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, ["solid", "half", "notch", "empty"]);
+    let parsed: buildd_core::MissionDetail = serde_json::from_value(detail.clone()).unwrap();
+    let p = buildd_core::compute_progress(&parsed.mission.status, &parsed.tasks);
+    assert_eq!(p.progress, 25);
+
+    app.call(
+        "PATCH",
+        &format!("/api/missions/{m}"),
+        &app.admin,
+        Some(json!({"status": "completed"})),
+    )
+    .await;
+    let (_, list) = app.call("GET", "/api/missions", &app.admin, None).await;
+    let (_, detail) = app
+        .call("GET", &format!("/api/missions/{m}"), &app.admin, None)
+        .await;
+    assert_eq!(
+        list["missions"][0]["progress"], 100,
+        "a completed mission shows 100% on the list"
+    );
+    assert_eq!(detail["progress"], 100, "and on the detail");
+    assert_eq!(detail["completedTasks"], 1, "raw counts stay");
+    assert!(list["missions"][0]["completedAt"].is_string());
+}
