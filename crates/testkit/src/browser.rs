@@ -1,0 +1,128 @@
+//! Headless Chromium over chromedriver. Chromedriver runs in its own process group, which is
+//! killed on drop, so a failed test never leaves a browser behind.
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+pub struct Browser {
+    pub client: Client,
+    driver: Child,
+    _profile: tempfile::TempDir,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+impl Browser {
+    /// Starts chromedriver and a fresh headless Chromium profile at `width`×900.
+    pub async fn start(width: u32) -> Self {
+        use std::os::unix::process::CommandExt;
+        let port = free_port();
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .unwrap_or_else(|e| panic!("{CHROMEDRIVER}: {e} (cargo xtask test installs it)"));
+        let profile = tempfile::tempdir().expect("profile dir");
+        let args = vec![
+            "--headless".to_string(),
+            "--no-sandbox".into(),
+            "--disable-gpu".into(),
+            "--disable-dev-shm-usage".into(),
+            "--disable-quic".into(),
+            "--no-first-run".into(),
+            "--disable-background-networking".into(),
+            "--disable-component-update".into(),
+            "--disable-sync".into(),
+            format!("--window-size={width},900"),
+            format!("--user-data-dir={}", profile.path().display()),
+        ];
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            serde_json::json!({"binary": CHROMIUM, "args": args}),
+        );
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let client = loop {
+            match ClientBuilder::native()
+                .capabilities(caps.clone())
+                .connect(&format!("http://127.0.0.1:{port}"))
+                .await
+            {
+                Ok(c) => break c,
+                Err(e) if Instant::now() > deadline => panic!("chromedriver did not start: {e}"),
+                Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        };
+        Self {
+            client,
+            driver,
+            _profile: profile,
+        }
+    }
+
+    /// Waits until `css` matches an element whose text satisfies `check`; returns the text.
+    pub async fn wait_text(&self, css: &str, check: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut last = String::new();
+        loop {
+            if let Ok(el) = self.client.find(Locator::Css(css)).await {
+                if let Ok(text) = el.text().await {
+                    if check(&text) {
+                        return text;
+                    }
+                    last = text;
+                }
+            }
+            if Instant::now() > deadline {
+                let url = self
+                    .client
+                    .current_url()
+                    .await
+                    .map(|u| u.to_string())
+                    .unwrap_or_default();
+                panic!("timed out waiting for {css} at {url}; last text: {last:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits for `css` to match, then returns the element.
+    pub async fn wait_for(&self, css: &str) -> fantoccini::elements::Element {
+        self.client
+            .wait()
+            .at_most(Duration::from_secs(20))
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("waiting for {css}: {e}"))
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.client.clone().close().await;
+        self.kill();
+    }
+
+    fn kill(&mut self) {
+        // SAFETY: signalling a process group this struct created.
+        unsafe {
+            libc::kill(-(self.driver.id() as i32), libc::SIGKILL);
+        }
+        let _ = self.driver.wait();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

@@ -1,0 +1,248 @@
+//! End to end, as a person uses the dashboard: the real server on a loopback port with a
+//! temporary database, the release dashboard, headless Chromium.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use buildd_core::MissionDetail;
+use buildd_testkit::{get_json, Browser, TestServer};
+use fantoccini::Locator;
+
+async fn mission_id(server: &TestServer, title: &str) -> String {
+    let (_, list) = get_json(server.addr, "/api/missions", &server.key);
+    list["missions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["title"] == title)
+        .unwrap_or_else(|| panic!("no mission {title}"))["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_link_connects_and_a_mission_shows_its_progress() {
+    let server = TestServer::start_demo().await;
+    let browser = Browser::start(1280).await;
+    let c = &browser.client;
+
+    c.goto(&server.link()).await.unwrap();
+    browser.wait_for("[data-testid=mission-card]").await;
+    let url = c.current_url().await.unwrap();
+    assert_eq!(url.fragment(), None, "the key leaves the address bar");
+    assert!(!url.as_str().contains("bld_"));
+    let stored = c
+        .execute("return localStorage.getItem('buildd.apiKey')", vec![])
+        .await
+        .unwrap();
+    assert_eq!(stored.as_str(), Some(server.key.as_str()));
+
+    // Every demo mission is listed, in its group.
+    let cards = c
+        .find_all(Locator::Css("[data-testid=mission-card]"))
+        .await
+        .unwrap();
+    assert_eq!(cards.len(), 6);
+    let running = browser
+        .wait_text("[data-testid=group-running]", |t| {
+            t.contains("Checkout redesign")
+        })
+        .await;
+    assert!(running.to_lowercase().starts_with("running"), "{running}");
+    browser
+        .wait_text("[data-testid=group-awaiting-review]", |t| {
+            t.contains("Add a health endpoint")
+        })
+        .await;
+
+    // Open a mission from the list, as a person would.
+    c.find(Locator::LinkText("Checkout redesign"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let percent = browser
+        .wait_text("[data-testid=progress-percent]", |t| t.ends_with('%'))
+        .await;
+    let id = mission_id(&server, "Checkout redesign").await;
+    let (_, detail) = get_json(server.addr, &format!("/api/missions/{id}"), &server.key);
+    let detail: MissionDetail = serde_json::from_value(detail).unwrap();
+    assert_eq!(percent, format!("{}%", detail.progress));
+    assert_eq!(
+        percent, "25%",
+        "1 of 4 deliverables merged; the cancelled one does not count"
+    );
+
+    let bar = c
+        .find(Locator::Css(
+            "[data-testid=progress-card] [data-testid=progress-bar]",
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        bar.attr("aria-label").await.unwrap().as_deref(),
+        Some(
+            format!(
+                "{} of {} tasks complete",
+                detail.completed_tasks, detail.total_tasks
+            )
+            .as_str()
+        )
+    );
+    let segments = bar.find_all(Locator::Css(".seg")).await.unwrap();
+    let mut states = Vec::new();
+    for s in &segments {
+        states.push(s.attr("class").await.unwrap().unwrap_or_default());
+    }
+    assert_eq!(
+        states,
+        [
+            "seg seg--solid",
+            "seg seg--half",
+            "seg seg--ghost",
+            "seg seg--empty"
+        ]
+    );
+    let subtitle = browser
+        .wait_text("[data-testid=progress-subtitle]", |t| !t.is_empty())
+        .await;
+    assert_eq!(subtitle, "1/4 done · 1 awaiting merge");
+    browser
+        .wait_text("[data-testid=tasks-running]", |t| {
+            t.contains("Add address autocomplete")
+        })
+        .await;
+    browser
+        .wait_text("[data-testid=tasks-blocked]", |t| {
+            t.contains("Wire analytics events")
+        })
+        .await;
+
+    // A reload keeps the connection and the page.
+    c.refresh().await.unwrap();
+    let again = browser
+        .wait_text("[data-testid=progress-percent]", |t| t.ends_with('%'))
+        .await;
+    assert_eq!(again, "25%");
+    assert!(c
+        .current_url()
+        .await
+        .unwrap()
+        .path()
+        .starts_with("/missions/"));
+
+    // A task's own page, from its row.
+    c.find(Locator::LinkText("Restyle payment form"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser
+        .wait_text("[data-testid=task-title]", |t| t == "Restyle payment form")
+        .await;
+    let pr = browser
+        .wait_text("[data-testid=task-pr]", |t| t.starts_with("PR #"))
+        .await;
+    assert!(pr.ends_with("open"), "{pr}");
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_wrong_key_shows_the_401_message() {
+    let server = TestServer::start_demo().await;
+    let browser = Browser::start(1280).await;
+    browser
+        .client
+        .goto(&server.url("/#key=bld_not_a_real_key"))
+        .await
+        .unwrap();
+    let message = browser
+        .wait_text("[data-testid=error]", |t| t.contains("401"))
+        .await;
+    assert!(message.contains("rejected the API key"), "{message}");
+    // The way out is offered.
+    browser
+        .client
+        .find(Locator::LinkText("Connect again"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser.wait_for("[data-testid=connect-form]").await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_connect_screen_checks_the_key_and_keeps_what_was_typed() {
+    let server = TestServer::start_demo().await;
+    let browser = Browser::start(375).await;
+    let c = &browser.client;
+    c.goto(&server.url("/")).await.unwrap();
+    browser.wait_for("[data-testid=connect-form]").await;
+    let input = c
+        .find(Locator::Css("[data-testid=key-input]"))
+        .await
+        .unwrap();
+    input.send_keys("bld_wrong").await.unwrap();
+    c.find(Locator::Css("[data-testid=connect-submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser
+        .wait_text("[data-testid=connect-error]", |t| t.contains("401"))
+        .await;
+    let kept = c
+        .find(Locator::Css("[data-testid=key-input]"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap();
+    assert_eq!(
+        kept.as_deref(),
+        Some("bld_wrong"),
+        "the typed key is kept after a failure"
+    );
+
+    input.clear().await.unwrap();
+    input.send_keys(&server.key).await.unwrap();
+    c.find(Locator::Css("[data-testid=connect-submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser.wait_for("[data-testid=mission-card]").await;
+    // Usable at 375 px: nothing wider than the viewport.
+    let overflow = c
+        .execute(
+            "return document.documentElement.scrollWidth > window.innerWidth",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        overflow.as_bool(),
+        Some(false),
+        "the mission list fits 375 px"
+    );
+
+    c.find(Locator::Css("[data-testid=disconnect]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser.wait_for("[data-testid=connect-form]").await;
+    let stored = c
+        .execute("return localStorage.getItem('buildd.apiKey')", vec![])
+        .await
+        .unwrap();
+    assert!(stored.is_null(), "disconnecting forgets the key");
+    browser.close().await;
+}
