@@ -1,1 +1,135 @@
-fn main() {}
+//! `cargo xtask serve | test | bench`: installs what is missing, builds, runs.
+
+mod tools;
+
+use std::path::{Path, PathBuf};
+use std::process::{exit, Command};
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+  serve [--listen ADDR] [--db PATH]   build the dashboard and start the Buildd API server with
+                                      demo data (default 127.0.0.1:8080, ./buildd.db)
+  test                                format and lint checks, then every test, browser tests included
+  bench                               dashboard size, API latency and render time
+";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = workspace_root();
+    std::env::set_current_dir(&root).expect("workspace root");
+    let env = tools::Env::new();
+    let result = match args.first().map(String::as_str) {
+        Some("serve") => serve(&env, &args[1..]),
+        Some("test") => test(&env),
+        Some("bench") => bench(&env),
+        _ => {
+            eprint!("{USAGE}");
+            exit(2);
+        }
+    };
+    if let Err(e) = result {
+        eprintln!("\nxtask: {e}");
+        exit(1);
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
+
+/// Runs a command with the tools on PATH; an error names the command.
+pub fn run(env: &tools::Env, program: &str, args: &[&str]) -> Result<(), String> {
+    step(&format!("{program} {}", args.join(" ")));
+    let status = env
+        .command(program)
+        .args(args)
+        .status()
+        .map_err(|e| format!("could not start {program}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+    }
+}
+
+pub fn step(what: &str) {
+    eprintln!("\n==> {what}");
+}
+
+fn build_dashboard(env: &tools::Env) -> Result<(), String> {
+    run(env, "trunk", &["build", "--release"])
+}
+
+fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str)
+}
+
+fn serve(env: &tools::Env, args: &[String]) -> Result<(), String> {
+    tools::ensure_web(env)?;
+    build_dashboard(env)?;
+    run(env, "cargo", &["build", "--profile", "server", "-p", "buildd-server"])?;
+    let listen = flag(args, "--listen")
+        .map(str::to_string)
+        .or_else(|| std::env::var("BUILDD_LISTEN").ok())
+        .unwrap_or_else(|| "127.0.0.1:8080".into());
+    let db = flag(args, "--db")
+        .map(str::to_string)
+        .or_else(|| std::env::var("BUILDD_DB").ok())
+        .unwrap_or_else(|| "buildd.db".into());
+    let server = env.target_dir().join("server/buildd-server");
+    step(&format!("buildd-server serve --demo (database {db})"));
+    let status = Command::new(&server)
+        .args(["serve", "--demo", "--listen", &listen, "--db", &db, "--dist", "dist"])
+        .status()
+        .map_err(|e| format!("could not start {}: {e}", server.display()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("buildd-server stopped ({status})"))
+    }
+}
+
+fn test(env: &tools::Env) -> Result<(), String> {
+    tools::ensure_web(env)?;
+    tools::ensure_browser()?;
+    run(env, "cargo", &["fmt", "--all", "--", "--check"])?;
+    run(
+        env,
+        "cargo",
+        &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+    )?;
+    run(
+        env,
+        "cargo",
+        &[
+            "clippy",
+            "-p",
+            "buildd-mission-control",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )?;
+    build_dashboard(env)?;
+    run(env, "cargo", &["test", "--workspace"])
+}
+
+fn bench(env: &tools::Env) -> Result<(), String> {
+    tools::ensure_web(env)?;
+    tools::ensure_browser()?;
+    build_dashboard(env)?;
+    run(
+        env,
+        "cargo",
+        &["run", "--profile", "server", "-p", "buildd-testkit", "--bin", "bench", "--", "dist"],
+    )
+}

@@ -1,0 +1,193 @@
+//! `cargo xtask bench`: the dashboard's shipped size, `GET /api/missions/{id}` latency for a
+//! mission with 2,000 tasks, and the time to render that mission in headless Chromium.
+//! Figures are printed with their budgets; nothing is asserted.
+
+use buildd_testkit::{Browser, TestServer};
+use std::io::{BufReader, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::time::Instant;
+
+const TASKS: usize = 2_000;
+
+fn gzip(bytes: &[u8]) -> usize {
+    use flate2::{write::GzEncoder, Compression};
+    let mut e = GzEncoder::new(Vec::new(), Compression::best());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap().len()
+}
+
+fn brotli(bytes: &[u8]) -> usize {
+    let mut out = Vec::new();
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: 11,
+        ..Default::default()
+    };
+    brotli::BrotliCompress(&mut &bytes[..], &mut out, &params).unwrap();
+    out.len()
+}
+
+fn sizes(dist: &Path) {
+    println!("\nShipped dashboard ({})", dist.display());
+    println!("  {:<48} {:>10} {:>10} {:>10}", "file", "raw", "gzip", "brotli");
+    let mut total = (0, 0, 0);
+    let mut files: Vec<_> = std::fs::read_dir(dist).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for path in files {
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if ext != "wasm" && ext != "js" {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let (r, g, b) = (bytes.len(), gzip(&bytes), brotli(&bytes));
+        total = (total.0 + r, total.1 + g, total.2 + b);
+        let name = path.file_name().unwrap().to_string_lossy();
+        println!("  {name:<48} {r:>10} {g:>10} {b:>10}");
+    }
+    println!("  {:<48} {:>10} {:>10} {:>10}", "wasm + js", total.0, total.1, total.2);
+    println!(
+        "  budget: at most 160 KB gzip -> {:.1} KB ({})",
+        total.1 as f64 / 1000.0,
+        if total.1 <= 160_000 { "within" } else { "OVER" }
+    );
+}
+
+async fn seed_big_mission(server: &TestServer) -> String {
+    let mut tx = server.db.write().await.unwrap();
+    let (team, workspace): (String, String) = {
+        let team: (String,) = sqlx_team(&mut tx).await;
+        let ws = format!("bench-ws-{}", team.0);
+        exec(&mut tx, "INSERT INTO workspaces (id, team_id, name, repo, created_at, updated_at) VALUES (?1, ?2, 'bench', 'acme/bench', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')", &[&ws, &team.0]).await;
+        (team.0, ws)
+    };
+    let mission = "bench-mission".to_string();
+    exec(&mut tx, "INSERT INTO missions (id, team_id, workspace_id, title, description, status, created_at, updated_at) VALUES (?1, ?2, ?3, 'Bench: 2,000 tasks', 'A large mission.', 'active', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')", &[&mission, &team, &workspace]).await;
+    for i in 0..TASKS {
+        let id = format!("bench-task-{i:05}");
+        let status = match i % 5 {
+            0 | 1 => "completed",
+            2 => "assigned",
+            3 => "failed",
+            _ => "pending",
+        };
+        let deps = if i > 0 && i % 5 == 4 {
+            format!("[\"bench-task-{:05}\"]", i - 1)
+        } else {
+            "[]".to_string()
+        };
+        let result = format!("{{\"summary\":\"Finished step {i}\"}}");
+        let created = format!("2026-01-01T00:{:02}:{:02}.000Z", (i / 60) % 60, i % 60);
+        exec(&mut tx, "INSERT INTO tasks (id, team_id, workspace_id, mission_id, title, description, status, depends_on, result, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, 'Bench task', ?6, ?7, ?8, ?9, ?9)",
+            &[&id, &team, &workspace, &mission, &format!("Bench task {i}"), status, &deps, &result, &created]).await;
+        if status != "pending" {
+            let worker_status = if status == "assigned" { "running" } else { status };
+            let pr = (i % 2 == 0).then(|| format!("https://github.com/acme/bench/pull/{i}"));
+            exec(&mut tx, "INSERT INTO workers (id, task_id, workspace_id, name, runner, status, pr_url, created_at, updated_at) VALUES (?1, ?2, ?3, 'w', 'bench', ?4, ?5, ?6, ?6)",
+                &[&format!("bench-worker-{i}"), &id, &workspace, worker_status, pr.as_deref().unwrap_or(""), &created]).await;
+        }
+    }
+    tx.commit().await.unwrap();
+    mission
+}
+
+async fn sqlx_team(tx: &mut buildd_server::db::Tx) -> (String,) {
+    sqlx::query_as("SELECT id FROM teams LIMIT 1")
+        .fetch_one(&mut **tx)
+        .await
+        .unwrap()
+}
+
+async fn exec(tx: &mut buildd_server::db::Tx, sql: &str, binds: &[&str]) {
+    let mut q = sqlx::query(sql);
+    for b in binds {
+        q = q.bind(if b.is_empty() { None } else { Some(*b) });
+    }
+    q.execute(&mut **tx).await.unwrap();
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
+}
+
+fn api_latency(server: &TestServer, mission: &str) {
+    let stream = TcpStream::connect(server.addr).unwrap();
+    stream.set_nodelay(true).unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    let mut reader = BufReader::new(stream);
+    let request = format!(
+        "GET /api/missions/{mission} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\n\r\n",
+        server.addr, server.key
+    );
+    let mut times = Vec::new();
+    let mut size = 0;
+    for i in 0..220 {
+        let start = Instant::now();
+        writer.write_all(request.as_bytes()).unwrap();
+        let (status, body) = buildd_testkit::read_response(&mut reader);
+        let elapsed = start.elapsed().as_secs_f64() * 1000.0;
+        assert_eq!(status, 200);
+        size = body.len();
+        if i >= 20 {
+            times.push(elapsed);
+        }
+    }
+    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!("\nGET /api/missions/{{id}} with {TASKS} tasks ({} KB body, {} requests, keep-alive)", size / 1000, times.len());
+    println!(
+        "  p50 {:.2} ms   p99 {:.2} ms   budget: p50 <= 5 ms ({})",
+        percentile(&times, 0.5),
+        percentile(&times, 0.99),
+        if percentile(&times, 0.5) <= 5.0 { "within" } else { "OVER" }
+    );
+}
+
+const WAIT_FOR_PAGE: &str = r#"
+const done = arguments[arguments.length - 1];
+function check() {
+  if (document.querySelector('[data-testid=progress-card]') &&
+      document.querySelector('[data-testid=task-list] [data-testid=task-row]')) {
+    done(performance.now());
+  } else {
+    requestAnimationFrame(check);
+  }
+}
+check();
+"#;
+
+async fn render_time(server: &TestServer, mission: &str) {
+    let browser = Browser::start(1280).await;
+    let c = &browser.client;
+    c.goto(&server.link()).await.unwrap();
+    browser.wait_for("[data-testid=mission-card]").await;
+    let url = server.url(&format!("/missions/{mission}"));
+    let mut times = Vec::new();
+    for i in 0..6 {
+        c.goto(&url).await.unwrap();
+        let t = c.execute_async(WAIT_FOR_PAGE, vec![]).await.unwrap();
+        if i > 0 {
+            times.push(t.as_f64().unwrap());
+        }
+    }
+    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!("\nMission page with {TASKS} tasks in headless Chromium (navigation to progress card and task list on screen, {} loads)", times.len());
+    println!(
+        "  median {:.0} ms   worst {:.0} ms   budget: <= 300 ms ({})",
+        percentile(&times, 0.5),
+        times[times.len() - 1],
+        if percentile(&times, 0.5) <= 300.0 { "within" } else { "OVER" }
+    );
+    browser.close().await;
+}
+
+#[tokio::main]
+async fn main() {
+    let dist = std::env::args().nth(1).unwrap_or_else(|| "dist".into());
+    std::env::set_var("BUILDD_DIST", std::fs::canonicalize(&dist).expect("dist dir"));
+    sizes(Path::new(&dist));
+    let server = TestServer::start_empty().await;
+    let mission = seed_big_mission(&server).await;
+    let addr_server = &server;
+    tokio::task::block_in_place(|| api_latency(addr_server, &mission));
+    render_time(&server, &mission).await;
+}

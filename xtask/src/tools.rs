@@ -1,0 +1,142 @@
+//! The tools the build needs, installed once under `$HOME/.cache/buildd-mc/` (outside the
+//! clone, so later runs and CI reuse them) and skipped when the right version is there.
+
+use crate::{run, step};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TRUNK: &str = "0.21.14";
+const WASM_BINDGEN: &str = "0.2.130";
+const BINARYEN: &str = "132";
+
+pub struct Env {
+    cache: PathBuf,
+    target: PathBuf,
+}
+
+impl Env {
+    pub fn new() -> Self {
+        let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| "/tmp".into());
+        let cache = home.join(".cache/buildd-mc");
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| cache.join("target"));
+        Self { cache, target }
+    }
+
+    pub fn target_dir(&self) -> &Path {
+        &self.target
+    }
+
+    fn bin(&self) -> PathBuf {
+        self.cache.join("tools/bin")
+    }
+
+    fn npm_prefix(&self) -> PathBuf {
+        self.cache.join("tools/npm")
+    }
+
+    /// A command with the installed tools first on PATH and the shared target dir.
+    pub fn command(&self, program: &str) -> Command {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut dirs = vec![self.bin(), self.npm_prefix().join("node_modules/.bin")];
+        dirs.extend(std::env::split_paths(&path));
+        let mut cmd = Command::new(program);
+        cmd.env("PATH", std::env::join_paths(dirs).expect("PATH"))
+            .env("CARGO_TARGET_DIR", &self.target);
+        cmd
+    }
+
+    fn version_of(&self, program: &str) -> Option<String> {
+        let out = self.command(program).arg("--version").output().ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    }
+}
+
+/// The wasm target, trunk, wasm-bindgen and a working wasm-opt.
+pub fn ensure_web(env: &Env) -> Result<(), String> {
+    let targets = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map_err(|e| format!("rustup: {e}"))?;
+    if !String::from_utf8_lossy(&targets.stdout).contains("wasm32-unknown-unknown") {
+        run(env, "rustup", &["target", "add", "wasm32-unknown-unknown"])?;
+    }
+    let root = env.cache.join("tools");
+    let root = root.to_str().ok_or("the cache path is not UTF-8")?;
+    if env.version_of("trunk").as_deref() != Some(&format!("trunk {TRUNK}")) {
+        step(&format!(
+            "installing trunk {TRUNK}: about 10 minutes on 2 cores, once (cargo shows its progress)"
+        ));
+        run(
+            env,
+            "cargo",
+            &["install", "--locked", "trunk", "--version", TRUNK, "--root", root],
+        )?;
+    }
+    if env.version_of("wasm-bindgen").as_deref() != Some(&format!("wasm-bindgen {WASM_BINDGEN}")) {
+        step(&format!("installing wasm-bindgen-cli {WASM_BINDGEN}: about 2 minutes, once"));
+        // Not --locked: its lockfile pins a crate version the registry no longer serves.
+        run(
+            env,
+            "cargo",
+            &["install", "wasm-bindgen-cli", "--version", WASM_BINDGEN, "--root", root],
+        )?;
+    }
+    // Debian's binaryen (108) silently breaks the app; binaryen from npm works.
+    let wasm_opt = env.version_of("wasm-opt").unwrap_or_default();
+    if !wasm_opt.contains(&format!("version {BINARYEN}")) {
+        step(&format!("installing binaryen {BINARYEN} (wasm-opt) from npm"));
+        let prefix = env.npm_prefix();
+        std::fs::create_dir_all(&prefix).map_err(|e| e.to_string())?;
+        run(
+            env,
+            "npm",
+            &[
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--prefix",
+                prefix.to_str().ok_or("the cache path is not UTF-8")?,
+                &format!("binaryen@{BINARYEN}"),
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+/// Debian's Chromium and ChromeDriver, for the browser tests.
+pub fn ensure_browser() -> Result<(), String> {
+    if Path::new("/usr/bin/chromium").exists() && Path::new("/usr/bin/chromedriver").exists() {
+        return Ok(());
+    }
+    step("installing chromium and chromium-driver with apt-get");
+    let sudo = !is_root();
+    let apt = |args: &[&str]| -> Result<(), String> {
+        let mut cmd = if sudo { Command::new("sudo") } else { Command::new("apt-get") };
+        if sudo {
+            cmd.arg("apt-get");
+        }
+        let status = cmd
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .map_err(|e| format!("apt-get: {e}"))?;
+        status
+            .success()
+            .then_some(())
+            .ok_or_else(|| format!("`apt-get {}` failed", args.join(" ")))
+    };
+    apt(&["update"])?;
+    apt(&["install", "-y", "chromium", "chromium-driver"])
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
