@@ -74,7 +74,11 @@ fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
 fn serve(env: &tools::Env, args: &[String]) -> Result<(), String> {
     tools::ensure_web(env)?;
     build_dashboard(env)?;
-    run(env, "cargo", &["build", "--profile", "server", "-p", "buildd-server"])?;
+    run(
+        env,
+        "cargo",
+        &["build", "--profile", "server", "-p", "buildd-server"],
+    )?;
     let listen = flag(args, "--listen")
         .map(str::to_string)
         .or_else(|| std::env::var("BUILDD_LISTEN").ok())
@@ -86,7 +90,9 @@ fn serve(env: &tools::Env, args: &[String]) -> Result<(), String> {
     let server = env.target_dir().join("server/buildd-server");
     step(&format!("buildd-server serve --demo (database {db})"));
     let status = Command::new(&server)
-        .args(["serve", "--demo", "--listen", &listen, "--db", &db, "--dist", "dist"])
+        .args([
+            "serve", "--demo", "--listen", &listen, "--db", &db, "--dist", "dist",
+        ])
         .status()
         .map_err(|e| format!("could not start {}: {e}", server.display()))?;
     if status.success() {
@@ -103,7 +109,14 @@ fn test(env: &tools::Env) -> Result<(), String> {
     run(
         env,
         "cargo",
-        &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
     )?;
     run(
         env,
@@ -130,6 +143,16 @@ fn bench(env: &tools::Env) -> Result<(), String> {
     run(
         env,
         "cargo",
-        &["run", "--profile", "server", "-p", "buildd-testkit", "--bin", "bench", "--", "dist"],
+        &[
+            "run",
+            "--profile",
+            "server",
+            "-p",
+            "buildd-testkit",
+            "--bin",
+            "bench",
+            "--",
+            "dist",
+        ],
     )
 }

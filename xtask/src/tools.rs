@@ -16,7 +16,9 @@ pub struct Env {
 
 impl Env {
     pub fn new() -> Self {
-        let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| "/tmp".into());
+        let home = std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| "/tmp".into());
         let cache = home.join(".cache/buildd-mc");
         let target = std::env::var_os("CARGO_TARGET_DIR")
             .map(PathBuf::from)
@@ -73,22 +75,41 @@ pub fn ensure_web(env: &Env) -> Result<(), String> {
         run(
             env,
             "cargo",
-            &["install", "--locked", "trunk", "--version", TRUNK, "--root", root],
+            &[
+                "install",
+                "--locked",
+                "trunk",
+                "--version",
+                TRUNK,
+                "--root",
+                root,
+            ],
         )?;
     }
     if env.version_of("wasm-bindgen").as_deref() != Some(&format!("wasm-bindgen {WASM_BINDGEN}")) {
-        step(&format!("installing wasm-bindgen-cli {WASM_BINDGEN}: about 2 minutes, once"));
+        step(&format!(
+            "installing wasm-bindgen-cli {WASM_BINDGEN}: about 2 minutes, once"
+        ));
         // Not --locked: its lockfile pins a crate version the registry no longer serves.
         run(
             env,
             "cargo",
-            &["install", "wasm-bindgen-cli", "--version", WASM_BINDGEN, "--root", root],
+            &[
+                "install",
+                "wasm-bindgen-cli",
+                "--version",
+                WASM_BINDGEN,
+                "--root",
+                root,
+            ],
         )?;
     }
     // Debian's binaryen (108) silently breaks the app; binaryen from npm works.
     let wasm_opt = env.version_of("wasm-opt").unwrap_or_default();
     if !wasm_opt.contains(&format!("version {BINARYEN}")) {
-        step(&format!("installing binaryen {BINARYEN} (wasm-opt) from npm"));
+        step(&format!(
+            "installing binaryen {BINARYEN} (wasm-opt) from npm"
+        ));
         let prefix = env.npm_prefix();
         std::fs::create_dir_all(&prefix).map_err(|e| e.to_string())?;
         run(
@@ -115,7 +136,11 @@ pub fn ensure_browser() -> Result<(), String> {
     step("installing chromium and chromium-driver with apt-get");
     let sudo = !is_root();
     let apt = |args: &[&str]| -> Result<(), String> {
-        let mut cmd = if sudo { Command::new("sudo") } else { Command::new("apt-get") };
+        let mut cmd = if sudo {
+            Command::new("sudo")
+        } else {
+            Command::new("apt-get")
+        };
         if sudo {
             cmd.arg("apt-get");
         }

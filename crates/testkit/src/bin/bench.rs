@@ -29,9 +29,15 @@ fn brotli(bytes: &[u8]) -> usize {
 
 fn sizes(dist: &Path) {
     println!("\nShipped dashboard ({})", dist.display());
-    println!("  {:<48} {:>10} {:>10} {:>10}", "file", "raw", "gzip", "brotli");
+    println!(
+        "  {:<48} {:>10} {:>10} {:>10}",
+        "file", "raw", "gzip", "brotli"
+    );
     let mut total = (0, 0, 0);
-    let mut files: Vec<_> = std::fs::read_dir(dist).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(dist)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     for path in files {
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -44,7 +50,10 @@ fn sizes(dist: &Path) {
         let name = path.file_name().unwrap().to_string_lossy();
         println!("  {name:<48} {r:>10} {g:>10} {b:>10}");
     }
-    println!("  {:<48} {:>10} {:>10} {:>10}", "wasm + js", total.0, total.1, total.2);
+    println!(
+        "  {:<48} {:>10} {:>10} {:>10}",
+        "wasm + js", total.0, total.1, total.2
+    );
     println!(
         "  budget: at most 160 KB gzip -> {:.1} KB ({})",
         total.1 as f64 / 1000.0,
@@ -80,7 +89,11 @@ async fn seed_big_mission(server: &TestServer) -> String {
         exec(&mut tx, "INSERT INTO tasks (id, team_id, workspace_id, mission_id, title, description, status, depends_on, result, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, 'Bench task', ?6, ?7, ?8, ?9, ?9)",
             &[&id, &team, &workspace, &mission, &format!("Bench task {i}"), status, &deps, &result, &created]).await;
         if status != "pending" {
-            let worker_status = if status == "assigned" { "running" } else { status };
+            let worker_status = if status == "assigned" {
+                "running"
+            } else {
+                status
+            };
             let pr = (i % 2 == 0).then(|| format!("https://github.com/acme/bench/pull/{i}"));
             exec(&mut tx, "INSERT INTO workers (id, task_id, workspace_id, name, runner, status, pr_url, created_at, updated_at) VALUES (?1, ?2, ?3, 'w', 'bench', ?4, ?5, ?6, ?6)",
                 &[&format!("bench-worker-{i}"), &id, &workspace, worker_status, pr.as_deref().unwrap_or(""), &created]).await;
@@ -133,12 +146,20 @@ fn api_latency(server: &TestServer, mission: &str) {
         }
     }
     times.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    println!("\nGET /api/missions/{{id}} with {TASKS} tasks ({} KB body, {} requests, keep-alive)", size / 1000, times.len());
+    println!(
+        "\nGET /api/missions/{{id}} with {TASKS} tasks ({} KB body, {} requests, keep-alive)",
+        size / 1000,
+        times.len()
+    );
     println!(
         "  p50 {:.2} ms   p99 {:.2} ms   budget: p50 <= 5 ms ({})",
         percentile(&times, 0.5),
         percentile(&times, 0.99),
-        if percentile(&times, 0.5) <= 5.0 { "within" } else { "OVER" }
+        if percentile(&times, 0.5) <= 5.0 {
+            "within"
+        } else {
+            "OVER"
+        }
     );
 }
 
@@ -175,7 +196,11 @@ async fn render_time(server: &TestServer, mission: &str) {
         "  median {:.0} ms   worst {:.0} ms   budget: <= 300 ms ({})",
         percentile(&times, 0.5),
         times[times.len() - 1],
-        if percentile(&times, 0.5) <= 300.0 { "within" } else { "OVER" }
+        if percentile(&times, 0.5) <= 300.0 {
+            "within"
+        } else {
+            "OVER"
+        }
     );
     browser.close().await;
 }
@@ -183,7 +208,10 @@ async fn render_time(server: &TestServer, mission: &str) {
 #[tokio::main]
 async fn main() {
     let dist = std::env::args().nth(1).unwrap_or_else(|| "dist".into());
-    std::env::set_var("BUILDD_DIST", std::fs::canonicalize(&dist).expect("dist dir"));
+    std::env::set_var(
+        "BUILDD_DIST",
+        std::fs::canonicalize(&dist).expect("dist dir"),
+    );
     sizes(Path::new(&dist));
     let server = TestServer::start_empty().await;
     let mission = seed_big_mission(&server).await;
