@@ -14,14 +14,25 @@ pub struct TaskResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commits: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub added: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removed: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pr_url: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pr_number: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub structured_output: Option<Value>,
-    /// Keys this version does not model are kept as they came.
-    #[serde(flatten)]
-    pub extra: serde_json::Map<String, Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_suggestion: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_question: Option<Value>,
 }
 
 /// `{id, name, repo, …}` of the task's workspace. Never carries secrets.

@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod body;
+pub mod cache;
 pub mod db;
 pub mod demo;
 pub mod error;
@@ -48,7 +49,10 @@ pub fn app(db: Db, dist: Option<&Path>) -> Router {
             get(workspaces::detail).patch(workspaces::update),
         )
         .fallback(|| async { ApiError::NotFound("Not found") });
-    let router = Router::new().nest("/api", api).with_state(AppState { db });
+    let router = Router::new().nest("/api", api).with_state(AppState {
+        db,
+        cache: Default::default(),
+    });
     match dist {
         Some(dist) => {
             // Trunk's file names do not change with their content: always revalidate.

@@ -2,12 +2,14 @@
 
 use crate::auth::Caller;
 use crate::body::{Field, JsonObject};
+use crate::cache::Lookup;
 use crate::error::{ApiError, ApiResult};
 use crate::mission_views::{find_mission, mission_detail, mission_list, MissionFilter};
 use crate::state::AppState;
 use crate::time::{new_id, now};
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use axum::Json;
 use buildd_core::lifecycle::{check_mission_transition, parse_settable_status};
 use buildd_core::*;
@@ -17,7 +19,8 @@ pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
     Query(query): Query<HashMap<String, String>>,
-) -> ApiResult<Json<MissionList>> {
+    headers: HeaderMap,
+) -> ApiResult<Response> {
     let status = query.get("status").map(String::as_str);
     if let Some(s) = status {
         if MissionStatus::known(s).is_none() {
@@ -27,27 +30,43 @@ pub async fn list(
             )));
         }
     }
+    let workspace_id = query.get("workspaceId").map(String::as_str);
+    let key = format!(
+        "{}/missions?status={}&workspaceId={}",
+        caller.team_id,
+        status.unwrap_or(""),
+        workspace_id.unwrap_or("")
+    );
     let mut tx = state.db.read().await?;
-    let missions = mission_list(
-        &mut tx,
-        &MissionFilter {
-            team_id: &caller.team_id,
-            status,
-            workspace_id: query.get("workspaceId").map(String::as_str),
-            mission_id: None,
-        },
-    )
-    .await?;
-    Ok(Json(MissionList { missions }))
+    let (key, generation) = match state.cache.lookup(&mut tx, key, &headers).await? {
+        Lookup::Hit(response) => return Ok(response),
+        Lookup::Miss { key, generation } => (key, generation),
+    };
+    let filter = MissionFilter {
+        team_id: &caller.team_id,
+        status,
+        workspace_id,
+        mission_id: None,
+    };
+    let missions = mission_list(&mut tx, &filter).await?;
+    state.cache.keep(key, generation, &MissionList { missions })
 }
 
 pub async fn detail(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-) -> ApiResult<Json<MissionDetail>> {
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let key = format!("{}/missions/{id}", caller.team_id);
     let mut tx = state.db.read().await?;
-    Ok(Json(mission_detail(&mut tx, &caller.team_id, &id).await?))
+    match state.cache.lookup(&mut tx, key, &headers).await? {
+        Lookup::Hit(response) => Ok(response),
+        Lookup::Miss { key, generation } => {
+            let detail = mission_detail(&mut tx, &caller.team_id, &id).await?;
+            state.cache.keep(key, generation, &detail)
+        }
+    }
 }
 
 /// The workspace `id` if it belongs to the caller's team.

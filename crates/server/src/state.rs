@@ -1,7 +1,9 @@
+use crate::cache::ResponseCache;
 use crate::db::Db;
 
 /// What every handler shares.
 #[derive(Clone)]
 pub struct AppState {
     pub db: Db,
+    pub cache: ResponseCache,
 }

@@ -433,3 +433,57 @@ async fn list_and_detail_agree_with_the_shared_progress_rule() {
     assert_eq!(detail["completedTasks"], 1, "raw counts stay");
     assert!(list["missions"][0]["completedAt"].is_string());
 }
+
+#[tokio::test]
+async fn polled_reads_carry_an_etag_and_change_with_the_data() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+    let app = TestApp::new().await;
+    let m = app.mission("Alpha").await;
+    let get = |etag: Option<String>| {
+        let mut req = Request::get(format!("/api/missions/{m}"))
+            .header("Authorization", format!("Bearer {}", app.admin));
+        if let Some(tag) = etag {
+            req = req.header("If-None-Match", tag);
+        }
+        app.router.clone().oneshot(req.body(Body::empty()).unwrap())
+    };
+    let first = get(None).await.unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    let tag = first.headers()["etag"].to_str().unwrap().to_string();
+    let again = get(Some(tag.clone())).await.unwrap();
+    assert_eq!(
+        again.status(),
+        StatusCode::NOT_MODIFIED,
+        "unchanged data: 304"
+    );
+
+    // A change anywhere the response is built from gives a new tag and the new data.
+    let t = app.task(Some(&m), "New work").await;
+    let changed = get(Some(tag.clone())).await.unwrap();
+    assert_eq!(changed.status(), StatusCode::OK);
+    assert_ne!(changed.headers()["etag"].to_str().unwrap(), tag);
+    let (_, detail) = app
+        .call("GET", &format!("/api/missions/{m}"), &app.admin, None)
+        .await;
+    assert_eq!(detail["tasks"][0]["id"], t.as_str());
+    app.worker_on(&t, "running", None, false).await;
+    let (_, detail) = app
+        .call("GET", &format!("/api/missions/{m}"), &app.admin, None)
+        .await;
+    assert_eq!(
+        detail["tasks"][0]["workers"][0]["status"], "running",
+        "worker changes show at once"
+    );
+    let (_, list) = app.call("GET", "/api/missions", &app.admin, None).await;
+    assert_eq!(list["missions"][0]["segments"][0]["state"], "ghost");
+
+    // A kept response is never served to another team.
+    let (status, _) = app
+        .call("GET", &format!("/api/missions/{m}"), &app.other, None)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (_, other_list) = app.call("GET", "/api/missions", &app.other, None).await;
+    assert_eq!(other_list["missions"], json!([]));
+}
