@@ -5,17 +5,25 @@ mod error;
 pub use error::ApiError;
 
 use crate::state::connection::Connection;
-use buildd_core::{ApiErrorBody, MissionDetail, MissionList, Task};
+use buildd_core::client::{ClientMission, ClientMissionList, ClientTask};
+use buildd_core::ApiErrorBody;
 use gloo_net::http::{Request, Response};
 use serde::de::DeserializeOwned;
+
+/// One copy of each type's parser, kept out of the request futures.
+#[inline(never)]
+fn decode<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
+    serde_json::from_str(text).map_err(|e| ApiError::Decode(e.to_string()))
+}
 
 async fn read<T: DeserializeOwned>(response: Response) -> Result<T, ApiError> {
     let status = response.status();
     if (200..300).contains(&status) {
-        return response
-            .json::<T>()
+        let text = response
+            .text()
             .await
-            .map_err(|e| ApiError::Decode(e.to_string()));
+            .map_err(|e| ApiError::Decode(e.to_string()))?;
+        return decode(&text);
     }
     let message = response
         .json::<ApiErrorBody>()
@@ -36,18 +44,18 @@ async fn get<T: DeserializeOwned>(conn: &Connection, path: &str) -> Result<T, Ap
 }
 
 /// `GET /api/missions`.
-pub async fn missions(conn: &Connection) -> Result<MissionList, ApiError> {
+pub async fn missions(conn: &Connection) -> Result<ClientMissionList, ApiError> {
     get(conn, "/api/missions").await
 }
 
 /// `GET /api/missions/{id}`.
-pub async fn mission(conn: &Connection, id: &str) -> Result<MissionDetail, ApiError> {
+pub async fn mission(conn: &Connection, id: &str) -> Result<ClientMission, ApiError> {
     get(conn, &format!("/api/missions/{}", encode(id))).await
 }
 
-/// `GET /api/tasks/{id}?include=workers`.
-pub async fn task(conn: &Connection, id: &str) -> Result<Task, ApiError> {
-    get(conn, &format!("/api/tasks/{}?include=workers", encode(id))).await
+/// `GET /api/tasks/{id}`.
+pub async fn task(conn: &Connection, id: &str) -> Result<ClientTask, ApiError> {
+    get(conn, &format!("/api/tasks/{}", encode(id))).await
 }
 
 fn encode(segment: &str) -> String {

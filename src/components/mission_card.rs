@@ -1,29 +1,29 @@
 use super::progress_bar::ProgressBar;
 use super::state_chip::{HealthChip, StateChip};
 use crate::format::time_ago;
-use buildd_core::grouping::{health, mission_state};
-use buildd_core::{compute_progress, MissionListItem};
+use buildd_core::client::ClientMission;
+use buildd_core::compute_progress;
+use buildd_core::grouping::{health, health_beside, mission_state};
 use leptos::prelude::*;
 use leptos_router::components::A;
 
 /// A mission on the list: title, state, progress and last activity.
 #[component]
-pub fn MissionCard(item: MissionListItem) -> impl IntoView {
-    let progress = compute_progress(&item.mission.status, &item.tasks);
-    let state = mission_state(&item.mission, &item.tasks, &progress);
-    let health = health(&item.mission, &progress);
-    let href = format!("/missions/{}", item.mission.id);
+pub fn MissionCard(item: ClientMission) -> impl IntoView {
+    let progress = compute_progress(&item.status, &item.tasks);
+    let state = mission_state(&item, &item.tasks, &progress);
+    let health = health_beside(state, health(&item, &progress));
+    let href = format!("/missions/{}", item.id);
     let has_bar = progress.total_tasks > 0;
     let activity = time_ago(item.last_activity_at.as_deref());
     let workspace = item.workspace.map(|w| w.name);
     view! {
-        <article class="card mission-card" data-testid="mission-card" data-mission-id=item.mission.id.clone()>
+        <article class="card mission-card" data-testid="mission-card" data-mission-id=item.id.clone()>
             <div class="mission-card__head">
-                <A href=href attr:class="mission-card__title">{item.mission.title.clone()}</A>
+                <A href=href attr:class="mission-card__title">{item.title.clone()}</A>
                 <StateChip state=state />
             </div>
             {item
-                .mission
                 .description
                 .clone()
                 .map(|d| view! { <p class="mission-card__description">{d}</p> })}
@@ -33,7 +33,7 @@ pub fn MissionCard(item: MissionListItem) -> impl IntoView {
                 view! { <p class="muted small">"No deliverables yet"</p> }.into_any()
             }}
             <div class="mission-card__meta muted small">
-                <HealthChip health=health />
+                {health.map(|h| view! { <HealthChip health=h /> })}
                 {workspace.map(|w| view! { <span>{w}</span> })}
                 {(!activity.is_empty()).then(|| view! { <span>{format!("active {activity}")}</span> })}
             </div>

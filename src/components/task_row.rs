@@ -3,12 +3,13 @@ use crate::format::time_ago;
 use buildd_core::progress::effective_class;
 use buildd_core::MissionTask;
 use leptos::prelude::*;
-use leptos_router::components::A;
 use std::collections::HashMap;
+use std::sync::Arc;
 
-/// A task of a mission: title (a link to its page), badges, PR and dependencies.
+/// A task of a mission: title (a link to its page), badges, PR and dependencies. Plain
+/// anchors: the router handles same-origin clicks, and they are far lighter to render.
 #[component]
-pub fn TaskRow(task: MissionTask, titles: HashMap<String, String>) -> impl IntoView {
+pub fn TaskRow(task: MissionTask, titles: Arc<HashMap<String, String>>) -> impl IntoView {
     let href = format!("/tasks/{}", task.id);
     let class = effective_class(&task);
     let pr = task.workers.first().and_then(|w| {
@@ -26,9 +27,9 @@ pub fn TaskRow(task: MissionTask, titles: HashMap<String, String>) -> impl IntoV
                 .unwrap_or_else(|| d.chars().take(8).collect());
             let href = format!("/tasks/{d}");
             view! {
-                <A href=href attr:class="dep-chip" attr:title="Depends on this task">
+                <a href=href class="dep-chip" title="Depends on this task">
                     {format!("⤷ {title}")}
-                </A>
+                </a>
             }
         })
         .collect_view();
@@ -36,7 +37,7 @@ pub fn TaskRow(task: MissionTask, titles: HashMap<String, String>) -> impl IntoV
     view! {
         <li class="task-row" data-testid="task-row" data-task-id=task.id.clone()>
             <div class="task-row__main">
-                <A href=href attr:class="task-row__title">{task.title.clone()}</A>
+                <a href=href class="task-row__title">{task.title.clone()}</a>
                 <div class="task-row__badges">
                     <StatusBadge status=task.status.clone() />
                     <ModeBadge mode=task.mode.clone() />

@@ -8,13 +8,15 @@ use crate::components::state_chip::{HealthChip, StateChip};
 use crate::components::task_row::TaskRow;
 use crate::state::connection::Connection;
 use crate::state::refresh::refresh_while_visible;
-use buildd_core::grouping::{health, mission_state};
+use buildd_core::client::ClientMission;
+use buildd_core::grouping::{health, health_beside, mission_state};
 use buildd_core::task_groups::{group_tasks, TaskGroup};
-use buildd_core::{compute_progress, MissionDetail, MissionTask};
+use buildd_core::{compute_progress, MissionTask};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 #[component]
 pub fn MissionPage() -> impl IntoView {
@@ -32,6 +34,8 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
     });
     refresh_while_visible(move || mission.refetch());
     let retry = Callback::new(move |_| mission.refetch());
+    // Outlives each refresh of the data, so an opened section stays open.
+    let expanded = RwSignal::new(HashSet::<TaskGroup>::new());
     view! {
         <section class="page">
             <nav class="breadcrumbs">
@@ -40,7 +44,7 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
             <Transition fallback=|| view! { <Loading label="Loading the mission…" /> }>
                 {move || Suspend::new(async move {
                     match mission.await {
-                        Ok(detail) => view! { <MissionView detail=detail /> }.into_any(),
+                        Ok(detail) => view! { <MissionView detail=detail expanded=expanded /> }.into_any(),
                         Err(e) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
                     }
                 })}
@@ -50,25 +54,24 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
 }
 
 #[component]
-fn MissionView(detail: MissionDetail) -> impl IntoView {
-    let progress = compute_progress(&detail.mission.status, &detail.tasks);
-    let state = mission_state(&detail.mission, &detail.tasks, &progress);
-    let health = health(&detail.mission, &progress);
-    let status = detail.mission.status.clone();
+fn MissionView(detail: ClientMission, expanded: RwSignal<HashSet<TaskGroup>>) -> impl IntoView {
+    let progress = compute_progress(&detail.status, &detail.tasks);
+    let state = mission_state(&detail, &detail.tasks, &progress);
+    let health = health_beside(state, health(&detail, &progress));
+    let status = detail.status.clone();
     let workspace = detail.workspace.clone().map(|w| w.name);
     view! {
         <header class="mission-head">
-            <h1 data-testid="mission-title">{detail.mission.title.clone()}</h1>
+            <h1 data-testid="mission-title">{detail.title.clone()}</h1>
             <div class="chips">
                 <StateChip state=state />
-                <HealthChip health=health />
+                {health.map(|h| view! { <HealthChip health=h /> })}
                 <span class="chip chip--outline chip--muted" data-testid="mission-status">
-                    {format!("status: {}", detail.mission.status)}
+                    {format!("status: {}", detail.status)}
                 </span>
                 {workspace.map(|w| view! { <span class="muted small">{format!("workspace {w}")}</span> })}
             </div>
             {detail
-                .mission
                 .description
                 .clone()
                 .map(|d| view! { <p class="mission-head__description" data-testid="mission-description">{d}</p> })}
@@ -78,12 +81,15 @@ fn MissionView(detail: MissionDetail) -> impl IntoView {
                 .map(|r| view! { <p class="notice notice--warn">{r}</p> })}
         </header>
         <ProgressCard progress=progress status=status />
-        <TaskSections tasks=detail.tasks />
+        <TaskSections tasks=detail.tasks expanded=expanded />
     }
 }
 
+/// Rows shown per section until a person asks for all of them.
+const SECTION_LIMIT: usize = 50;
+
 #[component]
-fn TaskSections(tasks: Vec<MissionTask>) -> impl IntoView {
+fn TaskSections(tasks: Vec<MissionTask>, expanded: RwSignal<HashSet<TaskGroup>>) -> impl IntoView {
     if tasks.is_empty() {
         return view! {
             <EmptyState
@@ -93,10 +99,12 @@ fn TaskSections(tasks: Vec<MissionTask>) -> impl IntoView {
         }
         .into_any();
     }
-    let titles: HashMap<String, String> = tasks
-        .iter()
-        .map(|t| (t.id.clone(), t.title.clone()))
-        .collect();
+    let titles: Arc<HashMap<String, String>> = Arc::new(
+        tasks
+            .iter()
+            .map(|t| (t.id.clone(), t.title.clone()))
+            .collect(),
+    );
     let mut groups: BTreeMap<TaskGroup, Vec<MissionTask>> = BTreeMap::new();
     for (group, task) in group_tasks(&tasks) {
         groups.entry(group).or_default().push(task.clone());
@@ -107,18 +115,38 @@ fn TaskSections(tasks: Vec<MissionTask>) -> impl IntoView {
             {groups
                 .into_iter()
                 .map(|(group, items)| {
+                    let count = items.len();
                     let titles = titles.clone();
+                    let rows = move || {
+                        let all = expanded.with(|e| e.contains(&group));
+                        let shown = if all { count } else { count.min(SECTION_LIMIT) };
+                        items[..shown]
+                            .iter()
+                            .map(|t| view! { <TaskRow task=t.clone() titles=titles.clone() /> })
+                            .collect_view()
+                    };
+                    let more = move || {
+                        (count > SECTION_LIMIT && !expanded.with(|e| e.contains(&group)))
+                            .then(|| {
+                                view! {
+                                    <button
+                                        class="button button--ghost show-all"
+                                        on:click=move |_| expanded.update(|e| {
+                                            e.insert(group);
+                                        })
+                                    >
+                                        {format!("Show all {count}")}
+                                    </button>
+                                }
+                            })
+                    };
                     view! {
                         <section class="task-group" data-testid=format!("tasks-{}", group.slug())>
                             <h3 class="task-group__title">
-                                {group.label()} <span class="group__count">{items.len()}</span>
+                                {group.label()} <span class="group__count">{count}</span>
                             </h3>
-                            <ul class="task-list">
-                                {items
-                                    .into_iter()
-                                    .map(|t| view! { <TaskRow task=t titles=titles.clone() /> })
-                                    .collect_view()}
-                            </ul>
+                            <ul class="task-list">{rows}</ul>
+                            {more}
                         </section>
                     }
                 })

@@ -7,8 +7,9 @@ use crate::components::mission_card::MissionCard;
 use crate::components::panel::{EmptyState, ErrorPanel, Loading};
 use crate::state::connection::Connection;
 use crate::state::refresh::refresh_while_visible;
+use buildd_core::client::{ClientMission, ClientMissionList};
 use buildd_core::grouping::{mission_group, MissionGroup};
-use buildd_core::{compute_progress, MissionList, MissionListItem, WorkspaceRef};
+use buildd_core::{compute_progress, WorkspaceRef};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use std::collections::BTreeMap;
@@ -48,18 +49,13 @@ fn MissionList(connection: Connection) -> impl IntoView {
     }
 }
 
-fn group_of(item: &MissionListItem) -> MissionGroup {
-    let progress = compute_progress(&item.mission.status, &item.tasks);
-    mission_group(
-        &item.mission,
-        &item.tasks,
-        &progress,
-        item.next_run_at.as_deref(),
-    )
+fn group_of(item: &ClientMission) -> MissionGroup {
+    let progress = compute_progress(&item.status, &item.tasks);
+    mission_group(item, &item.tasks, &progress, item.next_run_at.as_deref())
 }
 
 #[component]
-fn Missions(list: MissionList, selected: Option<String>) -> impl IntoView {
+fn Missions(list: ClientMissionList, selected: Option<String>) -> impl IntoView {
     let workspaces: BTreeMap<String, WorkspaceRef> = list
         .missions
         .iter()
@@ -67,16 +63,16 @@ fn Missions(list: MissionList, selected: Option<String>) -> impl IntoView {
         .map(|w| (w.name.clone(), w))
         .collect();
     let total = list.missions.len();
-    let mut shown: Vec<MissionListItem> = list
+    let mut shown: Vec<ClientMission> = list
         .missions
         .into_iter()
         .filter(|m| match &selected {
-            Some(ws) => m.mission.workspace_id.as_deref() == Some(ws.as_str()),
+            Some(ws) => m.workspace_id.as_deref() == Some(ws.as_str()),
             None => true,
         })
         .collect();
     shown.sort_by(|a, b| b.last_activity_at.cmp(&a.last_activity_at));
-    let mut groups: BTreeMap<MissionGroup, Vec<MissionListItem>> = BTreeMap::new();
+    let mut groups: BTreeMap<MissionGroup, Vec<ClientMission>> = BTreeMap::new();
     for item in shown {
         groups.entry(group_of(&item)).or_default().push(item);
     }

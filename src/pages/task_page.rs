@@ -8,13 +8,14 @@ use crate::components::panel::{ErrorPanel, Loading};
 use crate::format::{short_id, time_ago};
 use crate::state::connection::Connection;
 use crate::state::refresh::refresh_while_visible;
-use buildd_core::{MissionDetail, Task, TaskClass};
+use buildd_core::client::{ClientMission, ClientTask};
+use buildd_core::TaskClass;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 use serde_json::Value;
 
-async fn load(c: Connection, id: String) -> Result<(Task, Option<MissionDetail>), ApiError> {
+async fn load(c: Connection, id: String) -> Result<(ClientTask, Option<ClientMission>), ApiError> {
     let task = api::task(&c, &id).await?;
     let mission = match &task.mission_id {
         // The mission gives names to dependencies, the parent and the children.
@@ -51,7 +52,7 @@ fn TaskLoader(connection: Connection) -> impl IntoView {
 }
 
 /// A link to a task of the mission, by title when the mission is known.
-fn task_link(id: &str, mission: Option<&MissionDetail>) -> impl IntoView {
+fn task_link(id: &str, mission: Option<&ClientMission>) -> impl IntoView {
     let found = mission.and_then(|m| m.tasks.iter().find(|t| t.id == id));
     let label = found
         .map(|t| t.title.clone())
@@ -66,7 +67,7 @@ fn task_link(id: &str, mission: Option<&MissionDetail>) -> impl IntoView {
 }
 
 #[component]
-fn TaskView(task: Task, mission: Option<MissionDetail>) -> impl IntoView {
+fn TaskView(task: ClientTask, mission: Option<ClientMission>) -> impl IntoView {
     let class = task.task_class.clone().unwrap_or(TaskClass::Work);
     let children: Vec<String> = mission
         .as_ref()

@@ -1,10 +1,50 @@
 //! How a mission is presented: its health, its state chip and its group on the mission
 //! list. Derived from the mission, its tasks and its progress; never stored.
 
+use crate::client::ClientMission;
 use crate::enums::{MissionStatus, OrchestrationMode};
 use crate::mission::{Mission, MissionTask};
 use crate::plan::plan_in_review;
 use crate::progress::{MissionProgress, SegmentState};
+
+/// The few facts about a mission that decide how it is presented.
+pub trait MissionFacts {
+    fn status(&self) -> &MissionStatus;
+    fn is_held(&self) -> bool;
+    fn orchestration_mode(&self) -> &OrchestrationMode;
+    /// Waits on another mission that has not landed yet.
+    fn waits_on_mission(&self) -> bool;
+}
+
+impl MissionFacts for Mission {
+    fn status(&self) -> &MissionStatus {
+        &self.status
+    }
+    fn is_held(&self) -> bool {
+        self.is_held
+    }
+    fn orchestration_mode(&self) -> &OrchestrationMode {
+        &self.orchestration_mode
+    }
+    fn waits_on_mission(&self) -> bool {
+        self.depends_on_mission_id.is_some() && self.dependency_met_at.is_none()
+    }
+}
+
+impl MissionFacts for ClientMission {
+    fn status(&self) -> &MissionStatus {
+        &self.status
+    }
+    fn is_held(&self) -> bool {
+        self.is_held
+    }
+    fn orchestration_mode(&self) -> &OrchestrationMode {
+        &self.orchestration_mode
+    }
+    fn waits_on_mission(&self) -> bool {
+        self.depends_on_mission_id.is_some() && self.dependency_met_at.is_none()
+    }
+}
 
 /// Health, shown apart from the mission's state. Worst first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,9 +69,9 @@ impl Health {
     }
 }
 
-pub fn health(mission: &Mission, progress: &MissionProgress) -> Health {
+pub fn health(mission: &impl MissionFacts, progress: &MissionProgress) -> Health {
     let has = |state| progress.segments.iter().any(|s| s.state == state);
-    if mission.depends_on_mission_id.is_some() && mission.dependency_met_at.is_none() {
+    if mission.waits_on_mission() {
         Health::Blocked
     } else if has(SegmentState::Notch) {
         Health::Failing
@@ -89,6 +129,16 @@ impl MissionState {
     }
 }
 
+/// Health worth showing beside a state chip: none when the state already says it, or when
+/// the mission is not running (a paused mission is not "stalled").
+pub fn health_beside(state: MissionState, health: Health) -> Option<Health> {
+    use MissionState::*;
+    match state {
+        Completed | Archived | Paused | BudgetExhausted | Held | Blocked | Failing => None,
+        _ => (health != Health::Nominal).then_some(health),
+    }
+}
+
 fn has_live_worker(tasks: &[MissionTask]) -> bool {
     tasks
         .iter()
@@ -100,18 +150,18 @@ fn all_done(progress: &MissionProgress) -> bool {
 }
 
 pub fn mission_state(
-    mission: &Mission,
+    mission: &impl MissionFacts,
     tasks: &[MissionTask],
     progress: &MissionProgress,
 ) -> MissionState {
-    match mission.status {
+    match mission.status() {
         MissionStatus::Completed => return MissionState::Completed,
         MissionStatus::Archived => return MissionState::Archived,
         MissionStatus::BudgetExhausted => return MissionState::BudgetExhausted,
         MissionStatus::Paused => return MissionState::Paused,
         _ => {}
     }
-    if mission.is_held {
+    if mission.is_held() {
         return MissionState::Held;
     }
     if plan_in_review(tasks).is_some() {
@@ -127,7 +177,7 @@ pub fn mission_state(
     }
     if all_done(progress) {
         MissionState::ReadyForReview
-    } else if mission.orchestration_mode == OrchestrationMode::Manual {
+    } else if *mission.orchestration_mode() == OrchestrationMode::Manual {
         MissionState::Manual
     } else {
         MissionState::Active
@@ -181,7 +231,7 @@ impl MissionGroup {
 /// Which section of the mission list a mission belongs to. `next_run_at` is its next
 /// scheduled check-in, if any.
 pub fn mission_group(
-    mission: &Mission,
+    mission: &impl MissionFacts,
     tasks: &[MissionTask],
     progress: &MissionProgress,
     next_run_at: Option<&str>,

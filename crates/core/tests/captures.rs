@@ -93,6 +93,12 @@ fn check<T: DeserializeOwned + Serialize>(c: &Capture) {
     assert!(missing.is_empty(), "{}: fields lost: {missing:?}", c.name);
 }
 
+/// The dashboard's lean types read the same answers.
+fn lean<T: DeserializeOwned>(c: &Capture) {
+    serde_json::from_value::<T>(c.body.clone())
+        .unwrap_or_else(|e| panic!("{} (client): {e}", c.name));
+}
+
 #[test]
 fn every_capture_parses_and_keeps_its_shape() {
     let captures = read_captures();
@@ -110,13 +116,22 @@ fn every_capture_parses_and_keeps_its_shape() {
             continue;
         }
         match (c.method.as_str(), segments.as_slice()) {
-            ("GET", ["api", "missions"]) => check::<MissionList>(c),
+            ("GET", ["api", "missions"]) => {
+                check::<MissionList>(c);
+                lean::<client::ClientMissionList>(c);
+            }
             ("POST", ["api", "missions"]) => check::<MissionCreated>(c),
-            ("GET", ["api", "missions", _]) => check::<MissionDetail>(c),
+            ("GET", ["api", "missions", _]) => {
+                check::<MissionDetail>(c);
+                lean::<client::ClientMission>(c);
+            }
             ("PATCH", ["api", "missions", _]) => check::<Mission>(c),
             ("GET", ["api", "tasks"]) if c.path.contains("limit=") => check::<TaskPage>(c),
             ("GET", ["api", "tasks"]) => check::<TaskList>(c),
-            ("GET", ["api", "tasks", _]) => check::<Task>(c),
+            ("GET", ["api", "tasks", _]) => {
+                check::<Task>(c);
+                lean::<client::ClientTask>(c);
+            }
             ("POST", ["api", "tasks", _, "approve-plan"]) => check::<ApprovedPlan>(c),
             ("POST", ["api", "tasks", _, "reject-plan"]) => check::<RejectedPlan>(c),
             ("PATCH", ["api", "workspaces", _]) => check::<Success>(c),

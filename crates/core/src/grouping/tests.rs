@@ -150,3 +150,35 @@ fn groups_are_listed_in_order() {
         ]
     );
 }
+
+#[test]
+fn health_is_shown_only_where_it_adds_something() {
+    assert_eq!(health_beside(MissionState::Failing, Health::Failing), None);
+    assert_eq!(health_beside(MissionState::Paused, Health::Stalled), None);
+    assert_eq!(
+        health_beside(MissionState::Running, Health::Failing),
+        Some(Health::Failing)
+    );
+    assert_eq!(
+        health_beside(MissionState::Active, Health::Stalled),
+        Some(Health::Stalled)
+    );
+    assert_eq!(health_beside(MissionState::Active, Health::Nominal), None);
+}
+
+#[test]
+fn the_lean_client_mission_groups_like_the_full_one() {
+    let full = mission(MissionStatus::Active);
+    let lean: crate::client::ClientMission =
+        serde_json::from_value(serde_json::to_value(&full).unwrap()).unwrap();
+    let tasks = [task("a", TaskStatus::Failed)];
+    let p = compute_progress(&full.status, &tasks);
+    assert_eq!(
+        mission_state(&full, &tasks, &p),
+        mission_state(&lean, &tasks, &p)
+    );
+    assert_eq!(
+        mission_group(&full, &tasks, &p, None),
+        mission_group(&lean, &tasks, &p, None)
+    );
+}
