@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use buildd_core::MissionDetail;
-use buildd_testkit::{get_json, Browser, TestServer};
+use buildd_testkit::{get_json, send_json, Browser, TestServer};
 use fantoccini::Locator;
 
 async fn mission_id(server: &TestServer, title: &str) -> String {
@@ -244,5 +244,79 @@ async fn the_connect_screen_checks_the_key_and_keeps_what_was_typed() {
         .await
         .unwrap();
     assert!(stored.is_null(), "disconnecting forgets the key");
+    browser.close().await;
+}
+
+const WATCH_FOR_LOADING: &str = r#"
+window.__sawLoading = false;
+new MutationObserver(() => {
+  if (document.querySelector('[data-testid=loading]')) window.__sawLoading = true;
+}).observe(document.body, {childList: true, subtree: true});
+window.__card = document.querySelector('[data-testid=progress-card]');
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_mission_page_refreshes_by_itself_without_flicker() {
+    let server = TestServer::start_demo().await;
+    let browser = Browser::start(1280).await;
+    let c = &browser.client;
+    let id = mission_id(&server, "Checkout redesign").await;
+    c.goto(&server.link()).await.unwrap();
+    browser.wait_for("[data-testid=mission-card]").await;
+    c.goto(&server.url(&format!("/missions/{id}")))
+        .await
+        .unwrap();
+    browser
+        .wait_text("[data-testid=progress-percent]", |t| t == "25%")
+        .await;
+    c.execute(WATCH_FOR_LOADING, vec![]).await.unwrap();
+
+    // Past one refresh with nothing changed: no loading state, the same elements on screen.
+    tokio::time::sleep(std::time::Duration::from_millis(6_500)).await;
+    let calm = c
+        .execute(
+            "return [window.__sawLoading, window.__card.isConnected]",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        calm,
+        serde_json::json!([false, true]),
+        "a refresh with no change re-rendered"
+    );
+
+    // A change on the server shows up without a reload: the queued task is cancelled, so
+    // 1 of 3 deliverables is done.
+    let (_, detail) = get_json(server.addr, &format!("/api/missions/{id}"), &server.key);
+    let queued = detail["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["title"] == "Wire analytics events")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, _) = send_json(
+        server.addr,
+        "PATCH",
+        &format!("/api/tasks/{queued}"),
+        &server.key,
+        Some(&serde_json::json!({"status": "cancelled"})),
+    );
+    assert_eq!(status, 200);
+    browser
+        .wait_text("[data-testid=progress-percent]", |t| t == "33%")
+        .await;
+    let saw_loading = c
+        .execute("return window.__sawLoading", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        saw_loading,
+        serde_json::json!(false),
+        "the update did not flash a loading state"
+    );
     browser.close().await;
 }

@@ -7,7 +7,7 @@ pub use error::ApiError;
 use crate::state::connection::Connection;
 use buildd_core::client::{ClientMission, ClientMissionList, ClientTask};
 use buildd_core::ApiErrorBody;
-use gloo_net::http::{Request, Response};
+use gloo_net::http::Request;
 use serde::de::DeserializeOwned;
 
 /// One copy of each type's parser, kept out of the request futures.
@@ -16,14 +16,22 @@ fn decode<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
     serde_json::from_str(text).map_err(|e| ApiError::Decode(e.to_string()))
 }
 
-async fn read<T: DeserializeOwned>(response: Response) -> Result<T, ApiError> {
+/// The body of a successful GET, or why there is none. Not generic, so the request code
+/// exists once however many types are read.
+#[inline(never)]
+async fn fetch_text(conn: &Connection, path: &str) -> Result<String, ApiError> {
+    let response = Request::get(&conn.url(path))
+        .header("Authorization", &format!("Bearer {}", conn.key))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .map_err(|_| ApiError::Unreachable(conn.server_name()))?;
     let status = response.status();
     if (200..300).contains(&status) {
-        let text = response
+        return response
             .text()
             .await
-            .map_err(|e| ApiError::Decode(e.to_string()))?;
-        return decode(&text);
+            .map_err(|e| ApiError::Decode(e.to_string()));
     }
     let message = response
         .json::<ApiErrorBody>()
@@ -34,13 +42,7 @@ async fn read<T: DeserializeOwned>(response: Response) -> Result<T, ApiError> {
 }
 
 async fn get<T: DeserializeOwned>(conn: &Connection, path: &str) -> Result<T, ApiError> {
-    let response = Request::get(&conn.url(path))
-        .header("Authorization", &format!("Bearer {}", conn.key))
-        .header("Accept", "application/json")
-        .send()
-        .await
-        .map_err(|_| ApiError::Unreachable(conn.server_name()))?;
-    read(response).await
+    decode(&fetch_text(conn, path).await?)
 }
 
 /// `GET /api/missions`.

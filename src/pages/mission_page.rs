@@ -7,7 +7,7 @@ use crate::components::progress_card::ProgressCard;
 use crate::components::state_chip::{HealthChip, StateChip};
 use crate::components::task_row::TaskRow;
 use crate::state::connection::Connection;
-use crate::state::refresh::refresh_while_visible;
+use crate::state::refresh::polled;
 use buildd_core::client::ClientMission;
 use buildd_core::grouping::{health, health_beside, mission_state};
 use buildd_core::task_groups::{group_tasks, TaskGroup};
@@ -27,13 +27,11 @@ pub fn MissionPage() -> impl IntoView {
 fn MissionLoader(connection: Connection) -> impl IntoView {
     let params = use_params_map();
     let id = Memo::new(move |_| params.with(|p| p.get("id")).unwrap_or_default());
-    let mission = LocalResource::new(move || {
+    let (mission, retry) = polled(move || {
         let c = connection.clone();
         let id = id.get();
         async move { api::mission(&c, &id).await }
     });
-    refresh_while_visible(move || mission.refetch());
-    let retry = Callback::new(move |_| mission.refetch());
     // Outlives each refresh of the data, so an opened section stays open.
     let expanded = RwSignal::new(HashSet::<TaskGroup>::new());
     view! {
@@ -41,14 +39,11 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
             <nav class="breadcrumbs">
                 <A href="/">"Missions"</A>
             </nav>
-            <Transition fallback=|| view! { <Loading label="Loading the mission…" /> }>
-                {move || Suspend::new(async move {
-                    match mission.await {
-                        Ok(detail) => view! { <MissionView detail=detail expanded=expanded /> }.into_any(),
-                        Err(e) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
-                    }
-                })}
-            </Transition>
+            {move || match mission.get() {
+                None => view! { <Loading label="Loading the mission…" /> }.into_any(),
+                Some(Ok(detail)) => view! { <MissionView detail=detail expanded=expanded /> }.into_any(),
+                Some(Err(e)) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
+            }}
         </section>
     }
 }

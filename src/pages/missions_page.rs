@@ -6,7 +6,7 @@ use crate::api;
 use crate::components::mission_card::MissionCard;
 use crate::components::panel::{EmptyState, ErrorPanel, Loading};
 use crate::state::connection::Connection;
-use crate::state::refresh::refresh_while_visible;
+use crate::state::refresh::polled;
 use buildd_core::client::{ClientMission, ClientMissionList};
 use buildd_core::grouping::{mission_group, MissionGroup};
 use buildd_core::{compute_progress, WorkspaceRef};
@@ -23,28 +23,24 @@ pub fn MissionsPage() -> impl IntoView {
 fn MissionList(connection: Connection) -> impl IntoView {
     let query = use_query_map();
     let workspace = Memo::new(move |_| query.with(|q| q.get("workspace")));
-    let missions = LocalResource::new(move || {
+    let (missions, retry) = polled(move || {
         let c = connection.clone();
         async move { api::missions(&c).await }
     });
-    refresh_while_visible(move || missions.refetch());
-    let retry = Callback::new(move |_| missions.refetch());
-
     view! {
         <section class="page">
-            <Transition fallback=|| view! { <Loading label="Loading missions…" /> }>
-                {move || Suspend::new(async move {
-                    let selected = workspace.get();
-                    match missions.await {
-                        Ok(list) => view! { <Missions list=list selected=selected /> }.into_any(),
-                        Err(e) => view! {
-                            <h1>"Missions"</h1>
-                            <ErrorPanel error=e on_retry=retry />
-                        }
-                            .into_any(),
+            {move || {
+                let selected = workspace.get();
+                match missions.get() {
+                    None => view! { <Loading label="Loading missions…" /> }.into_any(),
+                    Some(Ok(list)) => view! { <Missions list=list selected=selected /> }.into_any(),
+                    Some(Err(e)) => view! {
+                        <h1>"Missions"</h1>
+                        <ErrorPanel error=e on_retry=retry />
                     }
-                })}
-            </Transition>
+                        .into_any(),
+                }
+            }}
         </section>
     }
 }

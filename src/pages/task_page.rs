@@ -7,7 +7,7 @@ use crate::components::badges::{ClassBadge, ModeBadge, StatusBadge};
 use crate::components::panel::{ErrorPanel, Loading};
 use crate::format::{short_id, time_ago};
 use crate::state::connection::Connection;
-use crate::state::refresh::refresh_while_visible;
+use crate::state::refresh::polled;
 use buildd_core::client::{ClientMission, ClientTask};
 use buildd_core::TaskClass;
 use leptos::prelude::*;
@@ -34,19 +34,14 @@ pub fn TaskPage() -> impl IntoView {
 fn TaskLoader(connection: Connection) -> impl IntoView {
     let params = use_params_map();
     let id = Memo::new(move |_| params.with(|p| p.get("id")).unwrap_or_default());
-    let data = LocalResource::new(move || load(connection.clone(), id.get()));
-    refresh_while_visible(move || data.refetch());
-    let retry = Callback::new(move |_| data.refetch());
+    let (data, retry) = polled(move || load(connection.clone(), id.get()));
     view! {
         <section class="page">
-            <Transition fallback=|| view! { <Loading label="Loading the task…" /> }>
-                {move || Suspend::new(async move {
-                    match data.await {
-                        Ok((task, mission)) => view! { <TaskView task=task mission=mission /> }.into_any(),
-                        Err(e) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
-                    }
-                })}
-            </Transition>
+            {move || match data.get() {
+                None => view! { <Loading label="Loading the task…" /> }.into_any(),
+                Some(Ok((task, mission))) => view! { <TaskView task=task mission=mission /> }.into_any(),
+                Some(Err(e)) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
+            }}
         </section>
     }
 }

@@ -1,8 +1,11 @@
 //! Keeps a panel's data fresh: refetches every few seconds while the tab is visible, and
-//! at once when the tab comes back.
+//! at once when the tab comes back. Only a change re-renders, so a refresh never flickers
+//! or disturbs what a person is doing on the page.
 
+use crate::api::ApiError;
 use leptos::ev;
 use leptos::prelude::*;
+use std::future::Future;
 use std::time::Duration;
 
 pub const REFRESH_EVERY: Duration = Duration::from_secs(5);
@@ -34,4 +37,20 @@ pub fn refresh_while_visible(refetch: impl Fn() + Clone + 'static) {
         }
         on_show.remove();
     });
+}
+
+/// What a panel shows: nothing yet (loading), the data, or why it failed.
+pub type Polled<T> = Memo<Option<Result<T, ApiError>>>;
+
+/// Reads `fetch` now and every few seconds while visible; the memo changes only when the
+/// answer does. The callback reloads at once (the panels' Retry).
+pub fn polled<T, Fut>(fetch: impl Fn() -> Fut + 'static) -> (Polled<T>, Callback<()>)
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+    Fut: Future<Output = Result<T, ApiError>> + 'static,
+{
+    let resource = LocalResource::new(fetch);
+    refresh_while_visible(move || resource.refetch());
+    let data = Memo::new(move |_| resource.get());
+    (data, Callback::new(move |_| resource.refetch()))
 }

@@ -7,10 +7,24 @@ use std::net::{SocketAddr, TcpStream};
 
 /// GETs `path` with `key`; returns the status and the JSON body.
 pub fn get_json(addr: SocketAddr, path: &str, key: &str) -> (u16, Value) {
+    send_json(addr, "GET", path, key, None)
+}
+
+/// Sends `method path` with `key` and an optional JSON body; returns the status and body.
+pub fn send_json(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    key: &str,
+    body: Option<&Value>,
+) -> (u16, Value) {
     let mut stream = TcpStream::connect(addr).expect("connect");
+    let body = body.map(Value::to_string).unwrap_or_default();
     write!(
         stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
     )
     .expect("send");
     let mut reader = BufReader::new(stream);

@@ -7,5 +7,5 @@ mod http;
 mod server;
 
 pub use browser::Browser;
-pub use http::{get_json, read_response};
+pub use http::{get_json, read_response, send_json};
 pub use server::{dist_dir, TestServer};
