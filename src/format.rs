@@ -18,6 +18,21 @@ pub fn time_ago(iso: Option<&str>) -> String {
     }
 }
 
+/// "in 5m", "in 3h", "in 2d" for a future ISO timestamp; "due" once it has passed.
+pub fn time_until(iso: &str) -> String {
+    let when = js_sys::Date::parse(iso);
+    if when.is_nan() {
+        return String::new();
+    }
+    let minutes = ((when - js_sys::Date::now()) / 60_000.0).round() as i64;
+    match minutes {
+        m if m <= 0 => "due".into(),
+        m if m < 60 => format!("in {m}m"),
+        m if m < 60 * 24 => format!("in {}h", m / 60),
+        m => format!("in {}d", m / (60 * 24)),
+    }
+}
+
 /// The first eight characters of an id, as people quote them.
 pub fn short_id(id: &str) -> &str {
     id.get(..8).unwrap_or(id)

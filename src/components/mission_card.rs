@@ -1,9 +1,10 @@
 use super::progress_bar::ProgressBar;
 use super::state_chip::{HealthChip, StateChip};
-use crate::format::time_ago;
+use crate::format::{time_ago, time_until};
 use buildd_core::client::ClientMission;
 use buildd_core::compute_progress;
-use buildd_core::grouping::{health, health_beside, mission_state};
+use buildd_core::grouping::{health, health_beside, mission_state, MissionState};
+use buildd_core::plan::plan_in_review;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -17,6 +18,12 @@ pub fn MissionCard(item: ClientMission) -> impl IntoView {
     let has_bar = progress.total_tasks > 0;
     let activity = time_ago(item.last_activity_at.as_deref());
     let workspace = item.workspace.map(|w| w.name);
+    let plan = plan_in_review(&item.tasks).map(|t| format!("/tasks/{}", t.id));
+    let next_check_in = item
+        .next_run_at
+        .as_deref()
+        .filter(|_| state == MissionState::Active)
+        .map(time_until);
     view! {
         <article class="card mission-card" data-testid="mission-card" data-mission-id=item.id.clone()>
             <div class="mission-card__head">
@@ -32,9 +39,13 @@ pub fn MissionCard(item: ClientMission) -> impl IntoView {
             } else {
                 view! { <p class="muted small">"No deliverables yet"</p> }.into_any()
             }}
+            {plan.map(|href| view! {
+                <a href=href class="mission-card__cta">"A plan waits for your review →"</a>
+            })}
             <div class="mission-card__meta muted small">
                 {health.map(|h| view! { <HealthChip health=h /> })}
                 {workspace.map(|w| view! { <span>{w}</span> })}
+                {next_check_in.map(|t| view! { <span>{format!("next check-in {t}")}</span> })}
                 {(!activity.is_empty()).then(|| view! { <span>{format!("active {activity}")}</span> })}
             </div>
         </article>

@@ -133,7 +133,45 @@ fn test(env: &tools::Env) -> Result<(), String> {
         ],
     )?;
     build_dashboard(env)?;
-    run(env, "cargo", &["test", "--workspace"])
+    run_tests(env)
+}
+
+/// `cargo test --workspace`, echoed as it runs, closed by one line that totals every
+/// test binary's result.
+fn run_tests(env: &tools::Env) -> Result<(), String> {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    step("cargo test --workspace");
+    let mut child = env
+        .command("cargo")
+        .args(["test", "--workspace"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("could not start cargo: {e}"))?;
+    let (mut passed, mut failed) = (0u64, 0u64);
+    for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
+        let line = line.map_err(|e| e.to_string())?;
+        println!("{line}");
+        if let Some(rest) = line.strip_prefix("test result: ") {
+            let count = |word: &str| {
+                rest.split(';')
+                    .find_map(|part| {
+                        let number = part.trim().strip_suffix(word)?.split_whitespace().last()?;
+                        number.parse::<u64>().ok()
+                    })
+                    .unwrap_or(0)
+            };
+            passed += count("passed");
+            failed += count("failed");
+        }
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    println!("\n{passed} passed, {failed} failed");
+    if status.success() && failed == 0 {
+        Ok(())
+    } else {
+        Err(format!("`cargo test --workspace` failed ({status})"))
+    }
 }
 
 fn bench(env: &tools::Env) -> Result<(), String> {
