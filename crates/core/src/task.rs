@@ -273,6 +273,13 @@ pub struct TaskListItem {
     pub updated_at: Option<String>,
     #[serde(default)]
     pub workspace: Option<TaskWorkspace>,
+    /// The latest worker's PR, which this server adds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pr_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pr_number: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged_at: Option<String>,
 }
 
 /// `GET /api/tasks` without `limit`.

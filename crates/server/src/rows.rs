@@ -143,7 +143,14 @@ pub struct TaskRow {
     pub start_at: Option<String>,
     pub created_at: String,
     pub updated_at: String,
+    /// The latest worker's PR.
+    pub pr_url: Option<String>,
+    pub pr_number: Option<i64>,
+    pub merged_at: Option<String>,
 }
+
+/// Tasks joined with their latest worker, whose PR they carry.
+pub const TASK_FROM: &str = "tasks t LEFT JOIN workers lw ON lw.id = t.latest_worker_id";
 
 pub const TASK_COLUMNS: &str = "t.id, t.team_id, t.workspace_id, t.mission_id, \
     t.parent_task_id, t.title, t.description, t.context, t.status, t.priority, t.mode, \
@@ -151,7 +158,7 @@ pub const TASK_COLUMNS: &str = "t.id, t.team_id, t.workspace_id, t.mission_id, \
     t.expires_at, t.created_by_account_id, t.created_by_worker_id, t.creation_source, \
     t.schedule_id, t.category, t.project, t.output_requirement, t.output_schema, t.role_slug, \
     t.depends_on, t.result, t.kind, t.complexity, t.backend, t.requires_review, t.start_at, \
-    t.created_at, t.updated_at";
+    t.created_at, t.updated_at, lw.pr_url, lw.pr_number, lw.merged_at";
 
 impl TaskRow {
     pub fn status(&self) -> TaskStatus {
@@ -257,9 +264,9 @@ impl TaskRow {
             workspace: None,
             mission: None,
             workers: None,
-            pr_url: None,
-            pr_number: None,
-            merged_at: None,
+            pr_url: self.pr_url.clone(),
+            pr_number: self.pr_number,
+            merged_at: self.merged_at.clone(),
         }
     }
 
@@ -291,6 +298,9 @@ impl TaskRow {
             created_at: Some(self.created_at.clone()),
             updated_at: Some(self.updated_at.clone()),
             workspace,
+            pr_url: self.pr_url.clone(),
+            pr_number: self.pr_number,
+            merged_at: self.merged_at.clone(),
         }
     }
 }

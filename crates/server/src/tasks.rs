@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 /// The task `id` of the caller's team; another team's task is "not found".
 pub async fn find_task(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<TaskRow> {
     sqlx::query_as(&format!(
-        "SELECT {TASK_COLUMNS} FROM tasks t WHERE t.id = ? AND t.team_id = ?"
+        "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.id = ? AND t.team_id = ?"
     ))
     .bind(id)
     .bind(team_id)
@@ -81,7 +81,7 @@ pub async fn list(
     let mut tx = state.db.read().await?;
     let Some(limit) = limit else {
         let rows: Vec<TaskRow> = sqlx::query_as(&format!(
-            "SELECT {TASK_COLUMNS} FROM tasks t WHERE {filter} \
+            "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE {filter} \
              ORDER BY t.created_at DESC, t.rowid DESC LIMIT 200"
         ))
         .bind(&caller.team_id)
@@ -108,7 +108,7 @@ pub async fn list(
     };
 
     let rows: Vec<TaskRow> = sqlx::query_as(&format!(
-        "SELECT {TASK_COLUMNS} FROM tasks t WHERE {filter} \
+        "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE {filter} \
          ORDER BY CASE t.status WHEN 'pending' THEN 0 WHEN 'assigned' THEN 1 \
            WHEN 'in_progress' THEN 2 ELSE 3 END, t.priority DESC, t.created_at DESC, t.rowid DESC \
          LIMIT ?5 OFFSET ?6"
@@ -407,18 +407,13 @@ pub async fn detail(
             status: mission.status(),
         });
     }
-    let workers: Vec<WorkerRow> = sqlx::query_as(&format!(
-        "SELECT {WORKER_COLUMNS} FROM workers w WHERE w.task_id = ? ORDER BY {WORKER_ORDER}"
-    ))
-    .bind(&id)
-    .fetch_all(&mut *tx)
-    .await?;
-    if let Some(latest) = workers.first() {
-        task.pr_url = latest.pr_url.clone();
-        task.pr_number = latest.pr_number;
-        task.merged_at = latest.merged_at.clone();
-    }
     if include_workers {
+        let workers: Vec<WorkerRow> = sqlx::query_as(&format!(
+            "SELECT {WORKER_COLUMNS} FROM workers w WHERE w.task_id = ? ORDER BY {WORKER_ORDER}"
+        ))
+        .bind(&id)
+        .fetch_all(&mut *tx)
+        .await?;
         task.workers = Some(workers.iter().map(WorkerRow::to_task_worker).collect());
     }
     Ok(Json(task))
