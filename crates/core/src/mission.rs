@@ -134,8 +134,8 @@ impl WorkerSummary {
 }
 
 /// A task as embedded in `GET /api/missions` and `GET /api/missions/{id}`. The list omits
-/// `priority`, `roleSlug`, `createdAt` and `result`; Buildd omits `taskClass` and
-/// `dependsOn`, which this server adds so every surface classifies tasks the same way.
+/// `priority`, `createdAt` and (but for planning runs) `result`. Buildd omits `taskClass`
+/// and `dependsOn`; this server adds them so every surface classifies tasks the same way.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MissionTask {

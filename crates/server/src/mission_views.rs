@@ -60,8 +60,7 @@ async fn tasks_by_mission(
                 "SELECT ?4, json_group_array({TASK_JSON}) \
                  FROM tasks t INDEXED BY tasks_by_mission \
                  LEFT JOIN workers w ON w.id = t.latest_worker_id \
-                 WHERE t.mission_id = ?4 AND t.team_id = ?1 \
-                   AND ?2 IS NULL AND ?3 IS NULL"
+                 WHERE t.mission_id = ?4 AND t.team_id = ?1"
             ),
             true,
         ),
