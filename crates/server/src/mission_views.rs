@@ -194,6 +194,29 @@ fn list_item(
     }
 }
 
+/// The rest of a mission's detail in one round trip: its workspace, its schedule, its
+/// sub-missions, and the mission it waits on, each as JSON.
+const DETAIL_EXTRAS_JSON: &str = "SELECT \
+    (SELECT json_object('id', ws.id, 'name', ws.name) FROM workspaces ws \
+       WHERE ws.id = m.workspace_id AND ws.team_id = m.team_id), \
+    (SELECT json_object('id', s.id, 'workspaceId', s.workspace_id, 'name', s.name, \
+       'cronExpression', s.cron_expression, 'timezone', s.timezone, \
+       'taskTemplate', json(s.task_template), \
+       'enabled', json(CASE WHEN s.enabled THEN 'true' ELSE 'false' END), \
+       'oneShot', json(CASE WHEN s.one_shot THEN 'true' ELSE 'false' END), \
+       'nextRunAt', s.next_run_at, 'lastRunAt', s.last_run_at, 'lastTaskId', s.last_task_id, \
+       'totalRuns', s.total_runs, 'consecutiveFailures', s.consecutive_failures, \
+       'lastError', s.last_error, 'lastDeferralReason', s.last_deferral_reason, \
+       'lastDeferredAt', s.last_deferred_at, 'createdAt', s.created_at, 'updatedAt', s.updated_at) \
+       FROM schedules s WHERE s.id = m.schedule_id AND s.team_id = m.team_id), \
+    (SELECT json_group_array(json_object('id', c.id, 'title', c.title, 'status', c.status) \
+       ORDER BY c.created_at) FROM missions c \
+       WHERE c.parent_mission_id = m.id AND c.team_id = m.team_id), \
+    (SELECT json_object('id', b.id, 'title', b.title, 'status', b.status) FROM missions b \
+       WHERE b.id = m.depends_on_mission_id AND b.team_id = m.team_id \
+         AND m.dependency_met_at IS NULL) \
+    FROM missions m WHERE m.id = ? AND m.team_id = ?";
+
 /// `GET /api/missions/{id}`.
 pub async fn mission_detail(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<MissionDetail> {
     let row = find_mission(tx, team_id, id).await?;
@@ -207,54 +230,27 @@ pub async fn mission_detail(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<M
         .await?
         .remove(id)
         .unwrap_or_default();
-    let workspace = match &row.workspace_id {
-        Some(ws) => sqlx::query_as::<_, (String, String)>(
-            "SELECT id, name FROM workspaces WHERE id = ? AND team_id = ?",
-        )
-        .bind(ws)
+    let (workspace, schedule, sub_missions, blocker): (
+        Option<String>,
+        Option<String>,
+        String,
+        Option<String>,
+    ) = sqlx::query_as(DETAIL_EXTRAS_JSON)
+        .bind(id)
         .bind(team_id)
-        .fetch_optional(&mut **tx)
-        .await?
-        .map(|(id, name)| WorkspaceRef { id, name }),
-        None => None,
-    };
-    let schedule = match &row.schedule_id {
-        Some(sid) => sqlx::query_as::<_, ScheduleRow>(&format!(
-            "SELECT {SCHEDULE_COLUMNS} FROM schedules s WHERE s.id = ? AND s.team_id = ?"
-        ))
-        .bind(sid)
-        .bind(team_id)
-        .fetch_optional(&mut **tx)
-        .await?
-        .map(|s| s.to_schedule()),
-        None => None,
-    };
-    let sub_missions: Vec<(String, String, String)> = sqlx::query_as(
-        "SELECT id, title, status FROM missions WHERE parent_mission_id = ? AND team_id = ? \
-         ORDER BY created_at",
-    )
-    .bind(id)
-    .bind(team_id)
-    .fetch_all(&mut **tx)
-    .await?;
-    let blocker = match (&row.depends_on_mission_id, &row.dependency_met_at) {
-        (Some(dep), None) => {
-            sqlx::query_as::<_, (String, String)>(
-                "SELECT id, title FROM missions WHERE id = ? AND team_id = ?",
-            )
-            .bind(dep)
-            .bind(team_id)
-            .fetch_optional(&mut **tx)
-            .await?
-        }
-        _ => None,
-    };
+        .fetch_one(&mut **tx)
+        .await?;
+    let workspace: Option<WorkspaceRef> =
+        workspace.map(|w| serde_json::from_str(&w)).transpose()?;
+    let schedule: Option<Schedule> = schedule.map(|s| serde_json::from_str(&s)).transpose()?;
+    let sub_missions: Vec<SubMission> = serde_json::from_str(&sub_missions)?;
+    let blocker: Option<SubMission> = blocker.map(|b| serde_json::from_str(&b)).transpose()?;
 
     let mission = row.to_mission();
     let progress = compute_progress(&mission.status, &tasks);
     let context = schedule.as_ref().and_then(|s| s.context().cloned());
     let from_context = |key: &str| context.as_ref().and_then(|c| c.get(key)).cloned();
-    let blocked_reason = blocker.as_ref().map(|(_, title)| {
+    let blocked_reason = blocker.as_ref().map(|SubMission { title, .. }| {
         let what = if row.gate_condition == "completed" {
             "complete"
         } else {
@@ -264,14 +260,7 @@ pub async fn mission_detail(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<M
     });
     Ok(MissionDetail {
         workspace,
-        sub_missions: sub_missions
-            .into_iter()
-            .map(|(id, title, status)| SubMission {
-                id,
-                title,
-                status: MissionStatus::parse(&status),
-            })
-            .collect(),
+        sub_missions,
         total_tasks: progress.total_tasks,
         completed_tasks: progress.completed_tasks,
         progress: progress.progress,
@@ -288,8 +277,8 @@ pub async fn mission_detail(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<M
         evaluation_rationale: None,
         blocked: blocker.is_some(),
         blocked_reason,
-        blocked_by_mission_id: blocker.as_ref().map(|(id, _)| id.clone()),
-        blocked_by_mission_title: blocker.map(|(_, title)| title),
+        blocked_by_mission_id: blocker.as_ref().map(|b| b.id.clone()),
+        blocked_by_mission_title: blocker.map(|b| b.title),
         schedule,
         tasks,
         mission,

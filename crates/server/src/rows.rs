@@ -330,17 +330,6 @@ pub const WORKER_COLUMNS: &str = "w.id, w.task_id, w.status, w.branch, w.current
 pub const WORKER_ORDER: &str = "COALESCE(w.started_at, w.created_at) DESC, w.created_at DESC";
 
 impl WorkerRow {
-    pub fn to_summary(&self) -> WorkerSummary {
-        WorkerSummary {
-            id: self.id.clone(),
-            status: WorkerStatus::parse(&self.status),
-            pr_url: self.pr_url.clone(),
-            merged_at: self.merged_at.clone(),
-            pr_number: self.pr_number,
-            pr_lifecycle_status: self.pr_lifecycle_status.clone(),
-        }
-    }
-
     pub fn to_task_worker(&self) -> TaskWorker {
         TaskWorker {
             id: self.id.clone(),
@@ -447,29 +436,6 @@ pub const SCHEDULE_COLUMNS: &str = "s.id, s.workspace_id, s.name, s.cron_express
     s.last_deferral_reason, s.last_deferred_at, s.created_at, s.updated_at";
 
 impl ScheduleRow {
-    pub fn to_schedule(&self) -> Schedule {
-        Schedule {
-            id: self.id.clone(),
-            workspace_id: self.workspace_id.clone(),
-            name: self.name.clone(),
-            cron_expression: self.cron_expression.clone(),
-            timezone: self.timezone.clone(),
-            task_template: json_or(Some(&self.task_template), Value::Object(Default::default())),
-            enabled: self.enabled,
-            one_shot: self.one_shot,
-            next_run_at: self.next_run_at.clone(),
-            last_run_at: self.last_run_at.clone(),
-            last_task_id: self.last_task_id.clone(),
-            total_runs: self.total_runs,
-            consecutive_failures: self.consecutive_failures,
-            last_error: self.last_error.clone(),
-            last_deferral_reason: self.last_deferral_reason.clone(),
-            last_deferred_at: self.last_deferred_at.clone(),
-            created_at: Some(self.created_at.clone()),
-            updated_at: Some(self.updated_at.clone()),
-        }
-    }
-
     pub fn to_summary(&self) -> ScheduleSummary {
         ScheduleSummary {
             cron_expression: self.cron_expression.clone(),

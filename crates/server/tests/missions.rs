@@ -487,3 +487,69 @@ async fn polled_reads_carry_an_etag_and_change_with_the_data() {
     let (_, other_list) = app.call("GET", "/api/missions", &app.other, None).await;
     assert_eq!(other_list["missions"], json!([]));
 }
+
+#[tokio::test]
+async fn detail_names_the_schedule_sub_missions_and_blocker() {
+    let app = TestApp::new().await;
+    let parent = app.mission("Parent").await;
+    let child = app.mission("Child").await;
+    let blocker = app.mission("Blocker").await;
+    let mut tx = app.db.write().await.unwrap();
+    sqlx::query("INSERT INTO schedules (id, team_id, name, cron_expression, task_template, enabled, created_at, updated_at) VALUES ('s1', (SELECT team_id FROM missions WHERE id = ?1), 'Mission: Parent', '0 * * * *', '{\"context\":{\"heartbeat\":true}}', 1, 'x', 'x')")
+        .bind(&parent)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE missions SET schedule_id = 's1', depends_on_mission_id = ?2 WHERE id = ?1")
+        .bind(&parent)
+        .bind(&blocker)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE missions SET parent_mission_id = ?1 WHERE id = ?2")
+        .bind(&parent)
+        .bind(&child)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let (_, d) = app
+        .call("GET", &format!("/api/missions/{parent}"), &app.admin, None)
+        .await;
+    assert_eq!(d["schedule"]["id"], "s1");
+    assert_eq!(d["schedule"]["enabled"], true);
+    assert_eq!(d["schedule"]["taskTemplate"]["context"]["heartbeat"], true);
+    assert_eq!(
+        d["subMissions"],
+        json!([{"id": child, "title": "Child", "status": "active"}])
+    );
+    assert_eq!(d["blocked"], true);
+    assert_eq!(d["blockedByMissionId"], blocker.as_str());
+    assert_eq!(
+        d["blockedReason"],
+        "Waiting for mission \"Blocker\" to merge its PRs"
+    );
+    // Pausing turns the check-ins off; resuming turns them back on.
+    app.call(
+        "PATCH",
+        &format!("/api/missions/{parent}"),
+        &app.admin,
+        Some(json!({"status": "paused"})),
+    )
+    .await;
+    let (_, d) = app
+        .call("GET", &format!("/api/missions/{parent}"), &app.admin, None)
+        .await;
+    assert_eq!(d["schedule"]["enabled"], false);
+    app.call(
+        "PATCH",
+        &format!("/api/missions/{parent}"),
+        &app.admin,
+        Some(json!({"status": "active"})),
+    )
+    .await;
+    let (_, d) = app
+        .call("GET", &format!("/api/missions/{parent}"), &app.admin, None)
+        .await;
+    assert_eq!(d["schedule"]["enabled"], true);
+}
