@@ -13,6 +13,8 @@ pub mod progress;
 pub mod schedule;
 pub mod task;
 pub mod task_groups;
+#[cfg(test)]
+mod test_support;
 pub mod workspace;
 
 pub use enums::*;

@@ -41,24 +41,11 @@ mod tests {
     use crate::enums::TaskClass;
 
     fn planning(id: &str, status: TaskStatus, created: &str) -> MissionTask {
-        MissionTask {
-            id: id.into(),
-            title: format!("Mission: {id}"),
-            status,
-            priority: None,
-            role_slug: None,
-            created_at: Some(created.into()),
-            result: None,
-            updated_at: None,
-            kind: None,
-            mode: TaskMode::Planning,
-            category: None,
-            parent_task_id: None,
-            creation_source: None,
-            task_class: Some(TaskClass::Bookkeeping),
-            depends_on: vec![],
-            workers: vec![],
-        }
+        let mut t = crate::test_support::task(id, status);
+        t.mode = TaskMode::Planning;
+        t.task_class = Some(TaskClass::Bookkeeping);
+        t.created_at = Some(created.into());
+        t
     }
 
     #[test]

@@ -114,39 +114,18 @@ pub fn is_planning(task: &MissionTask) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::enums::{TaskClass, WorkerStatus};
+    use crate::enums::WorkerStatus;
     use crate::mission::WorkerSummary;
+    use crate::test_support;
 
     fn task(id: &str, status: TaskStatus, deps: &[&str]) -> MissionTask {
-        MissionTask {
-            id: id.into(),
-            title: id.into(),
-            status,
-            priority: None,
-            role_slug: None,
-            created_at: None,
-            result: None,
-            updated_at: None,
-            kind: None,
-            mode: TaskMode::Execution,
-            category: None,
-            parent_task_id: None,
-            creation_source: None,
-            task_class: Some(TaskClass::Work),
-            depends_on: deps.iter().map(|d| d.to_string()).collect(),
-            workers: vec![],
-        }
+        let mut t = test_support::task(id, status);
+        t.depends_on = deps.iter().map(|d| d.to_string()).collect();
+        t
     }
 
     fn worker(status: WorkerStatus, pr: bool) -> WorkerSummary {
-        WorkerSummary {
-            id: "w".into(),
-            status,
-            pr_url: pr.then(|| "https://x/pull/1".to_string()),
-            merged_at: None,
-            pr_number: None,
-            pr_lifecycle_status: None,
-        }
+        test_support::worker(status, pr.then_some("https://x/pull/1"), false)
     }
 
     #[test]

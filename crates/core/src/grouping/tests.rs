@@ -1,7 +1,7 @@
 use super::*;
 use crate::enums::{TaskClass, TaskMode, TaskStatus, WorkerStatus};
-use crate::mission::WorkerSummary;
 use crate::progress::compute_progress;
+use crate::test_support::{task, worker};
 
 fn mission(status: MissionStatus) -> Mission {
     serde_json::from_value(serde_json::json!({
@@ -11,36 +11,8 @@ fn mission(status: MissionStatus) -> Mission {
     .unwrap()
 }
 
-fn task(id: &str, status: TaskStatus) -> MissionTask {
-    MissionTask {
-        id: id.into(),
-        title: id.into(),
-        status,
-        priority: None,
-        role_slug: None,
-        created_at: Some("2026-01-01T00:00:00.000Z".into()),
-        result: None,
-        updated_at: None,
-        kind: None,
-        mode: TaskMode::Execution,
-        category: None,
-        parent_task_id: None,
-        creation_source: None,
-        task_class: Some(TaskClass::Work),
-        depends_on: vec![],
-        workers: vec![],
-    }
-}
-
 fn live(mut t: MissionTask) -> MissionTask {
-    t.workers.push(WorkerSummary {
-        id: "w".into(),
-        status: WorkerStatus::Running,
-        pr_url: None,
-        merged_at: None,
-        pr_number: None,
-        pr_lifecycle_status: None,
-    });
+    t.workers.push(worker(WorkerStatus::Running, None, false));
     t
 }
 

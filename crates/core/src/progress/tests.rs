@@ -1,41 +1,10 @@
 use super::*;
 use crate::enums::WorkerStatus;
-
-fn task(id: &str, status: TaskStatus) -> MissionTask {
-    MissionTask {
-        id: id.into(),
-        title: format!("Task {id}"),
-        status,
-        priority: None,
-        role_slug: None,
-        created_at: None,
-        result: None,
-        updated_at: None,
-        kind: None,
-        mode: TaskMode::Execution,
-        category: None,
-        parent_task_id: None,
-        creation_source: None,
-        task_class: Some(TaskClass::Work),
-        depends_on: vec![],
-        workers: vec![],
-    }
-}
+use crate::test_support::{task, worker};
 
 fn with_class(mut t: MissionTask, class: Option<TaskClass>) -> MissionTask {
     t.task_class = class;
     t
-}
-
-fn worker(status: WorkerStatus, pr: Option<&str>, merged: bool) -> WorkerSummary {
-    WorkerSummary {
-        id: "w".into(),
-        status,
-        pr_url: pr.map(str::to_string),
-        merged_at: merged.then(|| "2026-11-29T10:00:00.000Z".to_string()),
-        pr_number: None,
-        pr_lifecycle_status: None,
-    }
 }
 
 fn with_worker(mut t: MissionTask, w: WorkerSummary) -> MissionTask {

@@ -1,0 +1,38 @@
+//! Builders for the rules' unit tests.
+
+use crate::enums::{TaskClass, TaskMode, TaskStatus, WorkerStatus};
+use crate::mission::{MissionTask, WorkerSummary};
+
+/// A deliverable execution task titled "Task <id>", with no worker.
+pub fn task(id: &str, status: TaskStatus) -> MissionTask {
+    MissionTask {
+        id: id.into(),
+        title: format!("Task {id}"),
+        status,
+        priority: None,
+        role_slug: None,
+        created_at: None,
+        result: None,
+        updated_at: None,
+        kind: None,
+        mode: TaskMode::Execution,
+        category: None,
+        parent_task_id: None,
+        creation_source: None,
+        task_class: Some(TaskClass::Work),
+        depends_on: vec![],
+        workers: vec![],
+    }
+}
+
+/// A worker in `status`, with a PR when `pr` is given, merged or not.
+pub fn worker(status: WorkerStatus, pr: Option<&str>, merged: bool) -> WorkerSummary {
+    WorkerSummary {
+        id: "w".into(),
+        status,
+        pr_url: pr.map(str::to_string),
+        merged_at: merged.then(|| "2026-11-29T10:00:00.000Z".to_string()),
+        pr_number: None,
+        pr_lifecycle_status: None,
+    }
+}
