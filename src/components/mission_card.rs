@@ -35,9 +35,11 @@ pub fn MissionCard(item: ClientMission) -> impl IntoView {
                 .clone()
                 .map(|d| view! { <p class="mission-card__description">{d}</p> })}
             {if has_bar {
-                view! { <ProgressBar progress=progress /> }.into_any()
+                Some(view! { <ProgressBar progress=progress /> }.into_any())
+            } else if plan.is_none() {
+                Some(view! { <p class="muted small">"No deliverables yet"</p> }.into_any())
             } else {
-                view! { <p class="muted small">"No deliverables yet"</p> }.into_any()
+                None
             }}
             {plan.map(|href| view! {
                 <a href=href class="mission-card__cta">"A plan waits for your review →"</a>
