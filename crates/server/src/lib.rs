@@ -12,6 +12,8 @@ pub mod mission_views;
 pub mod missions;
 pub mod rows;
 pub mod state;
+pub mod task_checks;
+pub mod task_list;
 pub mod tasks;
 pub mod time;
 pub mod workspaces;
@@ -38,7 +40,7 @@ pub fn app(db: Db, dist: Option<&Path>) -> Router {
                 .patch(missions::update)
                 .delete(missions::delete),
         )
-        .route("/tasks", get(tasks::list).post(tasks::create))
+        .route("/tasks", get(task_list::list).post(tasks::create))
         .route("/tasks/{id}", get(tasks::detail).patch(tasks::update))
         .route(
             "/workspaces",

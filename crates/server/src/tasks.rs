@@ -1,4 +1,4 @@
-//! `/api/tasks`: list with filters and pagination, create, detail, update.
+//! `/api/tasks`: create, detail, update.
 
 use crate::auth::Caller;
 use crate::body::{Field, JsonObject};
@@ -7,13 +7,13 @@ use crate::error::{ApiError, ApiResult};
 use crate::missions::team_workspace;
 use crate::rows::*;
 use crate::state::AppState;
+use crate::task_checks::{check_dependencies, check_no_cycle, reopen_mission, resolve_workspace};
 use crate::time::{new_id, now};
 use axum::extract::{Path, Query, State};
-use axum::response::{IntoResponse, Response};
 use axum::Json;
 use buildd_core::*;
 use serde_json::{json, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// The task `id` of the caller's team; another team's task is "not found".
 pub async fn find_task(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<TaskRow> {
@@ -27,239 +27,6 @@ pub async fn find_task(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<TaskRo
     .ok_or(ApiError::NotFound("Task not found"))
 }
 
-/// `status` filter values: task statuses, or `active` for every unfinished one.
-fn status_filter(value: &str) -> ApiResult<Vec<String>> {
-    let mut out = Vec::new();
-    for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        if part == "active" {
-            out.extend(
-                TaskStatus::ALL
-                    .iter()
-                    .filter(|s| !s.is_terminal())
-                    .map(|s| s.as_str().to_string()),
-            );
-        } else if TaskStatus::known(part).is_some() {
-            out.push(part.to_string());
-        } else {
-            return Err(ApiError::bad(format!(
-                "status must be one of: {}, active",
-                TaskStatus::list()
-            )));
-        }
-    }
-    Ok(out)
-}
-
-fn number(query: &HashMap<String, String>, key: &str) -> ApiResult<Option<i64>> {
-    query
-        .get(key)
-        .map(|v| {
-            v.parse::<i64>()
-                .map_err(|_| ApiError::bad(format!("{key} must be an integer")))
-        })
-        .transpose()
-}
-
-pub async fn list(
-    State(state): State<AppState>,
-    caller: Caller,
-    Query(query): Query<HashMap<String, String>>,
-) -> ApiResult<Response> {
-    let statuses = match query.get("status") {
-        Some(s) => Some(status_filter(s)?),
-        None => None,
-    };
-    let limit = number(&query, "limit")?.map(|l| l.clamp(1, 200));
-    let offset = number(&query, "offset")?.unwrap_or(0).max(0);
-    let statuses_json = statuses.map(|s| serde_json::to_string(&s)).transpose()?;
-    let filter = "t.team_id = ?1 AND (?2 IS NULL OR t.mission_id = ?2) \
-        AND (?3 IS NULL OR t.workspace_id = ?3) \
-        AND (?4 IS NULL OR t.status IN (SELECT value FROM json_each(?4)))";
-    let mission_id = query.get("missionId");
-    let workspace_id = query.get("workspaceId");
-
-    let mut tx = state.db.read().await?;
-    let Some(limit) = limit else {
-        let rows: Vec<TaskRow> = sqlx::query_as(&format!(
-            "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE {filter} \
-             ORDER BY t.created_at DESC, t.rowid DESC LIMIT 200"
-        ))
-        .bind(&caller.team_id)
-        .bind(mission_id)
-        .bind(workspace_id)
-        .bind(&statuses_json)
-        .fetch_all(&mut *tx)
-        .await?;
-        let workspaces: HashMap<String, TaskWorkspace> = team_workspaces(&mut tx, &caller.team_id)
-            .await?
-            .into_iter()
-            .map(|w| (w.id.clone(), w.to_task_workspace()))
-            .collect();
-        let tasks = rows
-            .iter()
-            .map(|t| t.to_list_item(workspaces.get(&t.workspace_id).cloned()))
-            .collect();
-        let window = json!({"resetAt": null, "resolution": "default_budget_window"});
-        return Ok(Json(TaskList {
-            tasks,
-            budget_windows: Some(json!({"claude": window, "codex": window})),
-        })
-        .into_response());
-    };
-
-    let rows: Vec<TaskRow> = sqlx::query_as(&format!(
-        "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE {filter} \
-         ORDER BY CASE t.status WHEN 'pending' THEN 0 WHEN 'assigned' THEN 1 \
-           WHEN 'in_progress' THEN 2 ELSE 3 END, t.priority DESC, t.created_at DESC, t.rowid DESC \
-         LIMIT ?5 OFFSET ?6"
-    ))
-    .bind(&caller.team_id)
-    .bind(mission_id)
-    .bind(workspace_id)
-    .bind(&statuses_json)
-    .bind(limit)
-    .bind(offset)
-    .fetch_all(&mut *tx)
-    .await?;
-    let (total, pending): (i64, i64) = sqlx::query_as(&format!(
-        "SELECT COUNT(*), COALESCE(SUM(t.status = 'pending'), 0) FROM tasks t WHERE {filter}"
-    ))
-    .bind(&caller.team_id)
-    .bind(mission_id)
-    .bind(workspace_id)
-    .bind(&statuses_json)
-    .fetch_one(&mut *tx)
-    .await?;
-    let tasks: Vec<TaskPageItem> = rows
-        .iter()
-        .map(|t| TaskPageItem {
-            id: t.id.clone(),
-            workspace_id: t.workspace_id.clone(),
-            title: t.title.clone(),
-            status: t.status(),
-            priority: t.priority,
-            category: t.category.clone(),
-            description_preview: description_preview(t.description.as_deref()),
-        })
-        .collect();
-    let has_more = offset + (tasks.len() as i64) < total;
-    Ok(Json(TaskPage {
-        tasks,
-        total: total as u64,
-        pending_count: pending as u64,
-        has_more,
-    })
-    .into_response())
-}
-
-pub async fn team_workspaces(tx: &mut Tx, team_id: &str) -> ApiResult<Vec<WorkspaceRow>> {
-    Ok(sqlx::query_as(&format!(
-        "SELECT {WORKSPACE_COLUMNS} FROM workspaces ws WHERE ws.team_id = ? ORDER BY ws.name"
-    ))
-    .bind(team_id)
-    .fetch_all(&mut **tx)
-    .await?)
-}
-
-/// Resolves `workspaceId` as Buildd does: an id, an exact repo, or a workspace name, within
-/// the caller's team. Left out, a team with exactly one workspace uses it.
-async fn resolve_workspace(
-    tx: &mut Tx,
-    team_id: &str,
-    given: Option<String>,
-) -> ApiResult<WorkspaceRow> {
-    let all = team_workspaces(tx, team_id).await?;
-    match given {
-        Some(x) => all
-            .into_iter()
-            .find(|w| {
-                w.id == x
-                    || w.repo
-                        .as_deref()
-                        .is_some_and(|r| r.eq_ignore_ascii_case(&x))
-                    || w.name.eq_ignore_ascii_case(&x)
-            })
-            .ok_or_else(|| ApiError::bad(format!("No workspace found matching \"{x}\""))),
-        None if all.len() == 1 => Ok(all.into_iter().next().expect("one workspace")),
-        None => Err(ApiError::bad("workspaceId is required")),
-    }
-}
-
-/// Checks `dependsOn` ids: tasks of the same workspace, not the task itself.
-async fn check_dependencies(
-    tx: &mut Tx,
-    team_id: &str,
-    workspace_id: &str,
-    task_id: &str,
-    ids: &[String],
-) -> ApiResult<()> {
-    if ids.iter().any(|d| d == task_id) {
-        return Err(ApiError::bad("dependsOn: a task cannot depend on itself"));
-    }
-    let known: Vec<(String,)> = sqlx::query_as(
-        "SELECT id FROM tasks WHERE team_id = ? AND workspace_id = ? \
-         AND id IN (SELECT value FROM json_each(?))",
-    )
-    .bind(team_id)
-    .bind(workspace_id)
-    .bind(serde_json::to_string(ids)?)
-    .fetch_all(&mut **tx)
-    .await?;
-    let known: HashSet<String> = known.into_iter().map(|(id,)| id).collect();
-    let unknown: Vec<&str> = ids
-        .iter()
-        .filter(|id| !known.contains(*id))
-        .map(String::as_str)
-        .collect();
-    if unknown.is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::bad(format!(
-            "dependsOn references unknown tasks in this workspace: {}",
-            unknown.join(", ")
-        )))
-    }
-}
-
-/// Refuses a `dependsOn` change on `task_id` that would close a cycle, naming it.
-async fn check_no_cycle(
-    tx: &mut Tx,
-    team_id: &str,
-    task_id: &str,
-    deps: &[String],
-) -> ApiResult<()> {
-    let edges: Vec<(String, String)> =
-        sqlx::query_as("SELECT id, depends_on FROM tasks WHERE team_id = ? AND depends_on != '[]'")
-            .bind(team_id)
-            .fetch_all(&mut **tx)
-            .await?;
-    let mut graph: HashMap<String, Vec<String>> = edges
-        .into_iter()
-        .map(|(id, d)| (id, serde_json::from_str(&d).unwrap_or_default()))
-        .collect();
-    graph.insert(task_id.to_string(), deps.to_vec());
-    // Depth-first from the task: reaching it again is a cycle.
-    let mut stack: Vec<(String, Vec<String>)> =
-        vec![(task_id.to_string(), vec![task_id.to_string()])];
-    let mut seen = HashSet::new();
-    while let Some((node, path)) = stack.pop() {
-        for next in graph.get(&node).into_iter().flatten() {
-            let mut p = path.clone();
-            p.push(next.clone());
-            if next == task_id {
-                return Err(ApiError::bad(format!(
-                    "dependsOn would create a cycle: {}",
-                    p.join(" → ")
-                )));
-            }
-            if seen.insert(next.clone()) {
-                stack.push((next.clone(), p));
-            }
-        }
-    }
-    Ok(())
-}
-
 fn output_requirement(value: &str) -> ApiResult<OutputRequirement> {
     OutputRequirement::known(value).ok_or_else(|| {
         ApiError::bad(format!(
@@ -267,28 +34,6 @@ fn output_requirement(value: &str) -> ApiResult<OutputRequirement> {
             OutputRequirement::list()
         ))
     })
-}
-
-/// Reopens a completed mission that got new or reopened work.
-async fn reopen_mission(tx: &mut Tx, mission_id: &str, at: &str) -> ApiResult<()> {
-    let reopened = sqlx::query(
-        "UPDATE missions SET status = 'active', updated_at = ? WHERE id = ? AND status = 'completed'",
-    )
-    .bind(at)
-    .bind(mission_id)
-    .execute(&mut **tx)
-    .await?;
-    if reopened.rows_affected() > 0 {
-        sqlx::query(
-            "UPDATE schedules SET enabled = 1, updated_at = ? \
-             WHERE id = (SELECT schedule_id FROM missions WHERE id = ?)",
-        )
-        .bind(at)
-        .bind(mission_id)
-        .execute(&mut **tx)
-        .await?;
-    }
-    Ok(())
 }
 
 pub async fn create(

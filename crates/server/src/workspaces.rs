@@ -5,7 +5,7 @@ use crate::body::{Field, JsonObject};
 use crate::error::{ApiError, ApiResult};
 use crate::missions::team_workspace;
 use crate::state::AppState;
-use crate::tasks::team_workspaces;
+use crate::task_checks::team_workspaces;
 use crate::time::{new_id, now};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
