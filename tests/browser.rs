@@ -320,3 +320,64 @@ async fn the_mission_page_refreshes_by_itself_without_flicker() {
     );
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_workspace_filter_lives_in_the_url() {
+    let server = TestServer::start_demo().await;
+    let (status, ws) = send_json(
+        server.addr,
+        "POST",
+        "/api/workspaces",
+        &server.key,
+        Some(&serde_json::json!({"name": "billing", "repo": "acme/billing"})),
+    );
+    assert_eq!(status, 201);
+    let ws = ws["workspace"]["id"].as_str().unwrap().to_string();
+    let (status, _) = send_json(
+        server.addr,
+        "POST",
+        "/api/missions",
+        &server.key,
+        Some(&serde_json::json!({"title": "Invoice exports", "workspaceId": ws})),
+    );
+    assert_eq!(status, 201);
+
+    let browser = Browser::start(1280).await;
+    let c = &browser.client;
+    c.goto(&server.link()).await.unwrap();
+    browser.wait_for("[data-testid=mission-card]").await;
+    let all = c
+        .find_all(Locator::Css("[data-testid=mission-card]"))
+        .await
+        .unwrap();
+    assert_eq!(all.len(), 7);
+
+    let select = c
+        .find(Locator::Css("[data-testid=workspace-filter]"))
+        .await
+        .unwrap();
+    select.select_by_value(&ws).await.unwrap();
+    browser
+        .wait_text("[data-testid=active-count]", |t| t == "1 active")
+        .await;
+    let url = c.current_url().await.unwrap();
+    assert_eq!(url.query(), Some(format!("workspace={ws}").as_str()));
+    let shown = c
+        .find_all(Locator::Css("[data-testid=mission-card]"))
+        .await
+        .unwrap();
+    assert_eq!(shown.len(), 1);
+    assert!(shown[0].text().await.unwrap().contains("Invoice exports"));
+
+    // The filter is part of the address: a reload keeps it.
+    c.refresh().await.unwrap();
+    browser
+        .wait_text("[data-testid=active-count]", |t| t == "1 active")
+        .await;
+    let shown = c
+        .find_all(Locator::Css("[data-testid=mission-card]"))
+        .await
+        .unwrap();
+    assert_eq!(shown.len(), 1);
+    browser.close().await;
+}
