@@ -16,35 +16,27 @@ pub trait MissionFacts {
     fn waits_on_mission(&self) -> bool;
 }
 
-impl MissionFacts for Mission {
-    fn status(&self) -> &MissionStatus {
-        &self.status
-    }
-    fn is_held(&self) -> bool {
-        self.is_held
-    }
-    fn orchestration_mode(&self) -> &OrchestrationMode {
-        &self.orchestration_mode
-    }
-    fn waits_on_mission(&self) -> bool {
-        self.depends_on_mission_id.is_some() && self.dependency_met_at.is_none()
-    }
+/// Both mission shapes carry these fields under the same names.
+macro_rules! mission_facts {
+    ($($shape:ty),+) => {$(
+        impl MissionFacts for $shape {
+            fn status(&self) -> &MissionStatus {
+                &self.status
+            }
+            fn is_held(&self) -> bool {
+                self.is_held
+            }
+            fn orchestration_mode(&self) -> &OrchestrationMode {
+                &self.orchestration_mode
+            }
+            fn waits_on_mission(&self) -> bool {
+                self.depends_on_mission_id.is_some() && self.dependency_met_at.is_none()
+            }
+        }
+    )+};
 }
 
-impl MissionFacts for ClientMission {
-    fn status(&self) -> &MissionStatus {
-        &self.status
-    }
-    fn is_held(&self) -> bool {
-        self.is_held
-    }
-    fn orchestration_mode(&self) -> &OrchestrationMode {
-        &self.orchestration_mode
-    }
-    fn waits_on_mission(&self) -> bool {
-        self.depends_on_mission_id.is_some() && self.dependency_met_at.is_none()
-    }
-}
+mission_facts!(Mission, ClientMission);
 
 /// Health, shown apart from the mission's state. Worst first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
