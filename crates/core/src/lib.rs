@@ -9,6 +9,7 @@ pub mod grouping;
 pub mod lifecycle;
 pub mod mission;
 pub mod plan;
+pub mod plan_output;
 pub mod progress;
 pub mod schedule;
 pub mod task;

@@ -191,3 +191,24 @@ fn buildd_progress_fields_agree_with_the_shared_rule() {
         }
     }
 }
+
+#[test]
+fn captured_plans_validate_and_resolve() {
+    let captures = read_captures();
+    let detail = captures.iter().find(|c| c.name.starts_with("02-")).unwrap();
+    for task in detail.body["tasks"].as_array().unwrap() {
+        let output = &task["result"]["structuredOutput"];
+        let plan = plan_output::validate_planning_output(output).unwrap();
+        let resolved = plan_output::resolve_plan(&plan.plan).unwrap();
+        assert_eq!(resolved.depends_on.len(), plan.plan.len());
+    }
+    let first = &detail.body["tasks"][0]["result"]["structuredOutput"];
+    let plan = plan_output::validate_planning_output(first).unwrap();
+    let resolved = plan_output::resolve_plan(&plan.plan).unwrap();
+    assert_eq!(
+        resolved.base_branch,
+        vec![None, Some(0)],
+        "step-2 starts from step-1's branch"
+    );
+    assert_eq!(resolved.waves, vec![vec![0], vec![1]]);
+}
