@@ -10,6 +10,8 @@ pub mod error;
 pub mod keys;
 pub mod mission_views;
 pub mod missions;
+pub mod organizer;
+pub mod plans;
 pub mod rows;
 pub mod state;
 pub mod task_checks;
@@ -19,7 +21,7 @@ pub mod time;
 pub mod workspaces;
 
 use axum::http::{header, HeaderValue};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use error::ApiError;
 use state::AppState;
@@ -40,7 +42,10 @@ pub fn app(db: Db, dist: Option<&Path>) -> Router {
                 .patch(missions::update)
                 .delete(missions::delete),
         )
+        .route("/missions/{id}/run", post(organizer::run))
         .route("/tasks", get(task_list::list).post(tasks::create))
+        .route("/tasks/{id}/approve-plan", post(plans::approve))
+        .route("/tasks/{id}/reject-plan", post(plans::reject))
         .route("/tasks/{id}", get(tasks::detail).patch(tasks::update))
         .route(
             "/workspaces",

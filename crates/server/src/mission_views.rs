@@ -47,6 +47,24 @@ const TASK_JSON: &str = "json_object( \
         'id', w.id, 'status', w.status, 'prUrl', w.pr_url, 'mergedAt', w.merged_at, \
         'prNumber', w.pr_number, 'prLifecycleStatus', w.pr_lifecycle_status)) END)";
 
+/// The tasks of one mission, newest first, as embedded in its detail.
+pub async fn mission_tasks(
+    tx: &mut Tx,
+    team_id: &str,
+    mission_id: &str,
+) -> ApiResult<Vec<MissionTask>> {
+    let filter = MissionFilter {
+        team_id,
+        status: None,
+        workspace_id: None,
+        mission_id: Some(mission_id),
+    };
+    Ok(tasks_by_mission(tx, &filter, true)
+        .await?
+        .remove(mission_id)
+        .unwrap_or_default())
+}
+
 /// Tasks of the selected missions, newest first, each with its latest worker.
 async fn tasks_by_mission(
     tx: &mut Tx,
