@@ -381,3 +381,237 @@ async fn the_workspace_filter_lives_in_the_url() {
     assert_eq!(shown.len(), 1);
     browser.close().await;
 }
+
+/// The planning task in review of the demo mission `title`.
+fn plan_in_review_of(server: &TestServer, title: &str) -> String {
+    let (_, list) = get_json(server.addr, "/api/missions", &server.key);
+    let mission = list["missions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["title"] == title)
+        .unwrap();
+    mission["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["mode"] == "planning" && t["status"] == "completed")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_plan_is_reviewed_and_approved_from_its_task_page() {
+    let server = TestServer::start_demo().await;
+    let plan = plan_in_review_of(&server, "Add a health endpoint");
+    let browser = Browser::start(1280).await;
+    let c = &browser.client;
+    c.goto(&server.link()).await.unwrap();
+    // The mission card leads to the plan.
+    c.find(Locator::LinkText("A plan waits for your review →"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser.wait_for("[data-testid=plan-review]").await;
+    assert!(c.current_url().await.unwrap().path().ends_with(&plan));
+    let steps = c
+        .find_all(Locator::Css("[data-testid=plan-step]"))
+        .await
+        .unwrap();
+    assert_eq!(steps.len(), 3);
+    let ready = browser
+        .wait_text("[data-testid=plan-dispatchable]", |t| !t.is_empty())
+        .await;
+    assert_eq!(
+        ready,
+        "3 steps · 1 can start as soon as the plan is approved"
+    );
+    let waves = c
+        .find(Locator::Css("[data-testid=plan-waves]"))
+        .await
+        .unwrap();
+    assert_eq!(
+        waves.attr("aria-label").await.unwrap().as_deref(),
+        Some("3 steps in 2 waves; 1 can start at once")
+    );
+
+    c.find(Locator::Css("[data-testid=approve-plan]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let done = browser
+        .wait_text("[data-testid=plan-approved]", |t| !t.is_empty())
+        .await;
+    assert!(
+        done.starts_with("Plan approved — 3 child tasks created"),
+        "{done}"
+    );
+    let (_, tasks) = get_json(server.addr, "/api/tasks?status=pending", &server.key);
+    let children = tasks["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["parentTaskId"] == plan.as_str())
+        .count();
+    assert_eq!(children, 3);
+
+    // The mission now lists the children; the plan is no longer in review.
+    c.goto(&server.url("/")).await.unwrap();
+    c.find(Locator::LinkText("Add a health endpoint"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser
+        .wait_text("[data-testid=tasks-queued]", |t| {
+            t.contains("Add GET /healthz")
+        })
+        .await;
+    browser
+        .wait_text("[data-testid=tasks-blocked]", |t| {
+            t.contains("Document /healthz")
+        })
+        .await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
+    let server = TestServer::start_demo().await;
+    let plan = plan_in_review_of(&server, "Add a health endpoint");
+    let browser = Browser::start(1280).await;
+    let c = &browser.client;
+    c.goto(&server.link()).await.unwrap();
+    browser.wait_for("[data-testid=mission-card]").await;
+    c.goto(&server.url(&format!("/tasks/{plan}")))
+        .await
+        .unwrap();
+    browser.wait_for("[data-testid=plan-review]").await;
+    c.find(Locator::Css("[data-testid=reject-plan]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+
+    // An empty submission is refused in place.
+    c.find(Locator::Css("[data-testid=send-feedback]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser
+        .wait_text("[data-testid=plan-error]", |t| {
+            t.starts_with("Feedback is required")
+        })
+        .await;
+
+    // The server refuses (someone approved meanwhile): the typed feedback stays.
+    let (status, _) = send_json(
+        server.addr,
+        "POST",
+        &format!("/api/tasks/{plan}/approve-plan"),
+        &server.key,
+        None,
+    );
+    assert_eq!(status, 200);
+    let feedback = c
+        .find(Locator::Css("[data-testid=reject-feedback]"))
+        .await
+        .unwrap();
+    feedback.send_keys("Check the database too").await.unwrap();
+    c.find(Locator::Css("[data-testid=send-feedback]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser
+        .wait_text("[data-testid=plan-error]", |t| t == "Plan already approved")
+        .await;
+    let kept = c
+        .find(Locator::Css("[data-testid=reject-feedback]"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap();
+    assert_eq!(kept.as_deref(), Some("Check the database too"));
+    browser.close().await;
+
+    // A plan still in review: rejecting lands on the revision.
+    let (_, created) = send_json(
+        server.addr,
+        "POST",
+        "/api/missions",
+        &server.key,
+        Some(
+            &serde_json::json!({"title": "Rate limits", "workspaceId": mission_workspace(&server)}),
+        ),
+    );
+    let mission = created["id"].as_str().unwrap().to_string();
+    let (_, run) = send_json(
+        server.addr,
+        "POST",
+        &format!("/api/missions/{mission}/run"),
+        &server.key,
+        None,
+    );
+    let planning = run["task"]["id"].as_str().unwrap().to_string();
+    server
+        .complete_with_output(
+            &planning,
+            serde_json::json!({
+                "plan": [{"ref": "limit", "title": "Add a rate limiter", "description": "Token bucket per key."}],
+                "summary": "One step.", "missionComplete": false
+            }),
+        )
+        .await;
+    let browser = Browser::start(1280).await;
+    let c = &browser.client;
+    c.goto(&server.link()).await.unwrap();
+    browser.wait_for("[data-testid=mission-card]").await;
+    c.goto(&server.url(&format!("/tasks/{planning}")))
+        .await
+        .unwrap();
+    browser.wait_for("[data-testid=plan-review]").await;
+    c.find(Locator::Css("[data-testid=reject-plan]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let feedback = c
+        .find(Locator::Css("[data-testid=reject-feedback]"))
+        .await
+        .unwrap();
+    feedback.send_keys("  Split per endpoint.  ").await.unwrap();
+    c.find(Locator::Css("[data-testid=send-feedback]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let title = browser
+        .wait_text("[data-testid=task-title]", |t| t.ends_with("(revised)"))
+        .await;
+    assert_eq!(title, "Mission: Rate limits (revised)");
+    let url = c.current_url().await.unwrap();
+    let revision = url.path().trim_start_matches("/tasks/").to_string();
+    let (_, r) = get_json(server.addr, &format!("/api/tasks/{revision}"), &server.key);
+    assert_eq!(r["context"]["planFeedback"], "Split per endpoint.");
+    browser.close().await;
+}
+
+fn mission_workspace(server: &TestServer) -> String {
+    let (_, ws) = get_json(server.addr, "/api/workspaces", &server.key);
+    ws["workspaces"][0]["id"].as_str().unwrap().to_string()
+}

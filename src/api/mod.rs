@@ -6,7 +6,7 @@ pub use error::ApiError;
 
 use crate::state::connection::Connection;
 use buildd_core::client::{ClientMission, ClientMissionList, ClientTask};
-use buildd_core::ApiErrorBody;
+use buildd_core::{ApiErrorBody, ApprovedPlan, RejectedPlan};
 use gloo_net::http::Request;
 use serde::de::DeserializeOwned;
 
@@ -16,16 +16,35 @@ fn decode<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
     serde_json::from_str(text).map_err(|e| ApiError::Decode(e.to_string()))
 }
 
-/// The body of a successful GET, or why there is none. Not generic, so the request code
-/// exists once however many types are read.
+/// The body of a successful request, or why there is none. Not generic, so the request
+/// code exists once however many types are read.
 #[inline(never)]
-async fn fetch_text(conn: &Connection, path: &str) -> Result<String, ApiError> {
-    let response = Request::get(&conn.url(path))
-        .header("Authorization", &format!("Bearer {}", conn.key))
-        .header("Accept", "application/json")
-        .send()
-        .await
-        .map_err(|_| ApiError::Unreachable(conn.server_name()))?;
+async fn fetch_text(
+    conn: &Connection,
+    method: &str,
+    path: &str,
+    body: Option<String>,
+) -> Result<String, ApiError> {
+    let url = conn.url(path);
+    let builder = match method {
+        "POST" => Request::post(&url),
+        "PATCH" => Request::patch(&url),
+        _ => Request::get(&url),
+    }
+    .header("Authorization", &format!("Bearer {}", conn.key))
+    .header("Accept", "application/json");
+    let sent = match body {
+        Some(json) => {
+            builder
+                .header("Content-Type", "application/json")
+                .body(json)
+                .map_err(|e| ApiError::Decode(e.to_string()))?
+                .send()
+                .await
+        }
+        None => builder.send().await,
+    };
+    let response = sent.map_err(|_| ApiError::Unreachable(conn.server_name()))?;
     let status = response.status();
     if (200..300).contains(&status) {
         return response
@@ -42,7 +61,15 @@ async fn fetch_text(conn: &Connection, path: &str) -> Result<String, ApiError> {
 }
 
 async fn get<T: DeserializeOwned>(conn: &Connection, path: &str) -> Result<T, ApiError> {
-    decode(&fetch_text(conn, path).await?)
+    decode(&fetch_text(conn, "GET", path, None).await?)
+}
+
+async fn post<T: DeserializeOwned>(
+    conn: &Connection,
+    path: &str,
+    body: Option<String>,
+) -> Result<T, ApiError> {
+    decode(&fetch_text(conn, "POST", path, body).await?)
 }
 
 /// `GET /api/missions`.
@@ -62,4 +89,29 @@ pub async fn task(conn: &Connection, id: &str) -> Result<ClientTask, ApiError> {
 
 fn encode(segment: &str) -> String {
     js_sys::encode_uri_component(segment).into()
+}
+
+/// `POST /api/tasks/{id}/approve-plan` → the children's ids.
+pub async fn approve_plan(conn: &Connection, id: &str) -> Result<ApprovedPlan, ApiError> {
+    post(
+        conn,
+        &format!("/api/tasks/{}/approve-plan", encode(id)),
+        None,
+    )
+    .await
+}
+
+/// `POST /api/tasks/{id}/reject-plan` `{feedback}` → the revised planning task.
+pub async fn reject_plan(
+    conn: &Connection,
+    id: &str,
+    feedback: &str,
+) -> Result<RejectedPlan, ApiError> {
+    let body = serde_json::json!({ "feedback": feedback }).to_string();
+    post(
+        conn,
+        &format!("/api/tasks/{}/reject-plan", encode(id)),
+        Some(body),
+    )
+    .await
 }

@@ -2,6 +2,8 @@ pub mod app_header;
 pub mod badges;
 pub mod mission_card;
 pub mod panel;
+pub mod plan_review_panel;
+pub mod plan_waves;
 pub mod progress_bar;
 pub mod progress_card;
 pub mod state_chip;

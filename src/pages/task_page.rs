@@ -5,11 +5,13 @@ use super::RequireConnection;
 use crate::api::{self, ApiError};
 use crate::components::badges::{ClassBadge, ModeBadge, StatusBadge};
 use crate::components::panel::{ErrorPanel, Loading};
+use crate::components::plan_review_panel::{PlanReviewPanel, ReviewState};
 use crate::format::{short_id, time_ago};
 use crate::state::connection::Connection;
 use crate::state::refresh::polled;
 use buildd_core::client::{ClientMission, ClientTask};
-use buildd_core::TaskClass;
+use buildd_core::plan::plan_in_review;
+use buildd_core::{TaskClass, TaskMode, TaskStatus};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
@@ -34,12 +36,17 @@ pub fn TaskPage() -> impl IntoView {
 fn TaskLoader(connection: Connection) -> impl IntoView {
     let params = use_params_map();
     let id = Memo::new(move |_| params.with(|p| p.get("id")).unwrap_or_default());
-    let (data, retry) = polled(move || load(connection.clone(), id.get()));
+    let loader = connection.clone();
+    let (data, retry) = polled(move || load(loader.clone(), id.get()));
+    let review = ReviewState::new();
     view! {
         <section class="page">
             {move || match data.get() {
                 None => view! { <Loading label="Loading the task…" /> }.into_any(),
-                Some(Ok((task, mission))) => view! { <TaskView task=task mission=mission /> }.into_any(),
+                Some(Ok((task, mission))) => view! {
+                    <TaskView task=task mission=mission connection=connection.clone() review=review />
+                }
+                    .into_any(),
                 Some(Err(e)) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
             }}
         </section>
@@ -62,7 +69,12 @@ fn task_link(id: &str, mission: Option<&ClientMission>) -> impl IntoView {
 }
 
 #[component]
-fn TaskView(task: ClientTask, mission: Option<ClientMission>) -> impl IntoView {
+fn TaskView(
+    task: ClientTask,
+    mission: Option<ClientMission>,
+    connection: Connection,
+    review: ReviewState,
+) -> impl IntoView {
     let class = task.task_class.clone().unwrap_or(TaskClass::Work);
     let children: Vec<String> = mission
         .as_ref()
@@ -75,6 +87,17 @@ fn TaskView(task: ClientTask, mission: Option<ClientMission>) -> impl IntoView {
         })
         .unwrap_or_default();
     let summary = task.result.as_ref().and_then(|r| r.summary.clone());
+    let in_review = match &mission {
+        Some(m) => plan_in_review(&m.tasks).is_some_and(|t| t.id == task.id),
+        None => task.mode == TaskMode::Planning && task.status == TaskStatus::Completed,
+    };
+    let output = task
+        .result
+        .as_ref()
+        .and_then(|r| r.structured_output.clone());
+    let panel = output.filter(|_| in_review).map(|output| {
+        view! { <PlanReviewPanel connection=connection task_id=task.id.clone() output=output state=review /> }
+    });
     let plan_steps: Vec<Value> = task
         .result
         .as_ref()
@@ -131,7 +154,8 @@ fn TaskView(task: ClientTask, mission: Option<ClientMission>) -> impl IntoView {
                 </p>
             })}
         </section>
-        {(!plan_steps.is_empty()).then(|| view! {
+        {panel}
+        {(!in_review && !plan_steps.is_empty()).then(|| view! {
             <section class="card">
                 <h2 class="card__title">"Plan"</h2>
                 <ol class="plan-steps">

@@ -65,6 +65,20 @@ impl TestServer {
         }
     }
 
+    /// Completes a task with `structured_output`, as a worker reporting its result would.
+    pub async fn complete_with_output(&self, task_id: &str, structured_output: serde_json::Value) {
+        let result =
+            serde_json::json!({"summary": "Planned", "structuredOutput": structured_output});
+        let mut tx = self.db.write().await.expect("transaction");
+        sqlx::query("UPDATE tasks SET status = 'completed', result = ? WHERE id = ?")
+            .bind(result.to_string())
+            .bind(task_id)
+            .execute(&mut *tx)
+            .await
+            .expect("complete the task");
+        tx.commit().await.expect("commit");
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{}", self.addr, path)
     }

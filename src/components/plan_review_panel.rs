@@ -1,0 +1,230 @@
+//! The Plan Review Panel: a plan in review, its steps and waves, and the two decisions a
+//! person makes on it: Approve Plan (children are created) or Reject with feedback (a
+//! revised planning run is filed).
+
+use super::plan_waves::PlanWaves;
+use crate::api::{self, ApiError};
+use crate::state::connection::Connection;
+use buildd_core::plan_output::{resolve_plan, validate_planning_output, PlanStep};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use leptos_router::hooks::use_navigate;
+use serde_json::Value;
+
+/// What a person is doing in the panel. Lives above the refreshed view, so typed feedback
+/// survives a refresh and a failed submit.
+#[derive(Clone, Copy)]
+pub struct ReviewState {
+    pub feedback: RwSignal<String>,
+    pub rejecting: RwSignal<bool>,
+    pub busy: RwSignal<bool>,
+    pub error: RwSignal<Option<String>>,
+    pub approved: RwSignal<Option<Vec<String>>>,
+}
+
+impl ReviewState {
+    pub fn new() -> Self {
+        Self {
+            feedback: RwSignal::new(String::new()),
+            rejecting: RwSignal::new(false),
+            busy: RwSignal::new(false),
+            error: RwSignal::new(None),
+            approved: RwSignal::new(None),
+        }
+    }
+}
+
+impl Default for ReviewState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn conflict_text(e: &ApiError) -> String {
+    match e {
+        ApiError::Status(409, m) => m.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[component]
+fn StepCard(step: PlanStep) -> impl IntoView {
+    let deps = step
+        .depends_on
+        .iter()
+        .map(|d| view! { <span class="dep-chip">{format!("⤷ {d}")}</span> })
+        .collect_view();
+    view! {
+        <li class="step-card" data-testid="plan-step">
+            <div class="step-card__head">
+                <code class="step-card__ref">{step.step_ref.clone()}</code>
+                <strong>{step.title.clone()}</strong>
+            </div>
+            <p class="prewrap small">{step.description.clone()}</p>
+            <div class="step-card__meta small muted">
+                {step.priority.map(|p| view! { <span>{format!("priority {p}")}</span> })}
+                {step.role_slug.clone().map(|r| view! { <span>{format!("needs {r}")}</span> })}
+                {step.output_requirement.clone().map(|o| view! { <span>{o.replace('_', " ")}</span> })}
+                {(!step.depends_on.is_empty()).then(|| view! { <span>"Depends on"</span> })}
+                {deps}
+            </div>
+        </li>
+    }
+}
+
+#[component]
+pub fn PlanReviewPanel(
+    connection: Connection,
+    task_id: String,
+    output: Value,
+    state: ReviewState,
+) -> impl IntoView {
+    let summary = output
+        .get("summary")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let (steps, problems, resolved) = match validate_planning_output(&output) {
+        Ok(plan) => match resolve_plan(&plan.plan) {
+            Ok(resolved) => (plan.plan, vec![], Some(resolved)),
+            Err(e) => (plan.plan, vec![e], None),
+        },
+        Err(errors) => (vec![], errors, None),
+    };
+    let mut warnings = problems.clone();
+    if let Some(r) = &resolved {
+        if steps.len() > 1 && r.waves.len() == steps.len() {
+            warnings.push(
+                "This plan is filed as a chain: only one step can run at a time. Check that \
+                 every dependsOn is really needed."
+                    .into(),
+            );
+        }
+    }
+    let can_approve = problems.is_empty();
+    let ready_now = resolved
+        .as_ref()
+        .map_or(0, |r| r.waves.first().map_or(0, Vec::len));
+    let step_count = steps.len();
+    let navigate = use_navigate();
+
+    let approve = {
+        let (connection, task_id) = (connection.clone(), task_id.clone());
+        move |_| {
+            let (connection, task_id) = (connection.clone(), task_id.clone());
+            state.busy.set(true);
+            state.error.set(None);
+            spawn_local(async move {
+                match api::approve_plan(&connection, &task_id).await {
+                    Ok(done) => state.approved.set(Some(done.tasks)),
+                    Err(e) => state.error.set(Some(conflict_text(&e))),
+                }
+                state.busy.set(false);
+            });
+        }
+    };
+    let reject = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let feedback = state.feedback.get_untracked().trim().to_string();
+        if feedback.is_empty() {
+            state.error.set(Some(
+                "Feedback is required: say what the revision should change.".into(),
+            ));
+            return;
+        }
+        let (connection, task_id, navigate) =
+            (connection.clone(), task_id.clone(), navigate.clone());
+        state.busy.set(true);
+        state.error.set(None);
+        spawn_local(async move {
+            match api::reject_plan(&connection, &task_id, &feedback).await {
+                Ok(revision) => {
+                    state.feedback.set(String::new());
+                    state.rejecting.set(false);
+                    navigate(&format!("/tasks/{}", revision.task_id), Default::default());
+                }
+                Err(e) => state.error.set(Some(conflict_text(&e))),
+            }
+            state.busy.set(false);
+        });
+    };
+
+    view! {
+        <section class="card plan-review" data-testid="plan-review">
+            <h2 class="card__title">"Plan in review"</h2>
+            <p class="prewrap">{summary}</p>
+            <p class="muted small" data-testid="plan-dispatchable">
+                {format!("{step_count} steps · {ready_now} can start as soon as the plan is approved")}
+            </p>
+            {warnings
+                .into_iter()
+                .map(|w| view! { <p class="notice notice--warn" data-testid="plan-warning">{w}</p> })
+                .collect_view()}
+            {resolved.map(|r| view! { <PlanWaves steps=steps.clone() resolved=r /> })}
+            <ol class="step-cards">
+                {steps.into_iter().map(|s| view! { <StepCard step=s /> }).collect_view()}
+            </ol>
+            {move || {
+                state
+                    .approved
+                    .get()
+                    .map(|children| {
+                        view! {
+                            <p class="notice notice--ok" role="status" data-testid="plan-approved">
+                                {format!("Plan approved — {} child tasks created: ", children.len())}
+                                {children
+                                    .iter()
+                                    .map(|c| view! { <a href=format!("/tasks/{c}") class="dep-chip">{c.chars().take(8).collect::<String>()}</a> })
+                                    .collect_view()}
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                state
+                    .error
+                    .get()
+                    .map(|e| view! { <p class="form__error" role="alert" data-testid="plan-error">{e}</p> })
+            }}
+            <div class="actions" class:hidden=move || state.approved.get().is_some()>
+                <button
+                    class="button button--primary"
+                    on:click=approve
+                    prop:disabled=move || state.busy.get() || !can_approve
+                    data-testid="approve-plan"
+                >
+                    {move || if state.busy.get() { "Working…" } else { "Approve Plan" }}
+                </button>
+                <button
+                    class="button"
+                    on:click=move |_| state.rejecting.update(|r| *r = !*r)
+                    prop:disabled=move || state.busy.get()
+                    data-testid="reject-plan"
+                >
+                    "Reject"
+                </button>
+            </div>
+            <form
+                class="form reject-form"
+                class:hidden=move || !state.rejecting.get()
+                on:submit=reject
+                data-testid="reject-form"
+            >
+                <label class="field">
+                    <span class="field__label">"What should the revised plan change?"</span>
+                    <textarea
+                        rows=4
+                        prop:value=move || state.feedback.get()
+                        on:input=move |ev| state.feedback.set(event_target_value(&ev))
+                        data-testid="reject-feedback"
+                    ></textarea>
+                </label>
+                <div class="actions">
+                    <button class="button button--primary" type="submit" prop:disabled=move || state.busy.get() data-testid="send-feedback">
+                        "Send feedback and revise"
+                    </button>
+                </div>
+            </form>
+        </section>
+    }
+}
