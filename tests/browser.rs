@@ -410,12 +410,9 @@ async fn a_plan_is_reviewed_and_approved_from_its_task_page() {
     let c = &browser.client;
     c.goto(&server.link()).await.unwrap();
     // The mission card leads to the plan.
-    c.find(Locator::LinkText("A plan waits for your review →"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    let link = browser.wait_for("[data-testid=plan-review-link]").await;
+    assert_eq!(link.text().await.unwrap(), "A plan waits for your review →");
+    link.click().await.unwrap();
     browser.wait_for("[data-testid=plan-review]").await;
     assert!(c.current_url().await.unwrap().path().ends_with(&plan));
     let steps = c
@@ -462,11 +459,8 @@ async fn a_plan_is_reviewed_and_approved_from_its_task_page() {
     assert_eq!(children, 3);
 
     // The mission now lists the children; the plan is no longer in review.
-    c.goto(&server.url("/")).await.unwrap();
-    c.find(Locator::LinkText("Add a health endpoint"))
-        .await
-        .unwrap()
-        .click()
+    let mission = mission_id(&server, "Add a health endpoint").await;
+    c.goto(&server.url(&format!("/missions/{mission}")))
         .await
         .unwrap();
     browser

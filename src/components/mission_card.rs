@@ -42,7 +42,7 @@ pub fn MissionCard(item: ClientMission) -> impl IntoView {
                 None
             }}
             {plan.map(|href| view! {
-                <a href=href class="mission-card__cta">"A plan waits for your review →"</a>
+                <a href=href class="mission-card__cta" data-testid="plan-review-link">"A plan waits for your review →"</a>
             })}
             <div class="mission-card__meta muted small">
                 {health.map(|h| view! { <HealthChip health=h /> })}

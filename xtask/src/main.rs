@@ -2,7 +2,7 @@
 
 mod tools;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{exit, Command};
 
 const USAGE: &str = "\
@@ -18,7 +18,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let root = workspace_root();
     std::env::set_current_dir(&root).expect("workspace root");
-    let env = tools::Env::new();
+    let env = tools::Env::new(&root);
     let result = match args.first().map(String::as_str) {
         Some("serve") => serve(&env, &args[1..]),
         Some("test") => test(&env),
@@ -34,8 +34,13 @@ fn main() {
     }
 }
 
+/// The clone this command was started in. Read at run time (`cargo run` sets it): a binary
+/// cached in a shared target dir may have been compiled in another clone.
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("xtask"));
+    manifest_dir
         .parent()
         .expect("xtask lives in the workspace")
         .to_path_buf()
@@ -142,9 +147,13 @@ fn run_tests(env: &tools::Env) -> Result<(), String> {
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;
     step("cargo test --workspace");
+    let dist = std::env::current_dir()
+        .map_err(|e| e.to_string())?
+        .join("dist");
     let mut child = env
         .command("cargo")
         .args(["test", "--workspace"])
+        .env("BUILDD_DIST", dist)
         .stdout(Stdio::piped())
         .spawn()
         .map_err(|e| format!("could not start cargo: {e}"))?;

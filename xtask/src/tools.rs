@@ -14,15 +14,19 @@ pub struct Env {
     target: PathBuf,
 }
 
+/// Target dirs kept for other clones before the least recently used one is removed.
+const KEEP_TARGETS: usize = 3;
+
 impl Env {
-    pub fn new() -> Self {
+    /// `root` is the clone being built.
+    pub fn new(root: &Path) -> Self {
         let home = std::env::var_os("HOME")
             .map(PathBuf::from)
             .unwrap_or_else(|| "/tmp".into());
         let cache = home.join(".cache/buildd-mc");
         let target = std::env::var_os("CARGO_TARGET_DIR")
             .map(PathBuf::from)
-            .unwrap_or_else(|| cache.join("target"));
+            .unwrap_or_else(|| clone_target_dir(&cache, root));
         Self { cache, target }
     }
 
@@ -164,4 +168,38 @@ fn is_root() -> bool {
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
         .unwrap_or(false)
+}
+
+/// One target dir per clone: Cargo decides freshness from the source paths recorded at
+/// build time, so two clones sharing a dir can pick up each other's stale builds.
+fn clone_target_dir(cache: &Path, root: &Path) -> PathBuf {
+    use std::hash::{Hash, Hasher};
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    root.hash(&mut hasher);
+    let name = root.file_name().and_then(|n| n.to_str()).unwrap_or("clone");
+    let targets = cache.join("targets");
+    let dir = targets.join(format!("{name}-{:016x}", hasher.finish()));
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::write(dir.join(".last-used"), b"");
+    prune_targets(&targets);
+    dir
+}
+
+/// Removes the least recently used target dirs beyond [`KEEP_TARGETS`].
+fn prune_targets(targets: &Path) {
+    let Ok(entries) = std::fs::read_dir(targets) else {
+        return;
+    };
+    let mut dirs: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let used = std::fs::metadata(e.path().join(".last-used")).and_then(|m| m.modified());
+            Some((used.ok()?, e.path()))
+        })
+        .collect();
+    dirs.sort_by_key(|(used, _)| std::cmp::Reverse(*used));
+    for (_, old) in dirs.into_iter().skip(KEEP_TARGETS) {
+        let _ = std::fs::remove_dir_all(old);
+    }
 }

@@ -7,8 +7,11 @@ use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
 use std::path::PathBuf;
 
+/// `shared/` sits beside the clone. Read at run time: a cached test binary may have been
+/// compiled in another clone.
 fn captures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/buildd/captures")
+    let crate_dir = std::env::var_os("CARGO_MANIFEST_DIR").expect("run by cargo test");
+    PathBuf::from(crate_dir).join("../../../shared/buildd/captures")
 }
 
 struct Capture {

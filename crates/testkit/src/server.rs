@@ -3,11 +3,13 @@ use buildd_server::{app, demo, keys, Db};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-/// The dashboard built by `trunk build --release` (`BUILDD_DIST` overrides).
+/// The dashboard built by `trunk build --release`: `BUILDD_DIST`, else `dist/` of the
+/// package under test (read at run time: a cached test binary may come from another clone).
 pub fn dist_dir() -> PathBuf {
     let dist = std::env::var_os("BUILDD_DIST")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../dist"));
+        .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR").map(|d| PathBuf::from(d).join("dist")))
+        .unwrap_or_else(|| PathBuf::from("dist"));
     assert!(
         dist.join("index.html").exists(),
         "no dashboard build at {}: run `cargo xtask test`, which builds it first",
