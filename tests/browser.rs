@@ -463,6 +463,15 @@ async fn a_plan_is_reviewed_and_approved_from_its_task_page() {
     c.goto(&server.url(&format!("/missions/{mission}")))
         .await
         .unwrap();
+    browser.wait_for("[data-testid=progress-card]").await;
+    let waiting = c
+        .find_all(Locator::Css("[data-testid=plan-awaiting-review]"))
+        .await
+        .unwrap();
+    assert!(
+        waiting.is_empty(),
+        "an approved plan no longer waits on the mission page"
+    );
     browser
         .wait_text("[data-testid=tasks-queued]", |t| {
             t.contains("Add GET /healthz")
@@ -484,7 +493,22 @@ async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
     let c = &browser.client;
     c.goto(&server.link()).await.unwrap();
     browser.wait_for("[data-testid=mission-card]").await;
-    c.goto(&server.url(&format!("/tasks/{plan}")))
+    // The mission page says a plan waits, and leads to it.
+    let mission = mission_id(&server, "Add a health endpoint").await;
+    c.goto(&server.url(&format!("/missions/{mission}")))
+        .await
+        .unwrap();
+    let waiting = browser
+        .wait_text("[data-testid=plan-awaiting-review]", |t| !t.is_empty())
+        .await;
+    assert!(
+        waiting.contains("Mission: Add a health endpoint finished planning"),
+        "{waiting}"
+    );
+    c.find(Locator::LinkText("Review the plan"))
+        .await
+        .unwrap()
+        .click()
         .await
         .unwrap();
     browser.wait_for("[data-testid=plan-review]").await;

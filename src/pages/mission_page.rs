@@ -10,6 +10,7 @@ use crate::state::connection::Connection;
 use crate::state::refresh::polled;
 use buildd_core::client::ClientMission;
 use buildd_core::grouping::{health, health_beside, mission_state};
+use buildd_core::plan::plan_in_review;
 use buildd_core::task_groups::{group_tasks, TaskGroup};
 use buildd_core::{compute_progress, MissionTask};
 use leptos::prelude::*;
@@ -55,6 +56,7 @@ fn MissionView(detail: ClientMission, expanded: RwSignal<HashSet<TaskGroup>>) ->
     let health = health_beside(state, health(&detail, &progress));
     let status = detail.status.clone();
     let workspace = detail.workspace.clone().map(|w| w.name);
+    let plan = plan_in_review(&detail.tasks).map(|t| (t.id.clone(), t.title.clone()));
     view! {
         <header class="mission-head">
             <h1 data-testid="mission-title">{detail.title.clone()}</h1>
@@ -75,6 +77,15 @@ fn MissionView(detail: ClientMission, expanded: RwSignal<HashSet<TaskGroup>>) ->
                 .clone()
                 .map(|r| view! { <p class="notice notice--warn">{r}</p> })}
         </header>
+        {plan.map(|(id, title)| view! {
+            <section class="card plan-waiting" data-testid="plan-awaiting-review">
+                <h2 class="card__title">"Plan awaiting review"</h2>
+                <p>
+                    {format!("{title} finished planning. Nothing runs until a person approves the plan or sends it back.")}
+                </p>
+                <a class="button button--primary" href=format!("/tasks/{id}")>"Review the plan"</a>
+            </section>
+        })}
         <ProgressCard progress=progress status=status />
         <TaskSections tasks=detail.tasks expanded=expanded />
     }
