@@ -80,7 +80,49 @@ pub fn validate_planning_output(output: &Value) -> Result<PlanningOutput, Vec<St
     if !errors.is_empty() {
         return Err(errors);
     }
-    serde_json::from_value(output.clone()).map_err(|e| vec![e.to_string()])
+    // Every field is checked above, so reading them cannot fail. Read by hand rather than
+    // through serde: the dashboard then ships no second (Value) deserializer.
+    let steps = object["plan"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    Ok(PlanningOutput {
+        plan: steps
+            .iter()
+            .filter_map(Value::as_object)
+            .map(read_step)
+            .collect(),
+        summary: object["summary"].as_str().unwrap_or_default().to_string(),
+        mission_complete: object["missionComplete"].as_bool().unwrap_or_default(),
+    })
+}
+
+fn read_step(step: &Map<String, Value>) -> PlanStep {
+    let text = |k: &str| step.get(k).and_then(Value::as_str).map(str::to_string);
+    let list = |k: &str| -> Vec<String> {
+        step.get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    PlanStep {
+        step_ref: text("ref").unwrap_or_default(),
+        title: text("title").unwrap_or_default(),
+        description: text("description").unwrap_or_default(),
+        depends_on: list("dependsOn"),
+        base_branch: text("baseBranch"),
+        role_slug: text("roleSlug"),
+        output_requirement: text("outputRequirement"),
+        priority: step.get("priority").and_then(Value::as_i64),
+        kind: text("kind"),
+        complexity: text("complexity"),
+        required_capabilities: list("requiredCapabilities"),
+    }
 }
 
 fn check_step(i: usize, step: &Value, errors: &mut Vec<String>) {

@@ -202,6 +202,8 @@ fn captured_plans_validate_and_resolve() {
     for task in detail.body["tasks"].as_array().unwrap() {
         let output = &task["result"]["structuredOutput"];
         let plan = plan_output::validate_planning_output(output).unwrap();
+        let by_serde: plan_output::PlanningOutput = serde_json::from_value(output.clone()).unwrap();
+        assert_eq!(plan, by_serde, "every captured field is read");
         let resolved = plan_output::resolve_plan(&plan.plan).unwrap();
         assert_eq!(resolved.depends_on.len(), plan.plan.len());
     }

@@ -30,6 +30,15 @@ fn the_seed_example_is_valid() {
     let parsed = validate_planning_output(&output).unwrap();
     assert_eq!(parsed.plan.len(), 2);
     assert_eq!(parsed.plan[1].depends_on, vec!["extract"]);
+    assert_eq!(
+        parsed.plan[0].output_requirement.as_deref(),
+        Some("pr_required")
+    );
+    assert_eq!(parsed.summary, "Extract first, then adopt across routes.");
+    assert!(!parsed.mission_complete);
+    // Read by hand, the same as serde would read it.
+    let by_serde: PlanningOutput = serde_json::from_value(output).unwrap();
+    assert_eq!(parsed, by_serde);
 }
 
 #[test]
