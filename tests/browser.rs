@@ -7,6 +7,14 @@ use buildd_core::MissionDetail;
 use buildd_testkit::{get_json, send_json, Browser, TestServer};
 use fantoccini::Locator;
 
+/// A browser that opened the dashboard link, so it is connected, and shows the missions.
+async fn connected(server: &TestServer) -> Browser {
+    let browser = Browser::start(1280).await;
+    browser.client.goto(&server.link()).await.unwrap();
+    browser.wait_for("[data-testid=mission-card]").await;
+    browser
+}
+
 async fn mission_id(server: &TestServer, title: &str) -> String {
     let (_, list) = get_json(server.addr, "/api/missions", &server.key);
     list["missions"]
@@ -258,11 +266,9 @@ window.__card = document.querySelector('[data-testid=progress-card]');
 #[tokio::test(flavor = "multi_thread")]
 async fn the_mission_page_refreshes_by_itself_without_flicker() {
     let server = TestServer::start_demo().await;
-    let browser = Browser::start(1280).await;
+    let browser = connected(&server).await;
     let c = &browser.client;
     let id = mission_id(&server, "Checkout redesign").await;
-    c.goto(&server.link()).await.unwrap();
-    browser.wait_for("[data-testid=mission-card]").await;
     c.goto(&server.url(&format!("/missions/{id}")))
         .await
         .unwrap();
@@ -342,10 +348,8 @@ async fn the_workspace_filter_lives_in_the_url() {
     );
     assert_eq!(status, 201);
 
-    let browser = Browser::start(1280).await;
+    let browser = connected(&server).await;
     let c = &browser.client;
-    c.goto(&server.link()).await.unwrap();
-    browser.wait_for("[data-testid=mission-card]").await;
     let all = c
         .find_all(Locator::Css("[data-testid=mission-card]"))
         .await
@@ -489,10 +493,8 @@ async fn a_plan_is_reviewed_and_approved_from_its_task_page() {
 async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
     let server = TestServer::start_demo().await;
     let plan = plan_in_review_of(&server, "Add a health endpoint");
-    let browser = Browser::start(1280).await;
+    let browser = connected(&server).await;
     let c = &browser.client;
-    c.goto(&server.link()).await.unwrap();
-    browser.wait_for("[data-testid=mission-card]").await;
     // The mission page says a plan waits, and leads to it.
     let mission = mission_id(&server, "Add a health endpoint").await;
     c.goto(&server.url(&format!("/missions/{mission}")))
@@ -593,10 +595,8 @@ async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
             }),
         )
         .await;
-    let browser = Browser::start(1280).await;
+    let browser = connected(&server).await;
     let c = &browser.client;
-    c.goto(&server.link()).await.unwrap();
-    browser.wait_for("[data-testid=mission-card]").await;
     c.goto(&server.url(&format!("/tasks/{planning}")))
         .await
         .unwrap();
