@@ -195,22 +195,11 @@ async fn the_connect_screen_checks_the_key_and_keeps_what_was_typed() {
         .await
         .unwrap();
     input.send_keys("bld_wrong").await.unwrap();
-    c.find(Locator::Css("[data-testid=connect-submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser.click("[data-testid=connect-submit]").await;
     browser
         .wait_text("[data-testid=connect-error]", |t| t.contains("401"))
         .await;
-    let kept = c
-        .find(Locator::Css("[data-testid=key-input]"))
-        .await
-        .unwrap()
-        .prop("value")
-        .await
-        .unwrap();
+    let kept = browser.value("[data-testid=key-input]").await;
     assert_eq!(
         kept.as_deref(),
         Some("bld_wrong"),
@@ -219,12 +208,7 @@ async fn the_connect_screen_checks_the_key_and_keeps_what_was_typed() {
 
     input.clear().await.unwrap();
     input.send_keys(&server.key).await.unwrap();
-    c.find(Locator::Css("[data-testid=connect-submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser.click("[data-testid=connect-submit]").await;
     browser.wait_for("[data-testid=mission-card]").await;
     // Usable at 375 px: nothing wider than the viewport.
     let overflow = c
@@ -240,12 +224,7 @@ async fn the_connect_screen_checks_the_key_and_keeps_what_was_typed() {
         "the mission list fits 375 px"
     );
 
-    c.find(Locator::Css("[data-testid=disconnect]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser.click("[data-testid=disconnect]").await;
     browser.wait_for("[data-testid=connect-form]").await;
     let stored = c
         .execute("return localStorage.getItem('buildd.apiKey')", vec![])
@@ -440,12 +419,7 @@ async fn a_plan_is_reviewed_and_approved_from_its_task_page() {
         Some("3 steps in 2 waves; 1 can start at once")
     );
 
-    c.find(Locator::Css("[data-testid=approve-plan]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser.click("[data-testid=approve-plan]").await;
     let done = browser
         .wait_text("[data-testid=plan-approved]", |t| !t.is_empty())
         .await;
@@ -514,20 +488,10 @@ async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
         .await
         .unwrap();
     browser.wait_for("[data-testid=plan-review]").await;
-    c.find(Locator::Css("[data-testid=reject-plan]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser.click("[data-testid=reject-plan]").await;
 
     // An empty submission is refused in place.
-    c.find(Locator::Css("[data-testid=send-feedback]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser.click("[data-testid=send-feedback]").await;
     browser
         .wait_text("[data-testid=plan-error]", |t| {
             t.starts_with("Feedback is required")
@@ -548,22 +512,11 @@ async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
         .await
         .unwrap();
     feedback.send_keys("Check the database too").await.unwrap();
-    c.find(Locator::Css("[data-testid=send-feedback]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser.click("[data-testid=send-feedback]").await;
     browser
         .wait_text("[data-testid=plan-error]", |t| t == "Plan already approved")
         .await;
-    let kept = c
-        .find(Locator::Css("[data-testid=reject-feedback]"))
-        .await
-        .unwrap()
-        .prop("value")
-        .await
-        .unwrap();
+    let kept = browser.value("[data-testid=reject-feedback]").await;
     assert_eq!(kept.as_deref(), Some("Check the database too"));
     browser.close().await;
 
@@ -601,23 +554,13 @@ async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
         .await
         .unwrap();
     browser.wait_for("[data-testid=plan-review]").await;
-    c.find(Locator::Css("[data-testid=reject-plan]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser.click("[data-testid=reject-plan]").await;
     let feedback = c
         .find(Locator::Css("[data-testid=reject-feedback]"))
         .await
         .unwrap();
     feedback.send_keys("  Split per endpoint.  ").await.unwrap();
-    c.find(Locator::Css("[data-testid=send-feedback]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser.click("[data-testid=send-feedback]").await;
     let title = browser
         .wait_text("[data-testid=task-title]", |t| t.ends_with("(revised)"))
         .await;

@@ -1,7 +1,7 @@
 //! The sections a mission page lists its tasks in, derived from each task's status, its
 //! latest worker and its dependencies.
 
-use crate::enums::{TaskMode, TaskStatus};
+use crate::enums::TaskStatus;
 use crate::mission::MissionTask;
 use crate::plan::plan_in_review;
 use std::collections::HashMap;
@@ -106,15 +106,10 @@ pub fn group_tasks(tasks: &[MissionTask]) -> Vec<(TaskGroup, &MissionTask)> {
         .collect()
 }
 
-/// Whether the task is an organizer (planning) run.
-pub fn is_planning(task: &MissionTask) -> bool {
-    task.mode == TaskMode::Planning
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::enums::WorkerStatus;
+    use crate::enums::{TaskMode, WorkerStatus};
     use crate::mission::WorkerSummary;
     use crate::test_support;
 
@@ -167,6 +162,5 @@ mod tests {
         plan.mode = TaskMode::Planning;
         let groups = group_tasks(std::slice::from_ref(&plan));
         assert_eq!(groups[0].0, TaskGroup::PlanInReview);
-        assert!(is_planning(&plan));
     }
 }

@@ -175,28 +175,6 @@ impl TaskRow {
             .and_then(|r| serde_json::from_str(r).ok())
     }
 
-    /// The task as embedded in a mission; `detail` adds priority, createdAt and result.
-    pub fn to_mission_task(&self, workers: Vec<WorkerSummary>, detail: bool) -> MissionTask {
-        MissionTask {
-            id: self.id.clone(),
-            title: self.title.clone(),
-            status: self.status(),
-            priority: detail.then_some(self.priority),
-            role_slug: self.role_slug.clone(),
-            created_at: detail.then(|| self.created_at.clone()),
-            result: self.result(),
-            updated_at: Some(self.updated_at.clone()),
-            kind: self.kind.clone(),
-            mode: TaskMode::parse(&self.mode),
-            category: self.category.clone(),
-            parent_task_id: self.parent_task_id.clone(),
-            creation_source: self.creation_source.clone(),
-            task_class: Some(TaskClass::parse(&self.task_class)),
-            depends_on: self.depends_on(),
-            workers,
-        }
-    }
-
     /// The bare row, as `PATCH /api/tasks/{id}` returns it.
     pub fn to_task(&self) -> Task {
         Task {

@@ -107,6 +107,28 @@ impl Browser {
             .unwrap_or_else(|e| panic!("waiting for {css}: {e}"))
     }
 
+    /// Clicks the element `css` matches.
+    pub async fn click(&self, css: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("finding {css}: {e}"))
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("clicking {css}: {e}"));
+    }
+
+    /// The current value of the form field `css` matches.
+    pub async fn value(&self, css: &str) -> Option<String> {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("finding {css}: {e}"))
+            .prop("value")
+            .await
+            .unwrap_or_else(|e| panic!("reading {css}: {e}"))
+    }
+
     pub async fn close(mut self) {
         let _ = self.client.clone().close().await;
         self.kill();
