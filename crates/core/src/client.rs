@@ -5,6 +5,7 @@
 
 use crate::enums::{MissionStatus, OrchestrationMode, TaskClass, TaskMode, TaskStatus};
 use crate::mission::{MissionTask, WorkspaceRef};
+use crate::plan_phase::PlanRejection;
 use crate::task::{TaskMissionRef, TaskResult};
 use serde::Deserialize;
 
@@ -83,6 +84,22 @@ pub struct ClientTask {
     pub pr_number: Option<i64>,
     #[serde(default)]
     pub merged_at: Option<String>,
+    #[serde(default)]
+    pub context: Option<ClientTaskContext>,
+}
+
+/// The parts of a task's `context` the task page shows: how plan review went.
+#[derive(Clone, Debug, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientTaskContext {
+    /// On a revised planning task: the reviewer's feedback and the plan it replaces.
+    #[serde(default)]
+    pub plan_feedback: Option<String>,
+    #[serde(default)]
+    pub previous_plan_task_id: Option<String>,
+    /// On a rejected planning task.
+    #[serde(default)]
+    pub plan_rejection: Option<PlanRejection>,
 }
 
 fn execution() -> TaskMode {

@@ -3,6 +3,7 @@
 //! computed here once so every surface shows the same value. No I/O.
 
 pub mod client;
+pub mod dependencies;
 pub mod enums;
 pub mod error;
 pub mod grouping;
@@ -10,12 +11,14 @@ pub mod lifecycle;
 pub mod mission;
 pub mod plan;
 pub mod plan_output;
+pub mod plan_phase;
 pub mod progress;
 pub mod schedule;
 pub mod task;
 pub mod task_groups;
 #[cfg(test)]
 mod test_support;
+pub mod worker;
 pub mod workspace;
 
 pub use enums::*;
@@ -24,4 +27,5 @@ pub use mission::*;
 pub use progress::{compute_progress, MissionProgress, Segment, SegmentState};
 pub use schedule::Schedule;
 pub use task::*;
+pub use worker::*;
 pub use workspace::*;

@@ -128,8 +128,14 @@ pub struct WorkerSummary {
 }
 
 impl WorkerSummary {
+    /// A PR that is neither merged nor closed.
     pub fn has_open_pr(&self) -> bool {
-        self.pr_url.is_some() && self.merged_at.is_none()
+        self.pr_url.is_some()
+            && self.merged_at.is_none()
+            && !matches!(
+                self.pr_lifecycle_status.as_deref(),
+                Some("merged") | Some("closed")
+            )
     }
 }
 

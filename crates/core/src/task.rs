@@ -33,6 +33,9 @@ pub struct TaskResult {
     pub next_suggestion: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_question: Option<Value>,
+    /// Why the task failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// `{id, name, repo, …}` of the task's workspace. Never carries secrets.

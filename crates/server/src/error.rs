@@ -17,6 +17,9 @@ pub enum ApiError {
     NotFound(&'static str),
     /// 409: the request conflicts with the current state.
     Conflict(String),
+    /// A refusal whose body says more than the message: Buildd's `{error, hint}`,
+    /// `{error, abort, …}` and the field-by-field `{error, errors}`.
+    Detailed(StatusCode, serde_json::Value),
     /// 500: a fault of the server, never of the input. Logged, not shown.
     Internal(String),
 }
@@ -41,6 +44,7 @@ impl IntoResponse for ApiError {
             Self::Forbidden(m) => (StatusCode::FORBIDDEN, m),
             Self::NotFound(m) => (StatusCode::NOT_FOUND, m.to_string()),
             Self::Conflict(m) => (StatusCode::CONFLICT, m),
+            Self::Detailed(status, body) => return (status, Json(body)).into_response(),
             Self::Internal(detail) => {
                 tracing::error!("internal error: {detail}");
                 (

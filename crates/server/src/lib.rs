@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod body;
 pub mod cache;
+pub mod claim;
 pub mod db;
 pub mod demo;
 pub mod error;
@@ -11,17 +12,20 @@ pub mod keys;
 pub mod mission_views;
 pub mod missions;
 pub mod organizer;
+pub mod outcomes;
 pub mod plans;
 pub mod rows;
 pub mod state;
+pub mod steering;
 pub mod task_checks;
 pub mod task_list;
 pub mod tasks;
 pub mod time;
+pub mod workers;
 pub mod workspaces;
 
 use axum::http::{header, HeaderValue};
-use axum::routing::{get, post};
+use axum::routing::{get, patch, post};
 use axum::Router;
 use error::ApiError;
 use state::AppState;
@@ -46,7 +50,11 @@ pub fn app(db: Db, dist: Option<&Path>) -> Router {
         .route("/tasks", get(task_list::list).post(tasks::create))
         .route("/tasks/{id}/approve-plan", post(plans::approve))
         .route("/tasks/{id}/reject-plan", post(plans::reject))
+        .route("/tasks/{id}/messages", get(steering::messages))
         .route("/tasks/{id}", get(tasks::detail).patch(tasks::update))
+        .route("/workers/claim", post(claim::claim))
+        .route("/workers/{id}", patch(workers::update))
+        .route("/workers/{id}/instruct", post(steering::instruct))
         .route(
             "/workspaces",
             get(workspaces::list).post(workspaces::create),

@@ -15,6 +15,7 @@ use axum::extract::{Path, State};
 use axum::Json;
 use buildd_core::plan::plan_in_review;
 use buildd_core::plan_output::{branch_name, resolve_plan, validate_planning_output};
+use buildd_core::plan_phase::PlanRejection;
 use buildd_core::*;
 use serde_json::{json, Value};
 
@@ -33,6 +34,10 @@ async fn plan_under_review(tx: &mut Tx, caller: &Caller, id: &str) -> ApiResult<
         .await?;
     if children > 0 {
         return Err(ApiError::Conflict("Plan already approved".into()));
+    }
+    let context: Value = serde_json::from_str(&task.context).unwrap_or(Value::Null);
+    if context.get("planRejection").is_some_and(|r| !r.is_null()) {
+        return Err(ApiError::Conflict("Plan already rejected".into()));
     }
     let output = task
         .result()
@@ -146,7 +151,8 @@ pub async fn reject(
     let (old, _) = plan_under_review(&mut tx, &caller, &id).await?;
     let mut context: serde_json::Map<String, Value> =
         serde_json::from_str(&old.context).unwrap_or_default();
-    context.insert("planFeedback".into(), Value::String(feedback));
+    context.remove("planRejection");
+    context.insert("planFeedback".into(), Value::String(feedback.clone()));
     context.insert("previousPlanTaskId".into(), Value::String(id.clone()));
     let revision = new_id();
     let at = now();
@@ -180,6 +186,20 @@ pub async fn reject(
         }
         Err(e) => return Err(e.into()),
     }
+    // The rejected plan keeps its context and records the rejection and its revision.
+    let rejection = serde_json::to_value(PlanRejection {
+        feedback: feedback.clone(),
+        rejected_at: Some(at.clone()),
+        revision_task_id: Some(revision.clone()),
+    })?;
+    sqlx::query(
+        "UPDATE tasks SET context = json_set(context, '$.planRejection', json(?)),          updated_at = ? WHERE id = ?",
+    )
+    .bind(rejection.to_string())
+    .bind(&at)
+    .bind(&id)
+    .execute(&mut *tx)
+    .await?;
     tx.commit().await?;
     Ok(Json(RejectedPlan { task_id: revision }))
 }

@@ -265,6 +265,9 @@ pub async fn update(
     .bind(&id)
     .execute(&mut *tx)
     .await?;
+    if status.as_ref().is_some_and(TaskStatus::is_terminal) && !row.status().is_terminal() {
+        crate::outcomes::task_finished(&mut tx, &caller.team_id, &id).await?;
+    }
     let updated = find_task(&mut tx, &caller.team_id, &id).await?;
     if let Some(m) = &updated.mission_id {
         let reopens = status.as_ref().is_some_and(|s| !s.is_terminal())

@@ -21,15 +21,14 @@ async fn planned(app: &TestApp, mission: &str, plan: Value) -> String {
 }
 
 async fn complete(app: &TestApp, task: &str, plan: Value) {
-    let result = json!({"summary": "planned", "structuredOutput": {"plan": plan, "summary": "s", "missionComplete": false}});
-    let mut tx = app.db.write().await.unwrap();
-    sqlx::query("UPDATE tasks SET status = 'completed', result = ? WHERE id = ?")
-        .bind(result.to_string())
-        .bind(task)
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
+    let (status, body) = app
+        .complete_task(
+            task,
+            json!({"summary": "planned",
+                   "structuredOutput": {"plan": plan, "summary": "s", "missionComplete": false}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
 }
 
 fn step(r: &str, deps: &[&str]) -> Value {
@@ -255,18 +254,37 @@ async fn a_bad_plan_is_refused_before_anything_is_written() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["error"], "plan: dependency cycle a → b → a");
 
+    // A run whose output breaks the schema is refused when it reports, field by field, and
+    // its task keeps waiting for a valid report.
     let m3 = app.mission("M3").await;
-    let invalid = planned(&app, &m3, json!([{"ref": "a", "title": "A"}])).await;
+    let (_, run) = app
+        .call("POST", &format!("/api/missions/{m3}/run"), &app.admin, None)
+        .await;
+    let run = run["task"]["id"].as_str().unwrap().to_string();
+    let worker = app.claim_task(&run).await;
     let (status, body) = app
-        .call(
-            "POST",
-            &format!("/api/tasks/{invalid}/approve-plan"),
-            &app.admin,
-            None,
+        .report(
+            &worker,
+            json!({"status": "completed", "structuredOutput": {
+                "plan": [{"ref": "a", "title": "A"}, {"ref": 7, "title": "B", "description": "d", "priority": "high"}],
+                "missionComplete": "no"}}),
         )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(body["error"], "plan[0].description is required");
+    assert_eq!(
+        body["errors"],
+        json!([
+            "structuredOutput.summary is required",
+            "structuredOutput.missionComplete must be true or false",
+            "structuredOutput.plan[0].description is required",
+            "structuredOutput.plan[1].ref must be a string",
+            "structuredOutput.plan[1].priority must be an integer"
+        ])
+    );
+    let (_, task) = app
+        .call("GET", &format!("/api/tasks/{run}"), &app.admin, None)
+        .await;
+    assert_eq!(task["status"], "assigned");
     assert_eq!(task_count(&app).await, before + 2);
 }
 
@@ -391,5 +409,27 @@ async fn reject_files_a_revision_with_the_feedback() {
             )
             .await;
         assert_eq!(status, StatusCode::CONFLICT, "{action}: {body}");
+        assert_eq!(body["error"], "Plan already rejected");
     }
+    let (_, old) = app
+        .call("GET", &format!("/api/tasks/{plan}"), &app.admin, None)
+        .await;
+    let rejection = &old["context"]["planRejection"];
+    assert_eq!(rejection["feedback"], "Split it.");
+    assert_eq!(rejection["revisionTaskId"], revision);
+
+    // The revision is claimable, and its runner reads the feedback.
+    let (_, claimed) = app
+        .call(
+            "POST",
+            "/api/workers/claim",
+            &app.worker,
+            Some(json!({"runner": "r"})),
+        )
+        .await;
+    assert_eq!(claimed["workers"][0]["taskId"], revision);
+    assert_eq!(
+        claimed["workers"][0]["task"]["context"]["planFeedback"],
+        "Split it."
+    );
 }

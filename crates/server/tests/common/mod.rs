@@ -160,6 +160,40 @@ impl TestApp {
         tx.commit().await.unwrap();
     }
 
+    /// Claims task `task` with the worker key, as a runner would; returns the worker id.
+    pub async fn claim_task(&self, task: &str) -> String {
+        let (status, body) = self
+            .call(
+                "POST",
+                "/api/workers/claim",
+                &self.worker,
+                Some(json!({"runner": "test-runner", "taskId": task})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let worker = &body["workers"][0];
+        assert_eq!(worker["taskId"], task, "claim of {task}: {body}");
+        worker["id"].as_str().unwrap().to_string()
+    }
+
+    /// Sends a worker report with the worker key.
+    pub async fn report(&self, worker: &str, body: Value) -> (StatusCode, Value) {
+        self.call(
+            "PATCH",
+            &format!("/api/workers/{worker}"),
+            &self.worker,
+            Some(body),
+        )
+        .await
+    }
+
+    /// Claims `task` and completes it with `body` merged into `{status: completed}`.
+    pub async fn complete_task(&self, task: &str, mut body: Value) -> (StatusCode, Value) {
+        let worker = self.claim_task(task).await;
+        body["status"] = json!("completed");
+        self.report(&worker, body).await
+    }
+
     pub async fn set_task_status(&self, task: &str, status: &str) {
         let (code, body) = self
             .call(

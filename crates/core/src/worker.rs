@@ -1,0 +1,116 @@
+//! The worker protocol's JSON: claims, the worker row, and steering messages.
+
+use crate::enums::WorkerStatus;
+use crate::task::Task;
+use serde::{Deserialize, Serialize};
+
+/// A worker row, as `PATCH /api/workers/{id}` returns it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Worker {
+    pub id: String,
+    pub task_id: String,
+    pub workspace_id: String,
+    #[serde(default)]
+    pub account_id: Option<String>,
+    pub name: String,
+    pub runner: String,
+    #[serde(default)]
+    pub branch: Option<String>,
+    pub status: WorkerStatus,
+    #[serde(default)]
+    pub current_action: Option<String>,
+    #[serde(default)]
+    pub pr_url: Option<String>,
+    #[serde(default)]
+    pub pr_number: Option<i64>,
+    #[serde(default)]
+    pub merged_at: Option<String>,
+    #[serde(default)]
+    pub pr_lifecycle_status: Option<String>,
+    #[serde(default)]
+    pub error: Option<String>,
+    #[serde(default)]
+    pub pending_instructions: Option<String>,
+    #[serde(default)]
+    pub instruction_history: Vec<InstructionEntry>,
+    #[serde(default)]
+    pub started_at: Option<String>,
+    #[serde(default)]
+    pub completed_at: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// One claimed task: `POST /api/workers/claim` → `{workers: [...]}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimedWorker {
+    pub id: String,
+    pub task_id: String,
+    pub branch: String,
+    /// The full task row with its workspace (`mode` tells planning from execution).
+    pub task: Task,
+}
+
+/// Why a claim came back empty.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimDiagnostics {
+    /// `no_workspaces`, `no_pending_tasks`, `deps_blocked`, `all_candidates_deferred`,
+    /// `context_paused` or `race_lost`.
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_tasks: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matched_tasks: Option<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClaimResponse {
+    pub workers: Vec<ClaimedWorker>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagnostics: Option<ClaimDiagnostics>,
+}
+
+/// A steering message to a worker, or the agent's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InstructionEntry {
+    /// `instruction` (from a person) or `response` (from the agent).
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub message: String,
+    /// Epoch milliseconds.
+    pub timestamp: i64,
+    /// `pending` until the worker's next update picks it up, then `delivered`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery_state: Option<String>,
+}
+
+/// `GET /api/tasks/{id}/messages`: the steering history of the task's newest worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskMessages {
+    pub task_id: String,
+    #[serde(default)]
+    pub worker_id: Option<String>,
+    #[serde(default)]
+    pub messages: Vec<InstructionEntry>,
+}
+
+/// `POST /api/workers/{id}/instruct`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Instructed {
+    pub ok: bool,
+    pub message: String,
+    pub worker_id: String,
+}
+
+/// The steering history keeps this many entries, newest last.
+pub const INSTRUCTION_HISTORY_CAP: usize = 30;
+
+/// The exact error a planning run gets when it finishes without a validated plan.
+pub const PLAN_NOT_VALIDATED: &str =
+    "the plan was not returned as validated JSON, so no child tasks could be created";
