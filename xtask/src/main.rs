@@ -8,8 +8,10 @@ use std::process::{exit, Command};
 const USAGE: &str = "\
 usage: cargo xtask <command>
 
-  serve [--listen ADDR] [--db PATH]   build the dashboard and start the Buildd API server with
-                                      demo data (default 127.0.0.1:8080, ./buildd.db)
+  serve [--listen ADDR] [--db PATH] [--no-worker]
+                                      build the dashboard and start the Buildd API server with
+                                      demo data (default 127.0.0.1:8080, ./buildd.db) and the
+                                      scripted worker, which claims and completes tasks
   test                                format and lint checks, then every test, browser tests included
   bench                               dashboard size, API latency and render time
 ";
@@ -93,11 +95,15 @@ fn serve(env: &tools::Env, args: &[String]) -> Result<(), String> {
         .or_else(|| std::env::var("BUILDD_DB").ok())
         .unwrap_or_else(|| "buildd.db".into());
     let server = env.target_dir().join("server/buildd-server");
-    step(&format!("buildd-server serve --demo (database {db})"));
+    let mut serve_args = vec![
+        "serve", "--demo", "--listen", &listen, "--db", &db, "--dist", "dist",
+    ];
+    if !args.iter().any(|a| a == "--no-worker") {
+        serve_args.push("--worker");
+    }
+    step(&format!("buildd-server {}", serve_args.join(" ")));
     let status = Command::new(&server)
-        .args([
-            "serve", "--demo", "--listen", &listen, "--db", &db, "--dist", "dist",
-        ])
+        .args(&serve_args)
         .status()
         .map_err(|e| format!("could not start {}: {e}", server.display()))?;
     if status.success() {

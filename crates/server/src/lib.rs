@@ -15,6 +15,7 @@ pub mod organizer;
 pub mod outcomes;
 pub mod plans;
 pub mod rows;
+pub mod scripted_worker;
 pub mod state;
 pub mod steering;
 pub mod task_checks;

@@ -1,7 +1,7 @@
-//! `buildd-server serve | key create`.
+//! `buildd-server serve | worker | key create`.
 
 use buildd_core::AccountLevel;
-use buildd_server::{app, demo, keys, Db};
+use buildd_server::{app, demo, keys, scripted_worker, Db};
 use clap::{Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -34,6 +34,26 @@ enum Command {
         /// dashboard link with a new admin key of the demo team.
         #[arg(long)]
         demo: bool,
+        /// Also run the scripted worker in this process, for the demo team: it claims
+        /// tasks, plans, and opens PRs, so the demo moves by itself.
+        #[arg(long)]
+        worker: bool,
+        /// Seconds between the scripted worker's steps.
+        #[arg(long, default_value_t = 6.0)]
+        worker_pace: f64,
+    },
+    /// Run the scripted worker against a Buildd API: it claims tasks with a worker key and
+    /// completes them (planning runs with a plan, execution tasks with a PR).
+    Worker {
+        /// The API's base URL.
+        #[arg(long, env = "BUILDD_URL", default_value = "http://127.0.0.1:8080")]
+        url: String,
+        /// A worker-level API key.
+        #[arg(long, env = "BUILDD_API_KEY")]
+        key: String,
+        /// Seconds between steps.
+        #[arg(long, default_value_t = 6.0)]
+        pace: f64,
     },
     /// Manage API keys.
     Key {
@@ -63,6 +83,15 @@ enum KeyCommand {
     },
 }
 
+fn pace(seconds: f64) -> std::time::Duration {
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        fail(format!(
+            "the pace must be a number of seconds, not {seconds}"
+        ));
+    }
+    std::time::Duration::from_secs_f64(seconds)
+}
+
 fn fail(message: String) -> ! {
     eprintln!("error: {message}");
     std::process::exit(1)
@@ -83,6 +112,8 @@ async fn main() {
             db,
             dist,
             demo: with_demo,
+            worker,
+            worker_pace,
         } => {
             let database = Db::open(&db)
                 .await
@@ -111,6 +142,15 @@ async fn main() {
             } else {
                 println!("Buildd API server listening on http://{addr}");
             }
+            if worker {
+                let key = scripted_worker::fresh_key(&database, demo::DEMO_TEAM)
+                    .await
+                    .unwrap_or_else(|e| fail(format!("creating the worker's key: {e}")));
+                let client = scripted_worker::WorkerClient::new(&format!("http://{addr}"), &key);
+                let pace = pace(worker_pace);
+                println!("The scripted worker is working the demo team's tasks.");
+                tokio::spawn(scripted_worker::ScriptedWorker::new(client, pace).run());
+            }
             let router = app(database, dist.as_deref());
             axum::serve(listener, router)
                 .with_graceful_shutdown(async {
@@ -118,6 +158,13 @@ async fn main() {
                 })
                 .await
                 .unwrap_or_else(|e| fail(format!("serving: {e}")));
+        }
+        Command::Worker { url, key, pace: p } => {
+            let client = scripted_worker::WorkerClient::new(&url, &key);
+            println!("The scripted worker is claiming tasks from {url}.");
+            scripted_worker::ScriptedWorker::new(client, pace(p))
+                .run()
+                .await;
         }
         Command::Key {
             command:

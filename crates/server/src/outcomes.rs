@@ -84,6 +84,16 @@ async fn cascade_failure(
 }
 
 #[derive(sqlx::FromRow)]
+struct Parent {
+    title: String,
+    mode: String,
+    team_id: String,
+    workspace_id: String,
+    mission_id: Option<String>,
+    mission_status: Option<String>,
+}
+
+#[derive(sqlx::FromRow)]
 struct Child {
     id: String,
     title: String,
@@ -109,21 +119,23 @@ impl Child {
 /// Opens the aggregation task of planning task `parent_id` once all its children have
 /// finished, at most one at a time (a partial unique index backs this up).
 async fn maybe_aggregate(tx: &mut Tx, parent_id: &str) -> ApiResult<()> {
-    let parent: Option<(
-        String,
-        String,
-        String,
-        String,
-        Option<String>,
-        Option<String>,
-    )> = sqlx::query_as(
-        "SELECT t.title, t.mode, t.team_id, t.workspace_id, t.mission_id, m.status \
-             FROM tasks t LEFT JOIN missions m ON m.id = t.mission_id WHERE t.id = ?",
+    let parent: Option<Parent> = sqlx::query_as(
+        "SELECT t.title, t.mode, t.team_id, t.workspace_id, t.mission_id, \
+         m.status AS mission_status \
+         FROM tasks t LEFT JOIN missions m ON m.id = t.mission_id WHERE t.id = ?",
     )
     .bind(parent_id)
     .fetch_optional(&mut **tx)
     .await?;
-    let Some((title, mode, team_id, workspace_id, mission_id, mission_status)) = parent else {
+    let Some(Parent {
+        title,
+        mode,
+        team_id,
+        workspace_id,
+        mission_id,
+        mission_status,
+    }) = parent
+    else {
         return Ok(());
     };
     if mode != "planning" || mission_status.as_deref() == Some("completed") {

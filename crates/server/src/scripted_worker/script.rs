@@ -1,0 +1,76 @@
+//! What the scripted organizer plans: five steps in three waves, shaped by the mission's
+//! title and, on a revision, by the reviewer's feedback.
+
+use serde_json::{json, Value};
+
+/// The mission a planning run is about: its title without "Mission: " or " (revised)".
+pub fn subject_of(title: &str) -> &str {
+    let t = title.strip_prefix("Mission: ").unwrap_or(title);
+    let mut t = t;
+    while let Some(rest) = t.strip_suffix(" (revised)") {
+        t = rest;
+    }
+    t
+}
+
+/// A planning output for `subject` that passes the planning schema: two independent steps,
+/// two that build on them, and a check that needs both.
+pub fn demo_plan(subject: &str, feedback: Option<&str>) -> Value {
+    let mut plan = vec![
+        json!({"ref": "audit", "title": format!("Audit how {subject} works today"),
+               "description": format!("Read the code and notes behind {subject}; list what exists, what is missing and the risks."),
+               "kind": "research", "complexity": "simple", "outputRequirement": "none", "priority": 2}),
+        json!({"ref": "spec", "title": format!("Write the acceptance checklist for {subject}"),
+               "description": "Turn the mission brief into checks a reviewer can tick off.",
+               "kind": "writing", "complexity": "simple", "outputRequirement": "none", "priority": 2}),
+        json!({"ref": "server", "title": format!("Build the server side of {subject}"),
+               "description": "Implement the API changes with tests, following the checklist.",
+               "dependsOn": ["audit", "spec"], "roleSlug": "backend", "kind": "engineering",
+               "complexity": "normal", "outputRequirement": "pr_required", "priority": 1}),
+        json!({"ref": "ui", "title": format!("Build the dashboard side of {subject}"),
+               "description": "Add the screens and states the checklist names.",
+               "dependsOn": ["spec"], "roleSlug": "frontend", "kind": "engineering",
+               "complexity": "normal", "outputRequirement": "pr_required", "priority": 1}),
+        json!({"ref": "verify", "title": format!("Verify {subject} end to end"),
+               "description": "Run the checklist against a build with both changes; fix what fails.",
+               "dependsOn": ["server", "ui"], "baseBranch": "server", "kind": "engineering",
+               "complexity": "simple", "outputRequirement": "pr_required"}),
+    ];
+    let summary = match feedback {
+        Some(f) => {
+            plan.insert(
+                2,
+                json!({"ref": "feedback", "title": "Address the review feedback",
+                       "description": format!("The reviewer asked: {f}"),
+                       "dependsOn": ["spec"], "kind": "engineering", "complexity": "simple",
+                       "outputRequirement": "pr_required", "priority": 2}),
+            );
+            format!("Revised plan for {subject}, reworked after review: {f}")
+        }
+        None => format!("Audit and specify {subject}, build both sides in parallel, then verify."),
+    };
+    json!({"plan": plan, "summary": summary, "missionComplete": false})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use buildd_core::plan_output::{resolve_plan, validate_planning_output};
+
+    #[test]
+    fn the_plan_is_valid_and_has_three_waves() {
+        let plan = validate_planning_output(&demo_plan("search", None)).unwrap();
+        let resolved = resolve_plan(&plan.plan).unwrap();
+        assert_eq!(resolved.waves.len(), 3);
+        assert_eq!(resolved.waves[0].len(), 2);
+    }
+
+    #[test]
+    fn a_revision_answers_the_feedback() {
+        let output = demo_plan("search", Some("Cover the mobile layout"));
+        let plan = validate_planning_output(&output).unwrap();
+        assert_eq!(plan.plan.len(), 6);
+        assert!(plan.summary.contains("Cover the mobile layout"));
+        assert_eq!(subject_of("Mission: Search (revised) (revised)"), "Search");
+    }
+}
