@@ -9,7 +9,16 @@ pub fn time_ago(iso: Option<&str>) -> String {
     if then.is_nan() {
         return String::new();
     }
-    let minutes = ((js_sys::Date::now() - then) / 60_000.0).round() as i64;
+    ago(then)
+}
+
+/// `time_ago` for epoch milliseconds.
+pub fn time_ago_ms(epoch_ms: i64) -> String {
+    ago(epoch_ms as f64)
+}
+
+fn ago(then_ms: f64) -> String {
+    let minutes = ((js_sys::Date::now() - then_ms) / 60_000.0).round() as i64;
     match minutes {
         m if m < 1 => "just now".into(),
         m if m < 60 => format!("{m}m ago"),

@@ -427,6 +427,11 @@ async fn a_plan_is_reviewed_and_approved_from_its_task_page() {
         done.starts_with("Plan approved — 3 child tasks created"),
         "{done}"
     );
+    browser
+        .wait_text("[data-testid=plan-banner]", |t| {
+            t == "Plan approved — 3 child tasks created"
+        })
+        .await;
     let (_, tasks) = get_json(server.addr, "/api/tasks?status=pending", &server.key);
     let children = tasks["tasks"]
         .as_array()
@@ -460,6 +465,13 @@ async fn a_plan_is_reviewed_and_approved_from_its_task_page() {
             t.contains("Document /healthz")
         })
         .await;
+    let waiting = browser
+        .wait_text(
+            "[data-testid=tasks-blocked] [data-testid=waiting-on]",
+            |t| !t.is_empty(),
+        )
+        .await;
+    assert_eq!(waiting, "waiting on Add GET /healthz");
     browser.close().await;
 }
 
@@ -539,15 +551,13 @@ async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
         None,
     );
     let planning = run["task"]["id"].as_str().unwrap().to_string();
-    server
-        .complete_with_output(
-            &planning,
-            serde_json::json!({
-                "plan": [{"ref": "limit", "title": "Add a rate limiter", "description": "Token bucket per key."}],
-                "summary": "One step.", "missionComplete": false
-            }),
-        )
-        .await;
+    server.complete_with_output(
+        &planning,
+        serde_json::json!({
+            "plan": [{"ref": "limit", "title": "Add a rate limiter", "description": "Token bucket per key."}],
+            "summary": "One step.", "missionComplete": false
+        }),
+    );
     let browser = connected(&server).await;
     let c = &browser.client;
     c.goto(&server.url(&format!("/tasks/{planning}")))
@@ -569,10 +579,206 @@ async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
     let revision = url.path().trim_start_matches("/tasks/").to_string();
     let (_, r) = get_json(server.addr, &format!("/api/tasks/{revision}"), &server.key);
     assert_eq!(r["context"]["planFeedback"], "Split per endpoint.");
+    let banner = browser
+        .wait_text("[data-testid=plan-banner]", |t| !t.is_empty())
+        .await;
+    assert!(banner.starts_with("Waiting for a worker"), "{banner}");
+    let origin = browser
+        .wait_text("[data-testid=plan-revision-of]", |t| !t.is_empty())
+        .await;
+    assert_eq!(
+        origin,
+        "Revision of the rejected plan, after the feedback: “Split per endpoint.”"
+    );
+
+    // The rejected plan says so, and leads to its revision.
+    c.find(Locator::LinkText("the rejected plan"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser
+        .wait_text("[data-testid=plan-banner]", |t| {
+            t.starts_with("Plan rejected with feedback: “Split per endpoint.”")
+        })
+        .await;
+    assert!(c
+        .find_all(Locator::Css("[data-testid=plan-review]"))
+        .await
+        .unwrap()
+        .is_empty());
+    browser.click("[data-testid=plan-revision-link]").await;
+    browser
+        .wait_text("[data-testid=task-title]", |t| t.ends_with("(revised)"))
+        .await;
+    assert!(c.current_url().await.unwrap().path().ends_with(&revision));
     browser.close().await;
 }
 
 fn mission_workspace(server: &TestServer) -> String {
     let (_, ws) = get_json(server.addr, "/api/workspaces", &server.key);
     ws["workspaces"][0]["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_running_agent_is_messaged_from_its_task_page() {
+    let server = TestServer::start_demo().await;
+    let (_, created) = send_json(
+        server.addr,
+        "POST",
+        "/api/tasks",
+        &server.key,
+        Some(
+            &serde_json::json!({"title": "Tidy the cart", "workspaceId": mission_workspace(&server)}),
+        ),
+    );
+    let task = created["id"].as_str().unwrap().to_string();
+    let worker = server.claim(&task);
+    server.report(&worker, serde_json::json!({"status": "running"}));
+
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    c.goto(&server.url(&format!("/tasks/{task}")))
+        .await
+        .unwrap();
+    browser.wait_for("[data-testid=message-agent]").await;
+
+    // Nothing to send is refused in place.
+    browser.click("[data-testid=agent-message-send]").await;
+    browser
+        .wait_text("[data-testid=agent-message-error]", |t| {
+            t == "Write a message first."
+        })
+        .await;
+
+    // A message the server refuses stays in the box, with the server's reason.
+    let too_long = "x".repeat(4001);
+    c.execute(
+        "const box = document.querySelector('[data-testid=agent-message-input]'); \
+         box.value = arguments[0]; box.dispatchEvent(new Event('input', {bubbles: true}));",
+        vec![serde_json::json!(too_long)],
+    )
+    .await
+    .unwrap();
+    browser.click("[data-testid=agent-message-send]").await;
+    browser
+        .wait_text("[data-testid=agent-message-error]", |t| {
+            t == "message must be at most 4000 characters"
+        })
+        .await;
+    assert_eq!(
+        browser
+            .value("[data-testid=agent-message-input]")
+            .await
+            .map(|v| v.len()),
+        Some(4001)
+    );
+
+    // A message that goes through joins the history, delivered with the next report.
+    c.execute(
+        "const box = document.querySelector('[data-testid=agent-message-input]'); \
+         box.value = ''; box.dispatchEvent(new Event('input', {bubbles: true}));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Css("[data-testid=agent-message-input]"))
+        .await
+        .unwrap()
+        .send_keys("Keep the old cart API working")
+        .await
+        .unwrap();
+    browser.click("[data-testid=agent-message-send]").await;
+    let entry = browser
+        .wait_text("[data-testid=agent-message]", |t| {
+            t.contains("Keep the old cart API working")
+        })
+        .await;
+    assert!(
+        entry.contains("waiting for the agent's next update"),
+        "{entry}"
+    );
+    assert_eq!(
+        browser
+            .value("[data-testid=agent-message-input]")
+            .await
+            .as_deref(),
+        Some("")
+    );
+    let answer = server.report(
+        &worker,
+        serde_json::json!({"currentAction": "Editing cart.rs"}),
+    );
+    assert_eq!(answer["instructions"], "Keep the old cart API working");
+    browser
+        .wait_text("[data-testid=agent-message]", |t| t.contains("delivered"))
+        .await;
+
+    // Once the agent has finished, the history stays and the box goes.
+    server.report(
+        &worker,
+        serde_json::json!({"status": "completed", "summary": "Tidied"}),
+    );
+    browser
+        .wait_text("[data-testid=task-summary]", |t| t == "Tidied")
+        .await;
+    assert!(c
+        .find_all(Locator::Css("[data-testid=agent-message-input]"))
+        .await
+        .unwrap()
+        .is_empty());
+    browser.wait_for("[data-testid=agent-message]").await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_planning_run_shows_where_it_is_and_why_it_failed() {
+    let server = TestServer::start_demo().await;
+    let (_, created) = send_json(
+        server.addr,
+        "POST",
+        "/api/missions",
+        &server.key,
+        Some(
+            &serde_json::json!({"title": "Audit logs", "workspaceId": mission_workspace(&server)}),
+        ),
+    );
+    let mission = created["id"].as_str().unwrap().to_string();
+    let (_, run) = send_json(
+        server.addr,
+        "POST",
+        &format!("/api/missions/{mission}/run"),
+        &server.key,
+        None,
+    );
+    let planning = run["task"]["id"].as_str().unwrap().to_string();
+    let browser = connected(&server).await;
+    browser
+        .client
+        .goto(&server.url(&format!("/tasks/{planning}")))
+        .await
+        .unwrap();
+    browser
+        .wait_text("[data-testid=plan-banner]", |t| {
+            t.starts_with("Waiting for a worker")
+        })
+        .await;
+    let worker = server.claim(&planning);
+    server.report(&worker, serde_json::json!({"status": "running"}));
+    browser
+        .wait_text("[data-testid=plan-banner]", |t| {
+            t == "Agent is generating a plan…"
+        })
+        .await;
+    server.report(
+        &worker,
+        serde_json::json!({"status": "completed", "summary": "Here is my plan in prose."}),
+    );
+    browser
+        .wait_text("[data-testid=plan-banner]", |t| {
+            t == "Planning failed: the plan was not returned as validated JSON, so no child tasks could be created"
+        })
+        .await;
+    browser.close().await;
 }

@@ -6,7 +6,7 @@ pub use error::ApiError;
 
 use crate::state::connection::Connection;
 use buildd_core::client::{ClientMission, ClientMissionList, ClientTask};
-use buildd_core::{ApiErrorBody, ApprovedPlan, RejectedPlan};
+use buildd_core::{ApiErrorBody, ApprovedPlan, Instructed, RejectedPlan, TaskMessages};
 use gloo_net::http::Request;
 use serde::de::DeserializeOwned;
 
@@ -111,6 +111,26 @@ pub async fn reject_plan(
     post(
         conn,
         &format!("/api/tasks/{}/reject-plan", encode(id)),
+        Some(body),
+    )
+    .await
+}
+
+/// `GET /api/tasks/{id}/messages`: the steering history of the task's newest worker.
+pub async fn task_messages(conn: &Connection, id: &str) -> Result<TaskMessages, ApiError> {
+    get(conn, &format!("/api/tasks/{}/messages", encode(id))).await
+}
+
+/// `POST /api/workers/{id}/instruct` `{message}`: a message for a running agent.
+pub async fn instruct(
+    conn: &Connection,
+    worker_id: &str,
+    message: &str,
+) -> Result<Instructed, ApiError> {
+    let body = serde_json::json!({ "message": message }).to_string();
+    post(
+        conn,
+        &format!("/api/workers/{}/instruct", encode(worker_id)),
         Some(body),
     )
     .await

@@ -6,10 +6,16 @@ use leptos::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// A task of a mission: title (a link to its page), badges, PR and dependencies. Plain
+/// A task of a mission: title (a link to its page), badges, PR, dependencies and what a
+/// blocked task is waiting on. Plain
 /// anchors: the router handles same-origin clicks, and they are far lighter to render.
 #[component]
-pub fn TaskRow(task: MissionTask, titles: Arc<HashMap<String, String>>) -> impl IntoView {
+pub fn TaskRow(
+    task: MissionTask,
+    titles: Arc<HashMap<String, String>>,
+    /// What holds the task back, when it is blocked.
+    waiting_on: Vec<String>,
+) -> impl IntoView {
     let href = format!("/tasks/{}", task.id);
     let class = effective_class(&task);
     let pr = task.workers.first().and_then(|w| {
@@ -59,6 +65,11 @@ pub fn TaskRow(task: MissionTask, titles: Arc<HashMap<String, String>>) -> impl 
                         }
                     })}
                 {deps}
+                {(!waiting_on.is_empty()).then(|| view! {
+                    <span class="waiting-on" data-testid="waiting-on">
+                        {format!("waiting on {}", waiting_on.join(", "))}
+                    </span>
+                })}
                 <span>{updated}</span>
             </div>
         </li>

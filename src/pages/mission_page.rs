@@ -9,6 +9,7 @@ use crate::components::task_row::TaskRow;
 use crate::state::connection::Connection;
 use crate::state::refresh::polled;
 use buildd_core::client::ClientMission;
+use buildd_core::dependencies::{waiting_on, Blocker};
 use buildd_core::grouping::{health, health_beside, mission_state};
 use buildd_core::plan::plan_in_review;
 use buildd_core::task_groups::{group_tasks, TaskGroup};
@@ -111,6 +112,17 @@ fn TaskSections(tasks: Vec<MissionTask>, expanded: RwSignal<HashSet<TaskGroup>>)
             .map(|t| (t.id.clone(), t.title.clone()))
             .collect(),
     );
+    let by_id: HashMap<&str, &MissionTask> = tasks.iter().map(|t| (t.id.as_str(), t)).collect();
+    let waiting: Arc<HashMap<String, Vec<String>>> = Arc::new(
+        tasks
+            .iter()
+            .filter_map(|t| {
+                let blockers = waiting_on(t, |id| by_id.get(id).copied());
+                (!blockers.is_empty())
+                    .then(|| (t.id.clone(), blockers.iter().map(Blocker::label).collect()))
+            })
+            .collect(),
+    );
     let mut groups: BTreeMap<TaskGroup, Vec<MissionTask>> = BTreeMap::new();
     for (group, task) in group_tasks(&tasks) {
         groups.entry(group).or_default().push(task.clone());
@@ -123,12 +135,16 @@ fn TaskSections(tasks: Vec<MissionTask>, expanded: RwSignal<HashSet<TaskGroup>>)
                 .map(|(group, items)| {
                     let count = items.len();
                     let titles = titles.clone();
+                    let waiting = waiting.clone();
                     let rows = move || {
                         let all = expanded.with(|e| e.contains(&group));
                         let shown = if all { count } else { count.min(SECTION_LIMIT) };
                         items[..shown]
                             .iter()
-                            .map(|t| view! { <TaskRow task=t.clone() titles=titles.clone() /> })
+                            .map(|t| {
+                                let waiting_on = waiting.get(&t.id).cloned().unwrap_or_default();
+                                view! { <TaskRow task=t.clone() titles=titles.clone() waiting_on=waiting_on /> }
+                            })
                             .collect_view()
                     };
                     let more = move || {

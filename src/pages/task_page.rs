@@ -4,27 +4,34 @@
 use super::RequireConnection;
 use crate::api::{self, ApiError};
 use crate::components::badges::{ClassBadge, ModeBadge, StatusBadge};
+use crate::components::message_agent::{MessageAgent, MessageDraft};
 use crate::components::panel::{ErrorPanel, Loading};
+use crate::components::plan_banner::PlanBanner;
 use crate::components::plan_review_panel::{PlanReviewPanel, ReviewState};
 use crate::format::{short_id, time_ago};
 use crate::state::connection::Connection;
 use crate::state::refresh::polled;
 use buildd_core::client::{ClientMission, ClientTask};
 use buildd_core::plan::plan_in_review;
-use buildd_core::{TaskClass, TaskMode, TaskStatus};
+use buildd_core::plan_phase::plan_phase;
+use buildd_core::{MissionTask, TaskClass, TaskMessages, TaskMode, TaskStatus};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 use serde_json::Value;
 
-async fn load(c: Connection, id: String) -> Result<(ClientTask, Option<ClientMission>), ApiError> {
+/// What the page shows: the task, its mission (which names dependencies, the parent and
+/// the children, and tells where a plan stands), and its steering messages.
+type Loaded = (ClientTask, Option<ClientMission>, Option<TaskMessages>);
+
+async fn load(c: Connection, id: String) -> Result<Loaded, ApiError> {
     let task = api::task(&c, &id).await?;
     let mission = match &task.mission_id {
-        // The mission gives names to dependencies, the parent and the children.
         Some(m) => api::mission(&c, m).await.ok(),
         None => None,
     };
-    Ok((task, mission))
+    let messages = api::task_messages(&c, &id).await.ok();
+    Ok((task, mission, messages))
 }
 
 #[component]
@@ -39,12 +46,21 @@ fn TaskLoader(connection: Connection) -> impl IntoView {
     let loader = connection.clone();
     let (data, retry) = polled(move || load(loader.clone(), id.get()));
     let review = ReviewState::new();
+    let draft = MessageDraft::new();
     view! {
         <section class="page">
             {move || match data.get() {
                 None => view! { <Loading label="Loading the task…" /> }.into_any(),
-                Some(Ok((task, mission))) => view! {
-                    <TaskView task=task mission=mission connection=connection.clone() review=review />
+                Some(Ok((task, mission, messages))) => view! {
+                    <TaskView
+                        task=task
+                        mission=mission
+                        messages=messages
+                        connection=connection.clone()
+                        review=review
+                        draft=draft
+                        refresh=retry
+                    />
                 }
                     .into_any(),
                 Some(Err(e)) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
@@ -72,8 +88,11 @@ fn task_link(id: &str, mission: Option<&ClientMission>) -> impl IntoView {
 fn TaskView(
     task: ClientTask,
     mission: Option<ClientMission>,
+    messages: Option<TaskMessages>,
     connection: Connection,
     review: ReviewState,
+    draft: MessageDraft,
+    refresh: Callback<()>,
 ) -> impl IntoView {
     let class = task.task_class.clone().unwrap_or(TaskClass::Work);
     let children: Vec<String> = mission
@@ -96,8 +115,30 @@ fn TaskView(
         .as_ref()
         .and_then(|r| r.structured_output.clone());
     let panel = output.filter(|_| in_review).map(|output| {
-        view! { <PlanReviewPanel connection=connection task_id=task.id.clone() output=output state=review /> }
+        view! { <PlanReviewPanel connection=connection.clone() task_id=task.id.clone() output=output state=review /> }
     });
+    let mission_tasks: &[MissionTask] = mission.as_ref().map_or(&[], |m| &m.tasks);
+    let banner = plan_phase(&task, mission_tasks).map(|phase| view! { <PlanBanner phase=phase /> });
+    let revision_of = task.context.as_ref().and_then(|c| {
+        c.previous_plan_task_id
+            .clone()
+            .map(|prev| (prev, c.plan_feedback.clone().unwrap_or_default()))
+    });
+    let running = matches!(task.status, TaskStatus::Assigned | TaskStatus::InProgress);
+    let steering = messages
+        .filter(|m| m.worker_id.is_some() && (running || !m.messages.is_empty()))
+        .map(|m| {
+            let worker = m.worker_id.filter(|_| running);
+            view! {
+                <MessageAgent
+                    connection=connection.clone()
+                    worker=worker
+                    history=m.messages
+                    draft=draft
+                    on_sent=refresh
+                />
+            }
+        });
     let plan_steps: Vec<Value> = task
         .result
         .as_ref()
@@ -134,6 +175,14 @@ fn TaskView(
                 <span class="muted small">{format!("updated {}", time_ago(task.updated_at.as_deref()))}</span>
             </div>
         </header>
+        {banner}
+        {revision_of.map(|(prev, feedback)| view! {
+            <p class="notice notice--muted" data-testid="plan-revision-of">
+                "Revision of "
+                <a href=format!("/tasks/{prev}")>"the rejected plan"</a>
+                {format!(", after the feedback: “{feedback}”")}
+            </p>
+        })}
         <section class="card">
             <h2 class="card__title">"Description"</h2>
             <p class="prewrap" data-testid="task-description">
@@ -154,6 +203,7 @@ fn TaskView(
                 </p>
             })}
         </section>
+        {steering}
         {panel}
         {(!in_review && !plan_steps.is_empty()).then(|| view! {
             <section class="card">

@@ -24,15 +24,32 @@ pub enum Blocker<'a> {
     Missing(&'a str),
 }
 
-/// What `task` still waits for, in its `dependsOn` order. Empty once it may start, and for
-/// a task that has started or finished (it no longer waits).
-pub fn waiting_on<'a>(task: &'a MissionTask, tasks: &'a [MissionTask]) -> Vec<Blocker<'a>> {
+impl Blocker<'_> {
+    /// How the dashboard names it: "Build the API", "Build the API (PR open)".
+    pub fn label(&self) -> String {
+        match self {
+            Blocker::Missing(id) => format!("unknown task {}", &id[..id.len().min(8)]),
+            Blocker::Task(t) => match t.status {
+                TaskStatus::Failed => format!("{} (failed)", t.title),
+                TaskStatus::Completed | TaskStatus::Cancelled => format!("{} (PR open)", t.title),
+                _ => t.title.clone(),
+            },
+        }
+    }
+}
+
+/// What `task` still waits for, in its `dependsOn` order; `find` looks a task of the mission
+/// up by id. Empty once it may start, and for a task that has started or finished.
+pub fn waiting_on<'a>(
+    task: &'a MissionTask,
+    find: impl Fn(&str) -> Option<&'a MissionTask>,
+) -> Vec<Blocker<'a>> {
     if task.status != TaskStatus::Pending {
         return Vec::new();
     }
     task.depends_on
         .iter()
-        .filter_map(|id| match tasks.iter().find(|t| &t.id == id) {
+        .filter_map(|id| match find(id) {
             None => Some(Blocker::Missing(id)),
             Some(dep) if !dependency_satisfied(&dep.status, has_open_pr(&dep.workers)) => {
                 Some(Blocker::Task(dep))
@@ -100,7 +117,7 @@ mod tests {
             .map(String::from)
             .to_vec();
         let tasks = vec![done, running, failed, merged_pr, open_pr, waiting.clone()];
-        let ids: Vec<String> = waiting_on(&waiting, &tasks)
+        let ids: Vec<String> = waiting_on(&waiting, |id| tasks.iter().find(|t| t.id == id))
             .into_iter()
             .map(|b| match b {
                 Blocker::Task(t) => t.id.clone(),
@@ -108,6 +125,19 @@ mod tests {
             })
             .collect();
         assert_eq!(ids, ["running", "failed", "open", "missing gone"]);
+        let labels: Vec<String> = waiting_on(&waiting, |id| tasks.iter().find(|t| t.id == id))
+            .iter()
+            .map(Blocker::label)
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                "Task running",
+                "Task failed (failed)",
+                "Task open (PR open)",
+                "unknown task gone"
+            ]
+        );
     }
 
     #[test]
@@ -116,6 +146,6 @@ mod tests {
         let mut started = task("started", TaskStatus::Assigned);
         started.depends_on = vec!["dep".into()];
         let tasks = vec![dep, started.clone()];
-        assert!(waiting_on(&started, &tasks).is_empty());
+        assert!(waiting_on(&started, |id| tasks.iter().find(|t| t.id == id)).is_empty());
     }
 }

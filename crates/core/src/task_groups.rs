@@ -1,6 +1,7 @@
 //! The sections a mission page lists its tasks in, derived from each task's status, its
 //! latest worker and its dependencies.
 
+use crate::dependencies::waiting_on;
 use crate::enums::TaskStatus;
 use crate::mission::MissionTask;
 use crate::plan::plan_in_review;
@@ -62,11 +63,6 @@ impl TaskGroup {
     }
 }
 
-/// Whether a dependency has landed: completed, and its PR (if any) merged.
-pub fn dependency_landed(dep: &MissionTask) -> bool {
-    dep.status == TaskStatus::Completed && !dep.workers.iter().any(|w| w.has_open_pr())
-}
-
 /// Every task of a mission with its section.
 pub fn group_tasks(tasks: &[MissionTask]) -> Vec<(TaskGroup, &MissionTask)> {
     let by_id: HashMap<&str, &MissionTask> = tasks.iter().map(|t| (t.id.as_str(), t)).collect();
@@ -88,12 +84,7 @@ pub fn group_tasks(tasks: &[MissionTask]) -> Vec<(TaskGroup, &MissionTask)> {
                     TaskStatus::Failed => TaskGroup::Failed,
                     TaskStatus::Cancelled => TaskGroup::Cancelled,
                     _ => {
-                        let waiting = t.depends_on.iter().any(|d| {
-                            by_id
-                                .get(d.as_str())
-                                .is_some_and(|dep| !dependency_landed(dep))
-                        });
-                        if waiting {
+                        if !waiting_on(t, |id| by_id.get(id).copied()).is_empty() {
                             TaskGroup::Blocked
                         } else {
                             TaskGroup::Queued

@@ -1,5 +1,7 @@
+use crate::http::send_json;
 use buildd_core::AccountLevel;
 use buildd_server::{app, demo, keys, Db};
+use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -24,6 +26,8 @@ pub struct TestServer {
     pub db: Db,
     /// An admin key of the demo team.
     pub key: String,
+    /// A worker key of the demo team, for playing a runner over the worker protocol.
+    pub worker_key: String,
     task: tokio::task::JoinHandle<()>,
     _dir: tempfile::TempDir,
 }
@@ -49,6 +53,9 @@ impl TestServer {
         let key = keys::create_key(&mut tx, &team, &AccountLevel::Admin, "tests")
             .await
             .expect("key");
+        let worker_key = keys::create_key(&mut tx, &team, &AccountLevel::Worker, "test runner")
+            .await
+            .expect("worker key");
         tx.commit().await.expect("commit");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -62,23 +69,46 @@ impl TestServer {
             addr,
             db,
             key,
+            worker_key,
             task,
             _dir: dir,
         }
     }
 
-    /// Completes a task with `structured_output`, as a worker reporting its result would.
-    pub async fn complete_with_output(&self, task_id: &str, structured_output: serde_json::Value) {
-        let result =
-            serde_json::json!({"summary": "Planned", "structuredOutput": structured_output});
-        let mut tx = self.db.write().await.expect("transaction");
-        sqlx::query("UPDATE tasks SET status = 'completed', result = ? WHERE id = ?")
-            .bind(result.to_string())
-            .bind(task_id)
-            .execute(&mut *tx)
-            .await
-            .expect("complete the task");
-        tx.commit().await.expect("commit");
+    /// Claims task `task_id` over the worker protocol; returns the worker id.
+    pub fn claim(&self, task_id: &str) -> String {
+        let (status, body) = send_json(
+            self.addr,
+            "POST",
+            "/api/workers/claim",
+            &self.worker_key,
+            Some(&json!({"runner": "tests", "taskId": task_id})),
+        );
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["workers"][0]["taskId"], task_id, "claim: {body}");
+        body["workers"][0]["id"].as_str().unwrap().to_string()
+    }
+
+    /// Sends a worker report; returns the answer.
+    pub fn report(&self, worker_id: &str, body: Value) -> Value {
+        let (status, answer) = send_json(
+            self.addr,
+            "PATCH",
+            &format!("/api/workers/{worker_id}"),
+            &self.worker_key,
+            Some(&body),
+        );
+        assert_eq!(status, 200, "{answer}");
+        answer
+    }
+
+    /// Claims task `task_id` and completes it with `structured_output`, as a runner would.
+    pub fn complete_with_output(&self, task_id: &str, structured_output: Value) {
+        let worker = self.claim(task_id);
+        self.report(
+            &worker,
+            json!({"status": "completed", "summary": "Planned", "structuredOutput": structured_output}),
+        );
     }
 
     pub fn url(&self, path: &str) -> String {
