@@ -116,7 +116,7 @@ mod tests {
         waiting.depends_on = ["done", "running", "failed", "merged", "open", "gone"]
             .map(String::from)
             .to_vec();
-        let tasks = vec![done, running, failed, merged_pr, open_pr, waiting.clone()];
+        let tasks = [done, running, failed, merged_pr, open_pr, waiting.clone()];
         let ids: Vec<String> = waiting_on(&waiting, |id| tasks.iter().find(|t| t.id == id))
             .into_iter()
             .map(|b| match b {
@@ -145,7 +145,7 @@ mod tests {
         let dep = task("dep", TaskStatus::Pending);
         let mut started = task("started", TaskStatus::Assigned);
         started.depends_on = vec!["dep".into()];
-        let tasks = vec![dep, started.clone()];
+        let tasks = [dep, started.clone()];
         assert!(waiting_on(&started, |id| tasks.iter().find(|t| t.id == id)).is_empty());
     }
 }
