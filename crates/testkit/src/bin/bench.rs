@@ -1,8 +1,10 @@
 //! `cargo xtask bench`: the dashboard's shipped size, `GET /api/missions/{id}` latency for a
-//! mission with 2,000 tasks, and the time to render that mission in headless Chromium.
+//! mission with 2,000 tasks, approve-plan on a 100-step plan, and the time to render that
+//! mission in headless Chromium.
 //! Figures are printed with their budgets; nothing is asserted.
 
-use buildd_testkit::{Browser, TestServer};
+use buildd_testkit::{send_json, Browser, TestServer};
+use serde_json::json;
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
 use std::path::Path;
@@ -200,6 +202,97 @@ fn api_latency(server: &TestServer, mission: &str, runtime: &tokio::runtime::Han
     );
 }
 
+/// Steps of the plan approved in the approve benchmark.
+const PLAN_STEPS: usize = 100;
+
+/// A plan of `PLAN_STEPS` steps in waves of ten, each step depending on two of the wave
+/// before it, every tenth stacked on its first dependency's branch.
+fn big_plan() -> serde_json::Value {
+    let steps: Vec<serde_json::Value> = (0..PLAN_STEPS)
+        .map(|i| {
+            let wave = i / 10;
+            let deps: Vec<String> = if wave == 0 {
+                vec![]
+            } else {
+                let base = (wave - 1) * 10;
+                vec![format!("s{}", base + i % 10), format!("s{}", base + (i + 1) % 10)]
+            };
+            let mut step = json!({
+                "ref": format!("s{i}"), "title": format!("Step {i}: change module {i}"),
+                "description": "Make the change, with tests.", "dependsOn": deps,
+                "priority": (i % 3) as i64, "roleSlug": "builder", "outputRequirement": "pr_required",
+            });
+            if i % 10 == 0 && wave > 0 {
+                step["baseBranch"] = json!(format!("s{}", (wave - 1) * 10));
+            }
+            step
+        })
+        .collect();
+    json!({"plan": steps, "summary": "A hundred steps.", "missionComplete": false})
+}
+
+/// Server time of approve-plan on a 100-step plan: a fresh plan in review per request.
+fn approve_time(server: &TestServer) {
+    let (_, ws) = send_json(
+        server.addr,
+        "POST",
+        "/api/workspaces",
+        &server.key,
+        Some(&json!({"name": "bench-approve", "repo": "acme/bench"})),
+    );
+    let workspace = ws["workspace"]["id"].as_str().unwrap().to_string();
+    let plan = big_plan();
+    let mut times = Vec::new();
+    for i in 0..25 {
+        let (_, m) = send_json(
+            server.addr,
+            "POST",
+            "/api/missions",
+            &server.key,
+            Some(&json!({"title": format!("Approve bench {i}"), "workspaceId": workspace})),
+        );
+        let mission = m["id"].as_str().unwrap();
+        let (_, run) = send_json(
+            server.addr,
+            "POST",
+            &format!("/api/missions/{mission}/run"),
+            &server.key,
+            None,
+        );
+        let task = run["task"]["id"].as_str().unwrap();
+        server.complete_with_output(task, plan.clone());
+        let start = Instant::now();
+        let (status, body) = send_json(
+            server.addr,
+            "POST",
+            &format!("/api/tasks/{task}/approve-plan"),
+            &server.key,
+            None,
+        );
+        let elapsed = start.elapsed().as_secs_f64() * 1000.0;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["tasks"].as_array().unwrap().len(), PLAN_STEPS);
+        if i >= 5 {
+            times.push(elapsed);
+        }
+    }
+    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!(
+        "\nPOST /api/tasks/{{id}}/approve-plan, {PLAN_STEPS}-step plan with dependencies ({} approvals)",
+        times.len()
+    );
+    println!(
+        "  p50 {:>6.2} ms   p99 {:>6.2} ms   budget: p50 <= 20 ms ({})",
+        percentile(&times, 0.5),
+        percentile(&times, 0.99),
+        if percentile(&times, 0.5) <= 20.0 {
+            "within"
+        } else {
+            "OVER"
+        }
+    );
+}
+
 const WAIT_FOR_PAGE: &str = r#"
 const done = arguments[arguments.length - 1];
 function check() {
@@ -254,5 +347,6 @@ async fn main() {
     let mission = seed_big_mission(&server).await;
     let runtime = tokio::runtime::Handle::current();
     tokio::task::block_in_place(|| api_latency(&server, &mission, &runtime));
+    tokio::task::block_in_place(|| approve_time(&server));
     render_time(&server, &mission).await;
 }
