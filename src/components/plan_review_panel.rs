@@ -64,7 +64,7 @@ fn StepCard(step: PlanStep) -> impl IntoView {
             <div class="step-card__meta small muted">
                 {step.priority.map(|p| view! { <span>{format!("priority {p}")}</span> })}
                 {step.role_slug.clone().map(|r| view! { <span>{format!("needs {r}")}</span> })}
-                {step.output_requirement.clone().map(|o| view! { <span>{o.replace('_', " ")}</span> })}
+                {step.output_requirement.clone().map(|o| view! { <span>{format!("output: {}", o.replace('_', " "))}</span> })}
                 {(!step.depends_on.is_empty()).then(|| view! { <span>"Depends on"</span> })}
                 {deps}
             </div>
