@@ -2,6 +2,7 @@
 //! dashboard and the API server share. A derived number (progress, grouping, health) is
 //! computed here once so every surface shows the same value. No I/O.
 
+pub mod checkin;
 pub mod client;
 pub mod dependencies;
 pub mod enums;
@@ -9,6 +10,7 @@ pub mod error;
 pub mod grouping;
 pub mod lifecycle;
 pub mod mission;
+pub mod organizer_runs;
 pub mod plan;
 pub mod plan_output;
 pub mod plan_phase;

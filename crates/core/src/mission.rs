@@ -265,6 +265,9 @@ pub struct MissionDetail {
     pub sub_missions: Vec<SubMission>,
     #[serde(default)]
     pub schedule: Option<Schedule>,
+    /// Check-in settings read from the schedule (this server's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check_ins: Option<crate::schedule::CheckInSettings>,
     #[serde(default)]
     pub total_tasks: u32,
     #[serde(default)]

@@ -61,3 +61,34 @@ impl Schedule {
             .unwrap_or(false)
     }
 }
+
+/// Active hours as the mission detail reports them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActiveHoursJson {
+    pub start: u32,
+    pub end: u32,
+    pub timezone: String,
+}
+
+/// A mission's check-in settings and where they stand, on `GET /api/missions/{id}` as
+/// `checkIns` (read from the schedule's template, as Buildd stores them).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckInSettings {
+    /// Check-ins run (the schedule is a heartbeat and is enabled).
+    pub enabled: bool,
+    /// The checklist each organizer run follows: the custom one, else the default.
+    pub checklist: String,
+    /// Whether `checklist` is the mission's own.
+    pub custom_checklist: bool,
+    #[serde(default)]
+    pub active_hours: Option<ActiveHoursJson>,
+    /// When the next check-in may run (the next tick inside the active hours).
+    #[serde(default)]
+    pub next_check_in_at: Option<String>,
+    pub interval_seconds: i64,
+    /// The latest check-in.
+    #[serde(default)]
+    pub last_check: Option<crate::organizer_runs::CheckIn>,
+}

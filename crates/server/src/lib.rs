@@ -4,11 +4,15 @@
 pub mod auth;
 pub mod body;
 pub mod cache;
+pub mod checkin_fields;
+pub mod checkins;
 pub mod claim;
 pub mod db;
 pub mod demo;
 pub mod error;
 pub mod keys;
+pub mod mission_runs;
+pub mod mission_schedule;
 pub mod mission_views;
 pub mod missions;
 pub mod organizer;
@@ -34,11 +38,17 @@ use std::path::Path;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
+pub use checkins::CheckinConfig;
 pub use db::Db;
 
 /// The API under `/api`, and the dashboard in `dist` (when given) for every other path, so
 /// deep links such as `/missions/{id}` load the app.
 pub fn app(db: Db, dist: Option<&Path>) -> Router {
+    app_with(db, dist, CheckinConfig::default())
+}
+
+/// `app`, with check-ins tuned (their interval shows in mission details).
+pub fn app_with(db: Db, dist: Option<&Path>, checkins: CheckinConfig) -> Router {
     let api = Router::new()
         .route("/missions", get(missions::list).post(missions::create))
         .route(
@@ -48,6 +58,7 @@ pub fn app(db: Db, dist: Option<&Path>) -> Router {
                 .delete(missions::delete),
         )
         .route("/missions/{id}/run", post(organizer::run))
+        .route("/missions/{id}/runs", get(mission_runs::runs))
         .route("/tasks", get(task_list::list).post(tasks::create))
         .route("/tasks/{id}/approve-plan", post(plans::approve))
         .route("/tasks/{id}/reject-plan", post(plans::reject))
@@ -68,6 +79,7 @@ pub fn app(db: Db, dist: Option<&Path>) -> Router {
     let router = Router::new().nest("/api", api).with_state(AppState {
         db,
         cache: Default::default(),
+        checkins,
     });
     match dist {
         Some(dist) => {

@@ -1,7 +1,7 @@
 //! `buildd-server serve | worker | key create`.
 
 use buildd_core::AccountLevel;
-use buildd_server::{app, demo, keys, scripted_worker, Db};
+use buildd_server::{app_with, checkins, demo, keys, scripted_worker, CheckinConfig, Db};
 use clap::{Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -41,6 +41,12 @@ enum Command {
         /// Seconds between the scripted worker's steps.
         #[arg(long, default_value_t = 6.0)]
         worker_pace: f64,
+        /// How often each mission's check-in runs (e.g. 1h, 10m, 30s).
+        #[arg(long, env = "BUILDD_CHECKIN_INTERVAL", default_value = "1h", value_parser = parse_duration)]
+        checkin_interval: chrono::Duration,
+        /// A check-in starts no organizer run within this long of the last one (e.g. 2h).
+        #[arg(long, env = "BUILDD_CHECKIN_GRACE", default_value = "2h", value_parser = parse_duration)]
+        checkin_grace: chrono::Duration,
     },
     /// Run the scripted worker against a Buildd API: it claims tasks with a worker key and
     /// completes them (planning runs with a plan, execution tasks with a PR).
@@ -83,6 +89,34 @@ enum KeyCommand {
     },
 }
 
+/// "90s", "10m", "1h", "1h30m": a positive duration.
+fn parse_duration(text: &str) -> Result<chrono::Duration, String> {
+    let mut total = 0i64;
+    let mut number = String::new();
+    for c in text.trim().chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let n: i64 = number
+            .parse()
+            .map_err(|_| format!("\"{text}\" is not a duration such as 1h, 10m or 30s"))?;
+        total += n * match c {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            _ => return Err(format!("\"{text}\": the units are s, m and h")),
+        };
+        number.clear();
+    }
+    if !number.is_empty() || total <= 0 {
+        return Err(format!(
+            "\"{text}\" is not a duration such as 1h, 10m or 30s"
+        ));
+    }
+    Ok(chrono::Duration::seconds(total))
+}
+
 fn pace(seconds: f64) -> std::time::Duration {
     if !(seconds.is_finite() && seconds >= 0.0) {
         fail(format!(
@@ -114,6 +148,8 @@ async fn main() {
             demo: with_demo,
             worker,
             worker_pace,
+            checkin_interval,
+            checkin_grace,
         } => {
             let database = Db::open(&db)
                 .await
@@ -151,7 +187,12 @@ async fn main() {
                 println!("The scripted worker is working the demo team's tasks.");
                 tokio::spawn(scripted_worker::ScriptedWorker::new(client, pace).run());
             }
-            let router = app(database, dist.as_deref());
+            let checkins = CheckinConfig {
+                interval: checkin_interval,
+                grace: checkin_grace,
+            };
+            tokio::spawn(checkins::run_scheduler(database.clone(), checkins));
+            let router = app_with(database, dist.as_deref(), checkins);
             axum::serve(listener, router)
                 .with_graceful_shutdown(async {
                     let _ = tokio::signal::ctrl_c().await;

@@ -236,7 +236,12 @@ const DETAIL_EXTRAS_JSON: &str = "SELECT \
     FROM missions m WHERE m.id = ? AND m.team_id = ?";
 
 /// `GET /api/missions/{id}`.
-pub async fn mission_detail(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<MissionDetail> {
+pub async fn mission_detail(
+    tx: &mut Tx,
+    team_id: &str,
+    id: &str,
+    checkins: &crate::checkins::CheckinConfig,
+) -> ApiResult<MissionDetail> {
     let row = find_mission(tx, team_id, id).await?;
     let filter = MissionFilter {
         team_id,
@@ -266,6 +271,8 @@ pub async fn mission_detail(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<M
 
     let mission = row.to_mission();
     let progress = compute_progress(&mission.status, &tasks);
+    let last_check = crate::mission_schedule::last_check(tx, id).await?;
+    let check_ins = crate::mission_schedule::settings(schedule.as_ref(), last_check, checkins);
     let context = schedule.as_ref().and_then(|s| s.context().cloned());
     let from_context = |key: &str| context.as_ref().and_then(|c| c.get(key)).cloned();
     let blocked_reason = blocker.as_ref().map(|SubMission { title, .. }| {
@@ -298,6 +305,7 @@ pub async fn mission_detail(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<M
         blocked_by_mission_id: blocker.as_ref().map(|b| b.id.clone()),
         blocked_by_mission_title: blocker.map(|b| b.title),
         schedule,
+        check_ins: Some(check_ins),
         tasks,
         mission,
     })

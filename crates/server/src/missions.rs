@@ -3,14 +3,18 @@
 use crate::auth::Caller;
 use crate::body::{Field, JsonObject};
 use crate::cache::Lookup;
+use crate::checkin_fields::CheckinFields;
 use crate::error::{ApiError, ApiResult};
+use crate::mission_schedule::{create_schedule, find_schedule, save_context, template_context};
 use crate::mission_views::{find_mission, mission_detail, mission_list, MissionFilter};
+use crate::organizer::{open_run, wake, Trigger};
 use crate::state::AppState;
 use crate::time::{new_id, now};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
+use buildd_core::checkin::DEFAULT_CHECKLIST;
 use buildd_core::lifecycle::{check_mission_transition, parse_settable_status};
 use buildd_core::*;
 use std::collections::HashMap;
@@ -63,7 +67,7 @@ pub async fn detail(
     match state.cache.lookup(&mut tx, key, &headers).await? {
         Lookup::Hit(response) => Ok(response),
         Lookup::Miss { key, generation } => {
-            let detail = mission_detail(&mut tx, &caller.team_id, &id).await?;
+            let detail = mission_detail(&mut tx, &caller.team_id, &id, &state.checkins).await?;
             state.cache.keep(key, generation, &detail)
         }
     }
@@ -111,6 +115,18 @@ pub async fn create(
     let priority = body.integer("priority")?.value().unwrap_or(0);
     let requires_review = body.boolean("requiresReview")?.value().unwrap_or(false);
     let workspace_id = body.string("workspaceId")?.value();
+    let checkins = CheckinFields::read(&body)?;
+    // New auto missions get check-ins unless `isHeartbeat: false`.
+    let heartbeat = match checkins.heartbeat {
+        Field::Set(on) => on,
+        _ => mode == OrchestrationMode::Auto,
+    };
+    let mut context = serde_json::Map::new();
+    if heartbeat {
+        context.insert("heartbeat".into(), true.into());
+        context.insert("heartbeatChecklist".into(), DEFAULT_CHECKLIST.into());
+    }
+    checkins.apply(&mut context)?;
 
     let mut tx = state.db.write().await?;
     if let Some(ws) = &workspace_id {
@@ -137,12 +153,29 @@ pub async fn create(
     .execute(&mut *tx)
     .await?;
     let row = find_mission(&mut tx, &caller.team_id, &id).await?;
+    if heartbeat || checkins.any() {
+        create_schedule(&mut tx, &row, &context, &state.checkins).await?;
+    }
+    // An active auto mission with check-ins starts planning at once.
+    let organizer_task =
+        if heartbeat && status == MissionStatus::Active && mode == OrchestrationMode::Auto {
+            let trigger = Trigger {
+                source: "created",
+                task_id: None,
+            };
+            open_run(&mut tx, &row, trigger).await?.map(|run| IdRef {
+                id: run.task().id.clone(),
+            })
+        } else {
+            None
+        };
+    let row = find_mission(&mut tx, &caller.team_id, &id).await?;
     tx.commit().await?;
     Ok((
         StatusCode::CREATED,
         Json(MissionCreated {
             mission: row.to_mission(),
-            organizer_task: None,
+            organizer_task,
             heartbeat_info: None,
         }),
     ))
@@ -169,6 +202,7 @@ pub async fn update(
         Some(m) => Some(orchestration_mode(&m)?),
         None => None,
     };
+    let checkins = CheckinFields::read(&body)?;
 
     let mut tx = state.db.write().await?;
     let row = find_mission(&mut tx, &caller.team_id, &id).await?;
@@ -196,19 +230,60 @@ pub async fn update(
     .bind(&id)
     .execute(&mut *tx)
     .await?;
-    if let (Some(to), Some(schedule_id)) = (&status, &row.schedule_id) {
-        // Check-ins run only while the mission is active; their settings are kept so a
-        // reopened mission resumes as it was.
-        sqlx::query("UPDATE schedules SET enabled = ?, updated_at = ? WHERE id = ?")
-            .bind(*to == MissionStatus::Active)
-            .bind(&at)
-            .bind(schedule_id)
-            .execute(&mut *tx)
-            .await?;
+    let updated = find_mission(&mut tx, &caller.team_id, &id).await?;
+    // Check-in settings live on the schedule; check-ins run only while the mission is
+    // active, and their settings are kept so a reopened mission resumes as it was.
+    let schedule = match &updated.schedule_id {
+        Some(s) => find_schedule(&mut tx, s).await?,
+        None => None,
+    };
+    match schedule {
+        Some(schedule) => {
+            let mut context = template_context(&schedule.task_template);
+            checkins.apply(&mut context)?;
+            save_context(&mut tx, &schedule, &updated, &context).await?;
+        }
+        None if checkins.any() => {
+            let mut context = serde_json::Map::new();
+            checkins.apply(&mut context)?;
+            create_schedule(&mut tx, &updated, &context, &state.checkins).await?;
+        }
+        None => {}
+    }
+    let previous = row.status();
+    if status == Some(MissionStatus::Active) && previous == MissionStatus::Paused {
+        let trigger = Trigger {
+            source: "wake:resumed",
+            task_id: None,
+        };
+        wake(&mut tx, &id, trigger).await?;
+    }
+    if status == Some(MissionStatus::Completed) && previous != MissionStatus::Completed {
+        dependency_landed(&mut tx, &id, &at).await?;
     }
     let row = find_mission(&mut tx, &caller.team_id, &id).await?;
     tx.commit().await?;
     Ok(Json(row.to_mission()))
+}
+
+/// Mission `id` completed: the missions waiting on it may start, and plan.
+async fn dependency_landed(tx: &mut crate::db::Tx, id: &str, at: &str) -> ApiResult<()> {
+    let dependents: Vec<(String,)> = sqlx::query_as(
+        "UPDATE missions SET dependency_met_at = ? \
+         WHERE depends_on_mission_id = ? AND dependency_met_at IS NULL RETURNING id",
+    )
+    .bind(at)
+    .bind(id)
+    .fetch_all(&mut **tx)
+    .await?;
+    for (dependent,) in dependents {
+        let trigger = Trigger {
+            source: "wake:dependency_met",
+            task_id: None,
+        };
+        wake(tx, &dependent, trigger).await?;
+    }
+    Ok(())
 }
 
 pub async fn delete(

@@ -41,6 +41,8 @@ pub async fn task_finished(tx: &mut Tx, team_id: &str, task_id: &str) -> ApiResu
     for parent in parents {
         maybe_aggregate(tx, &parent).await?;
     }
+    let task = crate::tasks::find_task(tx, team_id, task_id).await?;
+    crate::organizer::after_task_finished(tx, &task).await?;
     Ok(())
 }
 

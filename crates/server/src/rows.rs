@@ -459,6 +459,7 @@ pub struct ScheduleRow {
     pub last_error: Option<String>,
     pub last_deferral_reason: Option<String>,
     pub last_deferred_at: Option<String>,
+    pub last_state_key: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -466,7 +467,7 @@ pub struct ScheduleRow {
 pub const SCHEDULE_COLUMNS: &str = "s.id, s.workspace_id, s.name, s.cron_expression, \
     s.timezone, s.task_template, s.enabled, s.one_shot, s.next_run_at, s.last_run_at, \
     s.last_task_id, s.total_runs, s.consecutive_failures, s.last_error, \
-    s.last_deferral_reason, s.last_deferred_at, s.created_at, s.updated_at";
+    s.last_deferral_reason, s.last_deferred_at, s.last_state_key, s.created_at, s.updated_at";
 
 impl ScheduleRow {
     pub fn to_summary(&self) -> ScheduleSummary {

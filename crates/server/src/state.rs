@@ -6,4 +6,5 @@ use crate::db::Db;
 pub struct AppState {
     pub db: Db,
     pub cache: ResponseCache,
+    pub checkins: crate::checkins::CheckinConfig,
 }

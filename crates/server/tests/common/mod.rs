@@ -110,17 +110,20 @@ impl TestApp {
         (status, value)
     }
 
+    /// A manual mission: it plans only when a test presses Run.
     pub async fn mission(&self, title: &str) -> String {
-        let (status, body) = self
-            .call(
-                "POST",
-                "/api/missions",
-                &self.admin,
-                Some(json!({"title": title, "workspaceId": self.workspace})),
-            )
+        self.mission_with(json!({"title": title, "orchestrationMode": "manual"}))
+            .await
+    }
+
+    /// A mission of the test workspace created with `body`.
+    pub async fn mission_with(&self, mut body: Value) -> String {
+        body["workspaceId"] = json!(self.workspace);
+        let (status, created) = self
+            .call("POST", "/api/missions", &self.admin, Some(body))
             .await;
-        assert_eq!(status, StatusCode::CREATED, "{body}");
-        body["id"].as_str().unwrap().to_string()
+        assert_eq!(status, StatusCode::CREATED, "{created}");
+        created["id"].as_str().unwrap().to_string()
     }
 
     pub async fn task(&self, mission: Option<&str>, title: &str) -> String {

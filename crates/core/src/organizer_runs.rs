@@ -1,0 +1,105 @@
+//! Organizer runs as people read them: each run labelled by what started it.
+
+use serde::{Deserialize, Serialize};
+
+/// How a run's `context.triggerSource` reads in the runs list. `trigger_task` is the title of
+/// the task whose end started an `event` run, and whether that task was itself an organizer
+/// run.
+pub fn organizer_run_label(source: Option<&str>, trigger_task: Option<(&str, bool)>) -> String {
+    match source {
+        Some("event") => match trigger_task {
+            Some((_, true)) => "after the last organizer run finished".into(),
+            Some((title, false)) => format!("after {title} finished"),
+            None => "after work finished".into(),
+        },
+        Some("wake:dependency_met") => "dependency met".into(),
+        Some("wake:resumed") => "resumed".into(),
+        Some("wake:budget_raised") => "budget raised".into(),
+        Some("wake:pr_merged") => "PR merged".into(),
+        Some("wake:owner_note") => "your note".into(),
+        Some("wake:owner_answer") => "your answer".into(),
+        Some("backstop") => "stuck check".into(),
+        Some("manual") => "you ran it".into(),
+        Some("created") => "mission created".into(),
+        Some("cron") => "check-in".into(),
+        Some("auto_retry") => "retry".into(),
+        _ => "organizer run".into(),
+    }
+}
+
+/// One organizer run of `GET /api/missions/{id}/runs`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrganizerRun {
+    pub task_id: String,
+    pub title: String,
+    pub status: String,
+    pub created_at: String,
+    #[serde(default)]
+    pub trigger_source: Option<String>,
+    #[serde(default)]
+    pub trigger_task_id: Option<String>,
+    pub label: String,
+}
+
+/// One check-in: it started the organizer, or deferred and said why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckIn {
+    pub at: String,
+    /// `started` or `deferred`.
+    pub outcome: String,
+    #[serde(default)]
+    pub reason: Option<String>,
+    pub text: String,
+    #[serde(default)]
+    pub task_id: Option<String>,
+}
+
+/// `GET /api/missions/{id}/runs`: both lists newest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MissionRuns {
+    pub runs: Vec<OrganizerRun>,
+    pub check_ins: Vec<CheckIn>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_trigger_has_its_label() {
+        assert_eq!(
+            organizer_run_label(Some("event"), Some(("Add the export button", false))),
+            "after Add the export button finished"
+        );
+        assert_eq!(
+            organizer_run_label(Some("event"), None),
+            "after work finished"
+        );
+        assert_eq!(
+            organizer_run_label(Some("event"), Some(("Mission: X", true))),
+            "after the last organizer run finished"
+        );
+        for (source, label) in [
+            ("wake:dependency_met", "dependency met"),
+            ("wake:resumed", "resumed"),
+            ("wake:budget_raised", "budget raised"),
+            ("wake:pr_merged", "PR merged"),
+            ("wake:owner_note", "your note"),
+            ("wake:owner_answer", "your answer"),
+            ("backstop", "stuck check"),
+            ("manual", "you ran it"),
+            ("cron", "check-in"),
+            ("auto_retry", "retry"),
+        ] {
+            assert_eq!(organizer_run_label(Some(source), None), label);
+        }
+        assert_eq!(organizer_run_label(None, None), "organizer run");
+        assert_eq!(
+            organizer_run_label(Some("wake:something_else"), None),
+            "organizer run"
+        );
+    }
+}

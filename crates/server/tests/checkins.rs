@@ -1,0 +1,468 @@
+mod common;
+
+use axum::http::StatusCode;
+use buildd_core::checkin::DEFAULT_CHECKLIST;
+use buildd_server::checkins::{tick, CheckinConfig};
+use chrono::{Duration, Utc};
+use common::*;
+use serde_json::{json, Value};
+
+async fn detail(app: &TestApp, id: &str) -> Value {
+    let (status, body) = app
+        .call("GET", &format!("/api/missions/{id}"), &app.admin, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body
+}
+
+async fn patch(app: &TestApp, id: &str, body: Value) -> (StatusCode, Value) {
+    app.call(
+        "PATCH",
+        &format!("/api/missions/{id}"),
+        &app.admin,
+        Some(body),
+    )
+    .await
+}
+
+async fn runs(app: &TestApp, id: &str) -> Value {
+    let (status, body) = app
+        .call("GET", &format!("/api/missions/{id}/runs"), &app.admin, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body
+}
+
+fn labels(runs: &Value) -> Vec<String> {
+    runs["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Completes the mission's planning run in flight with an empty plan, as its runner would.
+async fn finish_planning(app: &TestApp, mission: &str) {
+    let (_, page) = app
+        .call(
+            "GET",
+            &format!("/api/tasks?missionId={mission}&status=pending"),
+            &app.admin,
+            None,
+        )
+        .await;
+    let run = page["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["title"].as_str().unwrap().starts_with("Mission: "))
+        .unwrap_or_else(|| panic!("no organizer run in flight: {page}"))["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, body) = app
+        .complete_task(
+            &run,
+            json!({"structuredOutput": {"plan": [], "summary": "Nothing to do", "missionComplete": false}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+#[tokio::test]
+async fn a_new_auto_mission_gets_check_ins_and_starts_planning() {
+    let app = TestApp::new().await;
+    let (status, created) = app
+        .call(
+            "POST",
+            "/api/missions",
+            &app.admin,
+            Some(json!({"title": "Ship search", "workspaceId": app.workspace})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let organizer = created["organizerTask"]["id"].as_str().unwrap();
+    let m = detail(&app, id).await;
+    assert_eq!(m["schedule"]["name"], "Mission: Ship search");
+    assert_eq!(m["schedule"]["taskTemplate"]["context"]["heartbeat"], true);
+    assert_eq!(
+        m["schedule"]["taskTemplate"]["context"]["heartbeatChecklist"],
+        DEFAULT_CHECKLIST
+    );
+    let check_ins = &m["checkIns"];
+    assert_eq!(check_ins["enabled"], true);
+    assert_eq!(check_ins["customChecklist"], false);
+    assert_eq!(check_ins["intervalSeconds"], 3600);
+    assert!(check_ins["nextCheckInAt"].is_string());
+    let (_, run) = app
+        .call("GET", &format!("/api/tasks/{organizer}"), &app.admin, None)
+        .await;
+    assert_eq!(run["title"], "Mission: Ship search");
+    assert_eq!(run["taskClass"], "bookkeeping");
+    assert_eq!(run["context"]["heartbeatChecklist"], DEFAULT_CHECKLIST);
+    assert_eq!(labels(&runs(&app, id).await), ["mission created"]);
+
+    // isHeartbeat: false turns check-ins off and skips the first run; manual plans only on Run.
+    for body in [
+        json!({"title": "Quiet", "workspaceId": app.workspace, "isHeartbeat": false}),
+        json!({"title": "By hand", "workspaceId": app.workspace, "orchestrationMode": "manual"}),
+    ] {
+        let (_, created) = app
+            .call("POST", "/api/missions", &app.admin, Some(body))
+            .await;
+        assert!(created["organizerTask"].is_null(), "{created}");
+        let m = detail(&app, created["id"].as_str().unwrap()).await;
+        assert_eq!(m["checkIns"]["enabled"], false);
+        assert!(m["checkIns"]["nextCheckInAt"].is_null());
+    }
+}
+
+#[tokio::test]
+async fn the_checklist_is_custom_cleared_and_limited() {
+    let app = TestApp::new().await;
+    let id = app
+        .mission_with(
+            json!({"title": "Prod health", "heartbeatChecklist": "- [ ] API p99 under 200ms"}),
+        )
+        .await;
+    let m = detail(&app, &id).await;
+    assert_eq!(m["checkIns"]["checklist"], "- [ ] API p99 under 200ms");
+    assert_eq!(m["checkIns"]["customChecklist"], true);
+
+    let (status, _) = patch(&app, &id, json!({"heartbeatChecklist": "- [ ] Error rate"})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        detail(&app, &id).await["checkIns"]["checklist"],
+        "- [ ] Error rate"
+    );
+    for cleared in [json!(""), json!(null)] {
+        patch(&app, &id, json!({"heartbeatChecklist": "- [ ] Custom"})).await;
+        let (status, _) = patch(&app, &id, json!({"heartbeatChecklist": cleared})).await;
+        assert_eq!(status, StatusCode::OK);
+        let m = detail(&app, &id).await;
+        assert_eq!(m["checkIns"]["checklist"], DEFAULT_CHECKLIST);
+        assert_eq!(m["checkIns"]["customChecklist"], false);
+    }
+    let (status, body) = patch(&app, &id, json!({"heartbeatChecklist": "x".repeat(8001)})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("heartbeatChecklist must be at most 8000"));
+    let (status, body) = patch(&app, &id, json!({"heartbeatChecklist": 5})).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (
+            StatusCode::BAD_REQUEST,
+            Some("heartbeatChecklist must be a string")
+        )
+    );
+
+    // Each organizer run is given the checklist (the run opened at creation had the old one).
+    finish_planning(&app, &id).await;
+    patch(
+        &app,
+        &id,
+        json!({"heartbeatChecklist": "- [ ] DB connections"}),
+    )
+    .await;
+    let (_, run) = app
+        .call("POST", &format!("/api/missions/{id}/run"), &app.admin, None)
+        .await;
+    assert_eq!(
+        run["task"]["context"]["heartbeatChecklist"],
+        "- [ ] DB connections"
+    );
+}
+
+#[tokio::test]
+async fn active_hours_are_checked_field_by_field() {
+    let app = TestApp::new().await;
+    let id = app.mission_with(json!({"title": "Nightly"})).await;
+    let tz = "America/New_York";
+    for (body, starts) in [
+        (
+            json!({"activeHoursStart": 24, "activeHoursEnd": 6, "activeHoursTimezone": tz}),
+            "activeHoursStart must be an integer from 0 to 23",
+        ),
+        (
+            json!({"activeHoursStart": 9, "activeHoursEnd": -1, "activeHoursTimezone": tz}),
+            "activeHoursEnd must be an integer from 0 to 23",
+        ),
+        (
+            json!({"activeHoursStart": 9.5, "activeHoursEnd": 6, "activeHoursTimezone": tz}),
+            "activeHoursStart must be an integer from 0 to 23",
+        ),
+        (
+            json!({"activeHoursStart": 9, "activeHoursEnd": 9, "activeHoursTimezone": tz}),
+            "activeHoursEnd must differ",
+        ),
+        (
+            json!({"activeHoursStart": 9, "activeHoursEnd": 18, "activeHoursTimezone": "Moon/Base"}),
+            "activeHoursTimezone must be an IANA time zone",
+        ),
+        (
+            json!({"activeHoursStart": 9, "activeHoursEnd": 18}),
+            "activeHoursTimezone is required",
+        ),
+        (
+            json!({"activeHoursTimezone": tz}),
+            "activeHoursStart is required",
+        ),
+    ] {
+        let (status, answer) = patch(&app, &id, body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(
+            answer["error"].as_str().unwrap().starts_with(starts),
+            "{body}: {answer}"
+        );
+    }
+    assert!(detail(&app, &id).await["checkIns"]["activeHours"].is_null());
+
+    let (status, _) = patch(
+        &app,
+        &id,
+        json!({"activeHoursStart": 22, "activeHoursEnd": 6, "activeHoursTimezone": tz}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let m = detail(&app, &id).await;
+    assert_eq!(
+        m["checkIns"]["activeHours"],
+        json!({"start": 22, "end": 6, "timezone": tz})
+    );
+    assert_eq!(
+        m["schedule"]["taskTemplate"]["context"]["activeHoursStart"],
+        22
+    );
+    // One field at a time, against what is stored.
+    let (status, _) = patch(&app, &id, json!({"activeHoursEnd": 7})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(detail(&app, &id).await["checkIns"]["activeHours"]["end"], 7);
+    let (status, _) = patch(
+        &app,
+        &id,
+        json!({"activeHoursStart": null, "activeHoursEnd": null, "activeHoursTimezone": null}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(detail(&app, &id).await["checkIns"]["activeHours"].is_null());
+}
+
+#[tokio::test]
+async fn a_task_finishing_plans_an_auto_mission_once() {
+    let app = TestApp::new().await;
+    let id = app
+        .mission_with(json!({"title": "Cart", "isHeartbeat": false}))
+        .await;
+    let a = app.task(Some(&id), "Build the cart API").await;
+    let b = app.task(Some(&id), "Build the cart UI").await;
+    let (status, _) = app.complete_task(&a, json!({"summary": "done"})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        labels(&runs(&app, &id).await).is_empty(),
+        "other work is still open"
+    );
+    app.complete_task(&b, json!({"summary": "done"})).await;
+    let listed = runs(&app, &id).await;
+    assert_eq!(labels(&listed), ["after Build the cart UI finished"]);
+    assert_eq!(listed["runs"][0]["triggerSource"], "event");
+    assert_eq!(listed["runs"][0]["triggerTaskId"], json!(b));
+
+    // Run pressed while that run is in flight: the same run.
+    let (status, again) = app
+        .call("POST", &format!("/api/missions/{id}/run"), &app.admin, None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(again["deduped"], true);
+    assert_eq!(runs(&app, &id).await["runs"].as_array().unwrap().len(), 1);
+
+    // A manual mission never plans on its own.
+    let manual = app.mission("By hand").await;
+    let t = app.task(Some(&manual), "Only task").await;
+    app.complete_task(&t, json!({"summary": "done"})).await;
+    assert!(labels(&runs(&app, &manual).await).is_empty());
+}
+
+#[tokio::test]
+async fn resuming_and_a_landed_dependency_plan_again() {
+    let app = TestApp::new().await;
+    let id = app
+        .mission_with(json!({"title": "Search", "isHeartbeat": false}))
+        .await;
+    patch(&app, &id, json!({"status": "paused"})).await;
+    let (status, _) = patch(&app, &id, json!({"status": "active"})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(labels(&runs(&app, &id).await), ["resumed"]);
+
+    let upstream = app.mission("Schema").await;
+    let downstream = app
+        .mission_with(json!({"title": "Reports", "isHeartbeat": false}))
+        .await;
+    let mut tx = app.db.write().await.unwrap();
+    sqlx::query("UPDATE missions SET depends_on_mission_id = ? WHERE id = ?")
+        .bind(&upstream)
+        .bind(&downstream)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let (_, skipped) = app
+        .call(
+            "POST",
+            &format!("/api/missions/{downstream}/run"),
+            &app.admin,
+            None,
+        )
+        .await;
+    assert_eq!(skipped["skippedBlocked"], true);
+    assert!(skipped["task"].is_null());
+    patch(&app, &upstream, json!({"status": "completed"})).await;
+    assert_eq!(labels(&runs(&app, &downstream).await), ["dependency met"]);
+}
+
+fn config() -> CheckinConfig {
+    CheckinConfig::default()
+}
+
+fn check_ins(runs: &Value) -> Vec<(String, String)> {
+    runs["checkIns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["reason"].as_str().unwrap_or("started").to_string(),
+                c["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn check_ins_start_the_organizer_only_when_the_mission_is_stuck() {
+    let app = TestApp::new().await;
+    let id = app.mission_with(json!({"title": "Billing"})).await;
+    let start = Utc::now();
+    let tuned = CheckinConfig {
+        grace: Duration::hours(3),
+        ..config()
+    };
+    let t = app.task(Some(&id), "Fix invoices").await;
+
+    // An hour on: the first run is in flight and a task is open.
+    assert_eq!(
+        tick(&app.db, start + Duration::minutes(61), &tuned)
+            .await
+            .unwrap(),
+        1
+    );
+    // Nothing is due again before the interval has passed.
+    assert_eq!(
+        tick(&app.db, start + Duration::minutes(62), &tuned)
+            .await
+            .unwrap(),
+        0
+    );
+    finish_planning(&app, &id).await;
+    app.complete_task(&t, json!({"summary": "done"})).await;
+    // That finish planned again (event); finish it too.
+    finish_planning(&app, &id).await;
+    tick(&app.db, start + Duration::minutes(122), &tuned)
+        .await
+        .unwrap();
+    // Three hours after the last run: stuck, the organizer starts.
+    tick(&app.db, start + Duration::minutes(300), &tuned)
+        .await
+        .unwrap();
+    let listed = runs(&app, &id).await;
+    let seen = check_ins(&listed);
+    assert_eq!(seen.len(), 3);
+    assert_eq!(
+        seen[0],
+        ("started".into(), "stuck, organizer started".into())
+    );
+    assert_eq!(seen[1].0, "recent_organizer_run");
+    // The last run opened a moment after `start`: "2 h 1 min" or "2 h 2 min".
+    assert!(seen[1].1.starts_with("deferred: ran 2 h "), "{}", seen[1].1);
+    assert_eq!(
+        seen[2],
+        ("open_work".into(), "deferred: open work (1 task)".into())
+    );
+    assert_eq!(labels(&listed)[0], "stuck check");
+    let m = detail(&app, &id).await;
+    assert_eq!(m["checkIns"]["lastCheck"]["outcome"], "started");
+
+    // The stuck check found nothing to do; later, nothing has changed.
+    finish_planning(&app, &id).await;
+    tick(&app.db, start + Duration::minutes(600), &tuned)
+        .await
+        .unwrap();
+    let listed = runs(&app, &id).await;
+    assert_eq!(
+        check_ins(&listed)[0],
+        (
+            "heartbeat_no_change".into(),
+            "deferred: nothing changed".into()
+        )
+    );
+    assert_eq!(m["schedule"]["lastDeferralReason"], Value::Null);
+    assert_eq!(
+        detail(&app, &id).await["schedule"]["lastDeferralReason"],
+        "heartbeat_no_change"
+    );
+}
+
+#[tokio::test]
+async fn check_ins_wait_for_active_hours_and_stop_with_the_mission() {
+    let app = TestApp::new().await;
+    let id = app
+        .mission_with(json!({"title": "Nightly", "isHeartbeat": true}))
+        .await;
+    // A one-hour window that is certainly not now, nor in an hour.
+    let now = Utc::now() + Duration::minutes(61);
+    let outside = (now.format("%H").to_string().parse::<i64>().unwrap() + 12) % 24;
+    let (status, body) = patch(&app, &id, json!({"activeHoursStart": outside, "activeHoursEnd": (outside + 1) % 24, "activeHoursTimezone": "UTC"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    tick(&app.db, now, &config()).await.unwrap();
+    assert_eq!(
+        check_ins(&runs(&app, &id).await)[0],
+        ("active_hours".into(), "outside active hours".into())
+    );
+    let next = detail(&app, &id).await["checkIns"]["nextCheckInAt"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        next.contains(&format!("T{outside:02}:")),
+        "next check-in {next} in the window"
+    );
+
+    // Paused: no check-ins; resumed: back; completed: stopped.
+    patch(&app, &id, json!({"status": "paused"})).await;
+    assert_eq!(detail(&app, &id).await["checkIns"]["enabled"], false);
+    assert_eq!(
+        tick(&app.db, now + Duration::hours(30), &config())
+            .await
+            .unwrap(),
+        0
+    );
+    patch(&app, &id, json!({"status": "active"})).await;
+    assert_eq!(detail(&app, &id).await["checkIns"]["enabled"], true);
+    assert_eq!(
+        tick(&app.db, now + Duration::hours(30), &config())
+            .await
+            .unwrap(),
+        1
+    );
+    patch(&app, &id, json!({"status": "completed"})).await;
+    assert_eq!(detail(&app, &id).await["checkIns"]["enabled"], false);
+    assert_eq!(
+        tick(&app.db, now + Duration::hours(60), &config())
+            .await
+            .unwrap(),
+        0
+    );
+}
