@@ -782,3 +782,222 @@ async fn a_planning_run_shows_where_it_is_and_why_it_failed() {
         .await;
     browser.close().await;
 }
+
+/// A new auto mission of the demo workspace, created over the API; its id.
+fn new_mission(server: &TestServer, title: &str) -> String {
+    let (status, created) = send_json(
+        server.addr,
+        "POST",
+        "/api/missions",
+        &server.key,
+        Some(&serde_json::json!({"title": title, "workspaceId": mission_workspace(server)})),
+    );
+    assert_eq!(status, 201, "{created}");
+    created["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_organizer_checklist_is_edited_and_kept_when_a_save_fails() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Keep production healthy");
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    c.goto(&server.url(&format!("/missions/{mission}")))
+        .await
+        .unwrap();
+    let shown = browser
+        .wait_text("[data-testid=checklist] [data-testid=markdown]", |t| {
+            !t.is_empty()
+        })
+        .await;
+    assert!(
+        shown.starts_with("Assess which phase the mission is in"),
+        "{shown}"
+    );
+
+    // A save the server refuses keeps the text and says why.
+    browser.click("[data-testid=edit-checklist]").await;
+    let too_long = "- [ ] x\n".repeat(1001);
+    c.execute(
+        "const box = document.querySelector('[data-testid=checklist-input]'); \
+         box.value = arguments[0]; box.dispatchEvent(new Event('input', {bubbles: true}));",
+        vec![serde_json::json!(too_long)],
+    )
+    .await
+    .unwrap();
+    let count = browser
+        .wait_text("[data-testid=checklist-count]", |t| t.starts_with("8008"))
+        .await;
+    assert_eq!(count, "8008 / 8000 characters");
+    browser.click("[data-testid=save-checklist]").await;
+    let error = browser
+        .wait_text("[data-testid=checklist-error]", |t| !t.is_empty())
+        .await;
+    assert!(
+        error.starts_with("Not saved: heartbeatChecklist must be at most 8000 characters"),
+        "{error}"
+    );
+    assert_eq!(
+        browser
+            .value("[data-testid=checklist-input]")
+            .await
+            .map(|v| v.len()),
+        Some(too_long.len())
+    );
+
+    // Leaving with unsaved text asks first; staying keeps it.
+    c.find(Locator::LinkText("Missions"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let question = c.get_alert_text().await.unwrap();
+    assert_eq!(
+        question,
+        "You have unsaved changes. Leave without saving them?"
+    );
+    c.dismiss_alert().await.unwrap();
+    assert!(c.current_url().await.unwrap().path().ends_with(&mission));
+
+    // A good save shows the new checklist, also after a reload.
+    c.execute(
+        "const box = document.querySelector('[data-testid=checklist-input]'); \
+         box.value = arguments[0]; box.dispatchEvent(new Event('input', {bubbles: true}));",
+        vec![serde_json::json!(
+            "- [ ] API p99 under **200 ms**\n- [x] No `5xx` spike <b>now</b>"
+        )],
+    )
+    .await
+    .unwrap();
+    browser.click("[data-testid=save-checklist]").await;
+    browser
+        .wait_text("[data-testid=checklist] [data-testid=markdown]", |t| {
+            t.contains("API p99 under 200 ms")
+        })
+        .await;
+    c.refresh().await.unwrap();
+    let shown = browser
+        .wait_text("[data-testid=checklist] [data-testid=markdown]", |t| {
+            !t.is_empty()
+        })
+        .await;
+    assert_eq!(shown, "API p99 under 200 ms\nNo 5xx spike <b>now</b>");
+    let bold = c
+        .find(Locator::Css(
+            "[data-testid=checklist] [data-testid=markdown] strong",
+        ))
+        .await
+        .unwrap();
+    assert_eq!(bold.text().await.unwrap(), "200 ms");
+    assert!(c
+        .find_all(Locator::Css("[data-testid=markdown] b"))
+        .await
+        .unwrap()
+        .is_empty());
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn active_hours_and_check_ins_show_on_the_mission_page() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Nightly export");
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    c.goto(&server.url(&format!("/missions/{mission}")))
+        .await
+        .unwrap();
+    let sentence = browser
+        .wait_text("[data-testid=hours-sentence]", |t| !t.is_empty())
+        .await;
+    assert_eq!(sentence, "Check-ins may run at any hour.");
+
+    browser.click("[data-testid=edit-hours]").await;
+    browser.click("[data-testid=hours-enabled]").await;
+    for (select, value) in [("hours-start", "22"), ("hours-end", "22")] {
+        c.execute(
+            "const s = document.querySelector(`[data-testid=${arguments[0]}]`); \
+             s.value = arguments[1]; s.dispatchEvent(new Event('change', {bubbles: true}));",
+            vec![serde_json::json!(select), serde_json::json!(value)],
+        )
+        .await
+        .unwrap();
+    }
+    browser.click("[data-testid=save-hours]").await;
+    browser
+        .wait_text("[data-testid=hours-error]", |t| {
+            t == "Start and end must differ: the window would be empty."
+        })
+        .await;
+    c.execute(
+        "const s = document.querySelector('[data-testid=hours-end]'); \
+         s.value = '6'; s.dispatchEvent(new Event('change', {bubbles: true})); \
+         const z = document.querySelector('[data-testid=hours-zone]'); \
+         z.value = 'Europe/Paris'; z.dispatchEvent(new Event('input', {bubbles: true}));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let preview = browser
+        .wait_text("[data-testid=hours-preview]", |t| {
+            t.contains("Europe/Paris")
+        })
+        .await;
+    assert_eq!(
+        preview,
+        "Check-ins run between 22:00 and 06:00 Europe/Paris (overnight); outside these hours they wait."
+    );
+    browser.click("[data-testid=save-hours]").await;
+    browser
+        .wait_text("[data-testid=hours-sentence]", |t| {
+            t.contains("22:00 and 06:00")
+        })
+        .await;
+    let next = browser
+        .wait_text("[data-testid=next-check-in]", |t| !t.is_empty())
+        .await;
+    assert!(next.starts_with("Next check-in may run in "), "{next}");
+    let m = get_json(
+        server.addr,
+        &format!("/api/missions/{mission}"),
+        &server.key,
+    )
+    .1;
+    assert_eq!(
+        m["checkIns"]["activeHours"],
+        serde_json::json!({"start": 22, "end": 6, "timezone": "Europe/Paris"})
+    );
+
+    // A check-in tick while the organizer is still planning: the timeline says why it waited.
+    c.execute(
+        "const s = document.querySelector('[data-testid=edit-hours]'); s.click();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    browser.click("[data-testid=hours-enabled]").await;
+    browser.click("[data-testid=save-hours]").await;
+    browser
+        .wait_text("[data-testid=hours-sentence]", |t| {
+            t == "Check-ins may run at any hour."
+        })
+        .await;
+    let later = chrono::Utc::now() + chrono::Duration::minutes(61);
+    let ran = buildd_server::checkins::tick(&server.db, later, &Default::default())
+        .await
+        .unwrap();
+    assert!(ran >= 1, "the mission's check-in was due");
+    browser
+        .wait_text("[data-testid=runs-timeline]", |t| {
+            t.contains("Check-in · deferred: the organizer is planning")
+        })
+        .await;
+    let status = browser
+        .wait_text("[data-testid=last-check-in]", |t| !t.is_empty())
+        .await;
+    assert!(
+        status.ends_with("deferred: the organizer is planning"),
+        "{status}"
+    );
+    browser.close().await;
+}

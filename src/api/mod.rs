@@ -5,7 +5,8 @@ mod error;
 pub use error::ApiError;
 
 use crate::state::connection::Connection;
-use buildd_core::client::{ClientMission, ClientMissionList, ClientTask};
+use buildd_core::client::{ClientMission, ClientMissionList, ClientRunOutcome, ClientTask};
+use buildd_core::organizer_runs::MissionRuns;
 use buildd_core::{ApiErrorBody, ApprovedPlan, Instructed, RejectedPlan, TaskMessages};
 use gloo_net::http::Request;
 use serde::de::DeserializeOwned;
@@ -134,4 +135,26 @@ pub async fn instruct(
         Some(body),
     )
     .await
+}
+
+/// `PATCH /api/missions/{id}` with the fields in `body`.
+pub async fn update_mission(
+    conn: &Connection,
+    id: &str,
+    body: serde_json::Value,
+) -> Result<(), ApiError> {
+    let path = format!("/api/missions/{}", encode(id));
+    fetch_text(conn, "PATCH", &path, Some(body.to_string()))
+        .await
+        .map(|_| ())
+}
+
+/// `POST /api/missions/{id}/run`: an organizer run now.
+pub async fn run_mission(conn: &Connection, id: &str) -> Result<ClientRunOutcome, ApiError> {
+    post(conn, &format!("/api/missions/{}/run", encode(id)), None).await
+}
+
+/// `GET /api/missions/{id}/runs`: organizer runs and check-ins, newest first.
+pub async fn mission_runs(conn: &Connection, id: &str) -> Result<MissionRuns, ApiError> {
+    get(conn, &format!("/api/missions/{}/runs", encode(id))).await
 }

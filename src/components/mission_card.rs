@@ -2,9 +2,9 @@ use super::progress_bar::ProgressBar;
 use super::state_chip::{HealthChip, StateChip};
 use crate::format::{time_ago, time_until};
 use buildd_core::client::ClientMission;
-use buildd_core::compute_progress;
 use buildd_core::grouping::{health, health_beside, mission_state, MissionState};
 use buildd_core::plan::plan_in_review;
+use buildd_core::{compute_progress, OrchestrationMode};
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -22,8 +22,15 @@ pub fn MissionCard(item: ClientMission) -> impl IntoView {
     let next_check_in = item
         .next_run_at
         .as_deref()
-        .filter(|_| state == MissionState::Active)
+        // A manual mission has no check-ins: never a countdown.
+        .filter(|_| {
+            state == MissionState::Active && item.orchestration_mode != OrchestrationMode::Manual
+        })
         .map(time_until);
+    let mode = match item.orchestration_mode {
+        OrchestrationMode::Manual => "manual",
+        _ => "auto",
+    };
     view! {
         <article class="card mission-card" data-testid="mission-card" data-mission-id=item.id.clone()>
             <div class="mission-card__head">
@@ -46,6 +53,7 @@ pub fn MissionCard(item: ClientMission) -> impl IntoView {
             })}
             <div class="mission-card__meta muted small">
                 {health.map(|h| view! { <HealthChip health=h /> })}
+                <span data-testid="mission-mode">{mode}</span>
                 {workspace.map(|w| view! { <span>{w}</span> })}
                 {next_check_in.map(|t| view! { <span>{format!("next check-in {t}")}</span> })}
                 {(!activity.is_empty()).then(|| view! { <span>{format!("active {activity}")}</span> })}

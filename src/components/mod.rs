@@ -1,7 +1,9 @@
 pub mod app_header;
 pub mod badges;
+pub mod markdown;
 pub mod message_agent;
 pub mod mission_card;
+pub mod organizer;
 pub mod panel;
 pub mod plan_banner;
 pub mod plan_review_panel;

@@ -2,6 +2,7 @@
 
 use super::RequireConnection;
 use crate::api;
+use crate::components::organizer::{OrganizerSection, OrganizerState, RunsTimeline};
 use crate::components::panel::{EmptyState, ErrorPanel, Loading};
 use crate::components::progress_card::ProgressCard;
 use crate::components::state_chip::{HealthChip, StateChip};
@@ -29,13 +30,38 @@ pub fn MissionPage() -> impl IntoView {
 fn MissionLoader(connection: Connection) -> impl IntoView {
     let params = use_params_map();
     let id = Memo::new(move |_| params.with(|p| p.get("id")).unwrap_or_default());
+    let loader = connection.clone();
     let (mission, retry) = polled(move || {
-        let c = connection.clone();
+        let c = loader.clone();
         let id = id.get();
         async move { api::mission(&c, &id).await }
     });
-    // Outlives each refresh of the data, so an opened section stays open.
+    let runs_connection = connection.clone();
+    let (runs, _) = polled(move || {
+        let c = runs_connection.clone();
+        let id = id.get();
+        async move { api::mission_runs(&c, &id).await }
+    });
+    // Outlive each refresh of the data, so an opened section stays open and unsaved text stays.
     let expanded = RwSignal::new(HashSet::<TaskGroup>::new());
+    let organizer_state = OrganizerState::new();
+    // The organizer section re-renders only when what it shows changes, so a refresh never
+    // disturbs an edit in progress.
+    let organizer = Memo::new(move |_| {
+        mission.with(|m| match m {
+            Some(Ok(m)) => Some(ClientMission {
+                tasks: vec![],
+                ..m.clone()
+            }),
+            _ => None,
+        })
+    });
+    let tasks = Memo::new(move |_| {
+        mission.with(|m| match m {
+            Some(Ok(m)) => Some(m.tasks.clone()),
+            _ => None,
+        })
+    });
     view! {
         <section class="page">
             <nav class="breadcrumbs">
@@ -43,15 +69,25 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
             </nav>
             {move || match mission.get() {
                 None => view! { <Loading label="Loading the mission…" /> }.into_any(),
-                Some(Ok(detail)) => view! { <MissionView detail=detail expanded=expanded /> }.into_any(),
+                Some(Ok(detail)) => view! { <MissionView detail=detail /> }.into_any(),
                 Some(Err(e)) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
             }}
+            {move || organizer.get().map(|m| view! {
+                <OrganizerSection
+                    connection=connection.clone()
+                    mission=m
+                    state=organizer_state
+                    refresh=retry
+                />
+            })}
+            {move || organizer.with(Option::is_some).then(|| view! { <RunsTimeline runs=runs /> })}
+            {move || tasks.get().map(|t| view! { <TaskSections tasks=t expanded=expanded /> })}
         </section>
     }
 }
 
 #[component]
-fn MissionView(detail: ClientMission, expanded: RwSignal<HashSet<TaskGroup>>) -> impl IntoView {
+fn MissionView(detail: ClientMission) -> impl IntoView {
     let progress = compute_progress(&detail.status, &detail.tasks);
     let state = mission_state(&detail, &detail.tasks, &progress);
     let health = health_beside(state, health(&detail, &progress));
@@ -88,7 +124,6 @@ fn MissionView(detail: ClientMission, expanded: RwSignal<HashSet<TaskGroup>>) ->
             </section>
         })}
         <ProgressCard progress=progress status=status />
-        <TaskSections tasks=detail.tasks expanded=expanded />
     }
 }
 

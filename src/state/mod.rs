@@ -1,3 +1,4 @@
 pub mod connection;
+pub mod leave_guard;
 pub mod refresh;
 pub mod theme;

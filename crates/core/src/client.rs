@@ -3,9 +3,11 @@
 //! drops a field it does not show never breaks it. The server writes the full shapes
 //! (`Mission`, `MissionDetail`, `Task`); every captured Buildd answer parses into both.
 
+use crate::checkin::DEFAULT_CHECKLIST;
 use crate::enums::{MissionStatus, OrchestrationMode, TaskClass, TaskMode, TaskStatus};
 use crate::mission::{MissionTask, WorkspaceRef};
 use crate::plan_phase::PlanRejection;
+use crate::schedule::{ActiveHoursJson, CheckInSettings};
 use crate::task::{TaskMissionRef, TaskResult};
 use serde::Deserialize;
 
@@ -41,6 +43,87 @@ pub struct ClientMission {
     pub updated_at: Option<String>,
     #[serde(default)]
     pub blocked_reason: Option<String>,
+    /// This server's reading of the check-in schedule (`GET /api/missions/{id}`).
+    #[serde(default)]
+    pub check_ins: Option<CheckInSettings>,
+    /// Buildd's schedule, read when `checkIns` is absent.
+    #[serde(default)]
+    pub schedule: Option<ClientSchedule>,
+}
+
+/// The check-in schedule fields the mission page reads.
+#[derive(Clone, Debug, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientSchedule {
+    #[serde(default)]
+    pub enabled: bool,
+    #[serde(default)]
+    pub next_run_at: Option<String>,
+    #[serde(default)]
+    pub last_deferral_reason: Option<String>,
+    #[serde(default)]
+    pub last_deferred_at: Option<String>,
+    #[serde(default)]
+    pub task_template: ClientTemplate,
+}
+
+#[derive(Clone, Debug, PartialEq, Default, Deserialize)]
+pub struct ClientTemplate {
+    #[serde(default)]
+    pub context: ClientTemplateContext,
+}
+
+#[derive(Clone, Debug, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientTemplateContext {
+    #[serde(default)]
+    pub heartbeat: Option<bool>,
+    #[serde(default)]
+    pub heartbeat_checklist: Option<String>,
+    #[serde(default)]
+    pub active_hours_start: Option<u32>,
+    #[serde(default)]
+    pub active_hours_end: Option<u32>,
+    #[serde(default)]
+    pub active_hours_timezone: Option<String>,
+}
+
+impl ClientMission {
+    /// The mission's check-in settings: as this server reports them, else read from Buildd's
+    /// schedule (without a next check-in that honours active hours).
+    pub fn check_in_settings(&self) -> CheckInSettings {
+        if let Some(c) = &self.check_ins {
+            return c.clone();
+        }
+        let schedule = self.schedule.clone().unwrap_or_default();
+        let context = &schedule.task_template.context;
+        let enabled =
+            self.schedule.is_some() && schedule.enabled && context.heartbeat == Some(true);
+        let custom = context
+            .heartbeat_checklist
+            .clone()
+            .filter(|c| !c.trim().is_empty() && c != DEFAULT_CHECKLIST);
+        let active_hours = match (context.active_hours_start, context.active_hours_end) {
+            (Some(start), Some(end)) => Some(ActiveHoursJson {
+                start,
+                end,
+                timezone: context
+                    .active_hours_timezone
+                    .clone()
+                    .unwrap_or_else(|| "UTC".into()),
+            }),
+            _ => None,
+        };
+        CheckInSettings {
+            enabled,
+            custom_checklist: custom.is_some(),
+            checklist: custom.unwrap_or_else(|| DEFAULT_CHECKLIST.into()),
+            active_hours,
+            next_check_in_at: schedule.next_run_at.filter(|_| enabled),
+            interval_seconds: crate::checkin::DEFAULT_INTERVAL_SECS,
+            last_check: None,
+        }
+    }
 }
 
 fn auto() -> OrchestrationMode {
@@ -104,4 +187,27 @@ pub struct ClientTaskContext {
 
 fn execution() -> TaskMode {
     TaskMode::Execution
+}
+
+/// `POST /api/missions/{id}/run`: what pressing Run did.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientRunOutcome {
+    #[serde(default)]
+    pub task: Option<ClientRunTask>,
+    #[serde(default)]
+    pub deduped: bool,
+    #[serde(default)]
+    pub skipped_blocked: bool,
+    #[serde(default)]
+    pub blocked_reason: Option<String>,
+    #[serde(default)]
+    pub skipped_pr_open: bool,
+    #[serde(default)]
+    pub skipped_budget_exhausted: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct ClientRunTask {
+    pub id: String,
 }

@@ -9,6 +9,7 @@ pub mod enums;
 pub mod error;
 pub mod grouping;
 pub mod lifecycle;
+pub mod markdown;
 pub mod mission;
 pub mod organizer_runs;
 pub mod plan;

@@ -203,6 +203,7 @@ pub async fn update(
         None => None,
     };
     let checkins = CheckinFields::read(&body)?;
+    let budget = cost_budget(&body)?;
 
     let mut tx = state.db.write().await?;
     let row = find_mission(&mut tx, &caller.team_id, &id).await?;
@@ -230,6 +231,29 @@ pub async fn update(
     .bind(&id)
     .execute(&mut *tx)
     .await?;
+    // A raised budget resumes a mission that ran out of it, and it plans again.
+    let mut budget_raised = false;
+    if let Some(new) = &budget {
+        let old = row
+            .cost_budget_usd
+            .as_deref()
+            .and_then(|b| b.parse::<f64>().ok());
+        let raised = match (new, old) {
+            (Some(n), Some(o)) => *n > o,
+            (None, Some(_)) => true,
+            _ => false,
+        };
+        budget_raised = raised && row.status() == MissionStatus::BudgetExhausted;
+        sqlx::query(
+            "UPDATE missions SET cost_budget_usd = ?, \
+             status = CASE WHEN ? THEN 'active' ELSE status END WHERE id = ?",
+        )
+        .bind(new.map(|n| format!("{n:.2}")))
+        .bind(budget_raised)
+        .bind(&id)
+        .execute(&mut *tx)
+        .await?;
+    }
     let updated = find_mission(&mut tx, &caller.team_id, &id).await?;
     // Check-in settings live on the schedule; check-ins run only while the mission is
     // active, and their settings are kept so a reopened mission resumes as it was.
@@ -258,12 +282,40 @@ pub async fn update(
         };
         wake(&mut tx, &id, trigger).await?;
     }
+    if budget_raised {
+        let trigger = Trigger {
+            source: "wake:budget_raised",
+            task_id: None,
+        };
+        wake(&mut tx, &id, trigger).await?;
+    }
     if status == Some(MissionStatus::Completed) && previous != MissionStatus::Completed {
         dependency_landed(&mut tx, &id, &at).await?;
     }
     let row = find_mission(&mut tx, &caller.team_id, &id).await?;
     tx.commit().await?;
     Ok(Json(row.to_mission()))
+}
+
+/// `costBudgetUsd` of a PATCH: absent, null (no budget), or a non-negative amount, as a
+/// number or a decimal string.
+fn cost_budget(body: &JsonObject) -> ApiResult<Option<Option<f64>>> {
+    let bad = || ApiError::bad("costBudgetUsd must be a non-negative amount in USD, or null");
+    match body.0.get("costBudgetUsd") {
+        None => Ok(None),
+        Some(serde_json::Value::Null) => Ok(Some(None)),
+        Some(v) => {
+            let n = v
+                .as_f64()
+                .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+                .ok_or_else(bad)?;
+            if n.is_finite() && n >= 0.0 {
+                Ok(Some(Some(n)))
+            } else {
+                Err(bad())
+            }
+        }
+    }
 }
 
 /// Mission `id` completed: the missions waiting on it may start, and plan.

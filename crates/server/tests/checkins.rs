@@ -466,3 +466,84 @@ async fn check_ins_wait_for_active_hours_and_stop_with_the_mission() {
         0
     );
 }
+
+#[tokio::test]
+async fn raising_a_spent_budget_resumes_the_mission_and_plans() {
+    let app = TestApp::new().await;
+    let id = app
+        .mission_with(json!({"title": "Costly", "isHeartbeat": false}))
+        .await;
+    let (status, body) = patch(&app, &id, json!({"costBudgetUsd": 10})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["costBudgetUsd"], "10.00");
+    for bad in [json!(-1), json!("lots"), json!(true)] {
+        let (status, body) = patch(&app, &id, json!({"costBudgetUsd": bad})).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("costBudgetUsd must be"));
+    }
+    let mut tx = app.db.write().await.unwrap();
+    sqlx::query("UPDATE missions SET status = 'budget_exhausted' WHERE id = ?")
+        .bind(&id)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    // Lowering it changes nothing; raising it resumes the mission, which plans.
+    let (_, body) = patch(&app, &id, json!({"costBudgetUsd": "5"})).await;
+    assert_eq!(body["status"], "budget_exhausted");
+    let (_, body) = patch(&app, &id, json!({"costBudgetUsd": "25.5"})).await;
+    assert_eq!(
+        (body["status"].as_str(), body["costBudgetUsd"].as_str()),
+        (Some("active"), Some("25.50"))
+    );
+    assert_eq!(labels(&runs(&app, &id).await), ["budget raised"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn triggers_arriving_together_start_one_run() {
+    let app = std::sync::Arc::new(TestApp::new().await);
+    let id = app
+        .mission_with(json!({"title": "Busy", "isHeartbeat": false}))
+        .await;
+    let t = app.task(Some(&id), "Last task").await;
+    let worker = app.claim_task(&t).await;
+    patch(&app, &id, json!({"status": "paused"})).await;
+    patch(&app, &id, json!({"status": "active"})).await; // resumed: one run
+    finish_planning(&app, &id).await;
+    let mut handles = Vec::new();
+    for i in 0..12 {
+        let (app, id, worker) = (app.clone(), id.clone(), worker.clone());
+        handles.push(tokio::spawn(async move {
+            match i {
+                0 => app.report(&worker, json!({"status": "completed"})).await.0,
+                _ => {
+                    app.call("POST", &format!("/api/missions/{id}/run"), &app.admin, None)
+                        .await
+                        .0
+                }
+            }
+        }));
+    }
+    for h in handles {
+        assert!(h.await.unwrap().is_success());
+    }
+    let (_, page) = app
+        .call(
+            "GET",
+            &format!("/api/tasks?missionId={id}&status=pending"),
+            &app.admin,
+            None,
+        )
+        .await;
+    let in_flight = page["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["title"] == "Mission: Busy")
+        .count();
+    assert_eq!(in_flight, 1);
+    assert_eq!(runs(&app, &id).await["runs"].as_array().unwrap().len(), 2);
+}

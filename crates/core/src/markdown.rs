@@ -1,0 +1,162 @@
+//! The Markdown a checklist is written in, parsed into blocks the dashboard renders as
+//! elements: headings, paragraphs, bullets and `- [ ]` / `- [x]` items, with `code` and
+//! **bold** inline. There is no raw HTML: text stays text, whatever it contains.
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Inline {
+    Text(String),
+    Code(String),
+    Bold(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Block {
+    Heading(u8, Vec<Inline>),
+    Paragraph(Vec<Inline>),
+    /// A list item; `checked` is `Some` for a checklist item.
+    Item {
+        checked: Option<bool>,
+        text: Vec<Inline>,
+    },
+}
+
+/// Splits a line into text, `code` and **bold** runs. An unclosed marker is plain text.
+pub fn inline(text: &str) -> Vec<Inline> {
+    let mut out = Vec::new();
+    let mut plain = String::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (marker, make): (&str, fn(String) -> Inline) = if rest.starts_with('`') {
+            ("`", Inline::Code)
+        } else if rest.starts_with("**") {
+            ("**", Inline::Bold)
+        } else {
+            let c = rest.chars().next().unwrap_or_default();
+            plain.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        };
+        match rest[marker.len()..].find(marker) {
+            Some(end) if end > 0 => {
+                if !plain.is_empty() {
+                    out.push(Inline::Text(std::mem::take(&mut plain)));
+                }
+                out.push(make(rest[marker.len()..marker.len() + end].to_string()));
+                rest = &rest[marker.len() * 2 + end..];
+            }
+            _ => {
+                plain.push_str(marker);
+                rest = &rest[marker.len()..];
+            }
+        }
+    }
+    if !plain.is_empty() {
+        out.push(Inline::Text(plain));
+    }
+    out
+}
+
+/// Parses `source` into blocks; consecutive plain lines join into one paragraph.
+pub fn parse(source: &str) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let mut paragraph: Vec<&str> = Vec::new();
+    let flush = |paragraph: &mut Vec<&str>, blocks: &mut Vec<Block>| {
+        if !paragraph.is_empty() {
+            blocks.push(Block::Paragraph(inline(&paragraph.join(" "))));
+            paragraph.clear();
+        }
+    };
+    for line in source.lines() {
+        let trimmed = line.trim();
+        let item = trimmed
+            .strip_prefix("- ")
+            .or_else(|| trimmed.strip_prefix("* "))
+            .or_else(|| trimmed.strip_prefix("+ "));
+        if trimmed.is_empty() {
+            flush(&mut paragraph, &mut blocks);
+        } else if let Some(item) = item {
+            flush(&mut paragraph, &mut blocks);
+            let (checked, text) = if let Some(t) = item.strip_prefix("[ ] ") {
+                (Some(false), t)
+            } else if let Some(t) = item
+                .strip_prefix("[x] ")
+                .or_else(|| item.strip_prefix("[X] "))
+            {
+                (Some(true), t)
+            } else {
+                (None, item)
+            };
+            blocks.push(Block::Item {
+                checked,
+                text: inline(text.trim()),
+            });
+        } else if let Some(level) = (1..=3u8).find(|l| {
+            trimmed.starts_with(&"#".repeat(*l as usize)) && trimmed[*l as usize..].starts_with(' ')
+        }) {
+            flush(&mut paragraph, &mut blocks);
+            blocks.push(Block::Heading(
+                level,
+                inline(trimmed[level as usize..].trim()),
+            ));
+        } else {
+            paragraph.push(trimmed);
+        }
+    }
+    flush(&mut paragraph, &mut blocks);
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(s: &str) -> Inline {
+        Inline::Text(s.into())
+    }
+
+    #[test]
+    fn checklists_bullets_headings_and_paragraphs() {
+        let blocks = parse("## Daily\n- [ ] API p99\n- [x] Error rate\n* plain\n\nSome\nwords");
+        assert_eq!(
+            blocks,
+            vec![
+                Block::Heading(2, vec![text("Daily")]),
+                Block::Item {
+                    checked: Some(false),
+                    text: vec![text("API p99")]
+                },
+                Block::Item {
+                    checked: Some(true),
+                    text: vec![text("Error rate")]
+                },
+                Block::Item {
+                    checked: None,
+                    text: vec![text("plain")]
+                },
+                Block::Paragraph(vec![text("Some words")]),
+            ]
+        );
+    }
+
+    #[test]
+    fn code_and_bold_inline_and_html_stays_text() {
+        assert_eq!(
+            inline("set `missionComplete` **only** when <b>done</b>"),
+            vec![
+                text("set "),
+                Inline::Code("missionComplete".into()),
+                text(" "),
+                Inline::Bold("only".into()),
+                text(" when <b>done</b>"),
+            ]
+        );
+        assert_eq!(
+            inline("a ` lone tick and ** stars"),
+            vec![text("a ` lone tick and ** stars")]
+        );
+        assert_eq!(
+            parse("#nospace"),
+            vec![Block::Paragraph(vec![text("#nospace")])]
+        );
+    }
+}

@@ -1,0 +1,155 @@
+//! Auto or manual, check-ins and the next one, Run with its outcome, pause and resume.
+
+use super::OrganizerState;
+use crate::api::{self, ApiError};
+use crate::format::{time_ago, time_until};
+use crate::state::connection::Connection;
+use buildd_core::client::{ClientMission, ClientRunOutcome};
+use buildd_core::schedule::CheckInSettings;
+use buildd_core::{MissionStatus, OrchestrationMode};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde_json::json;
+
+fn run_note(outcome: ClientRunOutcome) -> (&'static str, String, Option<String>) {
+    let task = outcome.task.map(|t| t.id);
+    if outcome.skipped_blocked {
+        let why = outcome
+            .blocked_reason
+            .unwrap_or_else(|| "it waits on another mission".into());
+        ("warn", format!("Not started: {why}."), None)
+    } else if outcome.skipped_pr_open {
+        (
+            "warn",
+            "Not started: the mission's PR is still open.".into(),
+            None,
+        )
+    } else if outcome.skipped_budget_exhausted {
+        ("warn", "Not started: the budget is spent.".into(), None)
+    } else if outcome.deduped {
+        (
+            "muted",
+            "Already planning: this run is in flight.".into(),
+            task,
+        )
+    } else {
+        ("ok", "Organizer started.".into(), task)
+    }
+}
+
+fn error_text(e: &ApiError) -> String {
+    match e {
+        ApiError::Status(_, m) => m.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[component]
+pub fn Controls(
+    connection: Connection,
+    mission: ClientMission,
+    settings: CheckInSettings,
+    state: OrganizerState,
+    refresh: Callback<()>,
+) -> impl IntoView {
+    let manual = mission.orchestration_mode == OrchestrationMode::Manual;
+    let status = mission.status.clone();
+    let id = mission.id.clone();
+    let summary = if manual {
+        "Manual: the organizer plans only when you press Run.".to_string()
+    } else {
+        "Auto: the organizer plans as soon as work finishes.".to_string()
+    };
+    let check_ins = if manual {
+        "Check-ins: none in manual mode.".to_string()
+    } else if !settings.enabled {
+        "Check-ins: off.".to_string()
+    } else {
+        match &settings.next_check_in_at {
+            Some(next) => format!("Check-ins: on · next check-in {}.", time_until(next)),
+            None => "Check-ins: on.".to_string(),
+        }
+    };
+    let last = settings
+        .last_check
+        .clone()
+        .map(|c| format!("Last check-in {}: {}", time_ago(Some(&c.at)), c.text));
+
+    let act = {
+        let connection = connection.clone();
+        move |what: &'static str| {
+            let (connection, id) = (connection.clone(), id.clone());
+            state.action_busy.set(true);
+            state.action_note.set(None);
+            spawn_local(async move {
+                let result = match what {
+                    "run" => api::run_mission(&connection, &id).await.map(run_note),
+                    "pause" | "resume" => {
+                        let to = if what == "pause" { "paused" } else { "active" };
+                        api::update_mission(&connection, &id, json!({"status": to}))
+                            .await
+                            .map(|_| ("ok", format!("Mission {to}."), None))
+                    }
+                    _ => {
+                        let mode = if what == "manual" { "manual" } else { "auto" };
+                        api::update_mission(&connection, &id, json!({"orchestrationMode": mode}))
+                            .await
+                            .map(|_| ("ok", format!("Switched to {mode}."), None))
+                    }
+                };
+                match result {
+                    Ok(note) => state.action_note.set(Some(note)),
+                    Err(e) => state
+                        .action_note
+                        .set(Some(("danger", error_text(&e), None))),
+                }
+                state.action_busy.set(false);
+                refresh.run(());
+            });
+        }
+    };
+    let (run, pause, switch) = (act.clone(), act.clone(), act);
+    let active = status == MissionStatus::Active;
+    let paused = status == MissionStatus::Paused;
+    view! {
+        <div class="organizer__controls">
+            <p data-testid="organizer-mode">{summary}</p>
+            <p class="muted small" data-testid="check-in-status">{check_ins}</p>
+            {last.map(|l| view! { <p class="muted small" data-testid="last-check-in">{l}</p> })}
+            <div class="actions">
+                <button
+                    class="button button--primary"
+                    data-testid="run-organizer"
+                    prop:disabled=move || state.action_busy.get() || !active
+                    on:click=move |_| run("run")
+                >
+                    {move || if state.action_busy.get() { "Working…" } else { "Run" }}
+                </button>
+                {(active || paused).then(|| view! {
+                    <button
+                        class="button"
+                        data-testid="pause-resume"
+                        prop:disabled=move || state.action_busy.get()
+                        on:click=move |_| pause(if paused { "resume" } else { "pause" })
+                    >
+                        {if paused { "Resume" } else { "Pause" }}
+                    </button>
+                })}
+                <button
+                    class="button button--ghost"
+                    data-testid="switch-mode"
+                    prop:disabled=move || state.action_busy.get()
+                    on:click=move |_| switch(if manual { "auto" } else { "manual" })
+                >
+                    {if manual { "Switch to auto" } else { "Switch to manual" }}
+                </button>
+            </div>
+            {move || state.action_note.get().map(|(tone, text, task)| view! {
+                <p class=format!("notice notice--{tone}") role="status" data-testid="organizer-note">
+                    {text}
+                    {task.map(|t| view! { <a href=format!("/tasks/{t}")>"Open the run"</a> })}
+                </p>
+            })}
+        </div>
+    }
+}
