@@ -4,12 +4,14 @@
 
 pub mod checkin;
 pub mod client;
+pub mod completion;
 pub mod dependencies;
 pub mod enums;
 pub mod error;
 pub mod grouping;
 pub mod lifecycle;
 pub mod markdown;
+pub mod merge_policy;
 pub mod mission;
 pub mod organizer_runs;
 pub mod plan;

@@ -268,6 +268,12 @@ pub struct MissionDetail {
     /// Check-in settings read from the schedule (this server's addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check_ins: Option<crate::schedule::CheckInSettings>,
+    /// The merge policy the mission's PRs follow, and why (this server's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective_merge_policy: Option<crate::merge_policy::EffectivePolicy>,
+    /// The workspace default the mission inherits when it has no policy of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace_merge_policy: Option<crate::merge_policy::MergePolicy>,
     #[serde(default)]
     pub total_tasks: u32,
     #[serde(default)]

@@ -10,6 +10,7 @@ use crate::organizer::{dependency_blocked, open_run, Trigger};
 use crate::rows::{MissionRow, ScheduleRow, MISSION_COLUMNS, SCHEDULE_COLUMNS};
 use crate::time::{iso, new_id};
 use buildd_core::checkin::*;
+use buildd_core::completion::is_dormant;
 use buildd_core::plan::plan_in_review;
 use buildd_core::{OrchestrationMode, TaskMode};
 use chrono::{DateTime, Duration, Utc};
@@ -116,6 +117,11 @@ pub async fn check_in(
         CheckinDecision::Defer {
             reason: "budget_exhausted",
             text: "waiting on budget".into(),
+        }
+    } else if is_dormant(&mission.status(), mission.requires_review, &tasks) {
+        CheckinDecision::Defer {
+            reason: "dormant",
+            text: "deferred: the work is done and waits for you to close the mission".into(),
         }
     } else {
         decide_checkin(&facts, now, config.grace)

@@ -4,6 +4,7 @@
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::rows::*;
+use buildd_core::merge_policy::{effective_policy, MergePolicy};
 use buildd_core::*;
 use std::collections::HashMap;
 
@@ -273,6 +274,27 @@ pub async fn mission_detail(
     let progress = compute_progress(&mission.status, &tasks);
     let last_check = crate::mission_schedule::last_check(tx, id).await?;
     let check_ins = crate::mission_schedule::settings(schedule.as_ref(), last_check, checkins);
+    let workspace_policy: Option<MergePolicy> = match &row.workspace_id {
+        Some(ws) => sqlx::query_as::<_, (Option<String>,)>(
+            "SELECT json_extract(git_config, '$.mergePolicy') FROM workspaces WHERE id = ?",
+        )
+        .bind(ws)
+        .fetch_optional(&mut **tx)
+        .await?
+        .and_then(|(p,)| p)
+        .and_then(|p| serde_json::from_str(&p).ok()),
+        None => None,
+    };
+    let mission_policy: Option<MergePolicy> = row
+        .merge_policy
+        .as_deref()
+        .and_then(|p| serde_json::from_str(p).ok());
+    let effective = effective_policy(
+        false,
+        row.requires_review,
+        mission_policy.as_ref(),
+        workspace_policy.as_ref(),
+    );
     let context = schedule.as_ref().and_then(|s| s.context().cloned());
     let from_context = |key: &str| context.as_ref().and_then(|c| c.get(key)).cloned();
     let blocked_reason = blocker.as_ref().map(|SubMission { title, .. }| {
@@ -306,6 +328,8 @@ pub async fn mission_detail(
         blocked_by_mission_title: blocker.map(|b| b.title),
         schedule,
         check_ins: Some(check_ins),
+        effective_merge_policy: Some(effective),
+        workspace_merge_policy: workspace_policy,
         tasks,
         mission,
     })

@@ -16,7 +16,9 @@ use axum::response::Response;
 use axum::Json;
 use buildd_core::checkin::DEFAULT_CHECKLIST;
 use buildd_core::lifecycle::{check_mission_transition, parse_settable_status};
+use buildd_core::merge_policy::validate_merge_policy;
 use buildd_core::*;
+use serde_json::Value;
 use std::collections::HashMap;
 
 pub async fn list(
@@ -116,6 +118,7 @@ pub async fn create(
     let requires_review = body.boolean("requiresReview")?.value().unwrap_or(false);
     let workspace_id = body.string("workspaceId")?.value();
     let checkins = CheckinFields::read(&body)?;
+    let policy = merge_policy_field(&body)?.flatten();
     // New auto missions get check-ins unless `isHeartbeat: false`.
     let heartbeat = match checkins.heartbeat {
         Field::Set(on) => on,
@@ -136,8 +139,8 @@ pub async fn create(
     let at = now();
     sqlx::query(
         "INSERT INTO missions (id, team_id, workspace_id, title, description, status, priority, \
-         requires_review, orchestration_mode, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         requires_review, orchestration_mode, merge_policy, created_at, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(&id)
     .bind(&caller.team_id)
@@ -148,6 +151,7 @@ pub async fn create(
     .bind(priority)
     .bind(requires_review)
     .bind(mode.as_str())
+    .bind(policy.as_ref().map(Value::to_string))
     .bind(&at)
     .bind(&at)
     .execute(&mut *tx)
@@ -204,6 +208,11 @@ pub async fn update(
     };
     let checkins = CheckinFields::read(&body)?;
     let budget = cost_budget(&body)?;
+    let policy = merge_policy_field(&body)?;
+    let requires_review = body.boolean("requiresReview")?;
+    if matches!(requires_review, Field::Null) {
+        return Err(ApiError::bad("requiresReview must be true or false"));
+    }
 
     let mut tx = state.db.write().await?;
     let row = find_mission(&mut tx, &caller.team_id, &id).await?;
@@ -231,6 +240,20 @@ pub async fn update(
     .bind(&id)
     .execute(&mut *tx)
     .await?;
+    if let Some(policy) = &policy {
+        sqlx::query("UPDATE missions SET merge_policy = ? WHERE id = ?")
+            .bind(policy.as_ref().map(Value::to_string))
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    if let Field::Set(review) = requires_review {
+        sqlx::query("UPDATE missions SET requires_review = ? WHERE id = ?")
+            .bind(review)
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+    }
     // A raised budget resumes a mission that ran out of it, and it plans again.
     let mut budget_raised = false;
     if let Some(new) = &budget {
@@ -290,11 +313,24 @@ pub async fn update(
         wake(&mut tx, &id, trigger).await?;
     }
     if status == Some(MissionStatus::Completed) && previous != MissionStatus::Completed {
-        dependency_landed(&mut tx, &id, &at).await?;
+        crate::mission_completion::closed(&mut tx, &id, &at).await?;
     }
     let row = find_mission(&mut tx, &caller.team_id, &id).await?;
     tx.commit().await?;
     Ok(Json(row.to_mission()))
+}
+
+/// `mergePolicy` of a create or update: absent, null (inherit), or a valid policy.
+fn merge_policy_field(body: &JsonObject) -> ApiResult<Option<Option<Value>>> {
+    match body.0.get("mergePolicy") {
+        None => Ok(None),
+        Some(Value::Null) => Ok(Some(None)),
+        Some(v) => {
+            let policy =
+                validate_merge_policy(v, "mergePolicy").map_err(|e| ApiError::bad(e.join("; ")))?;
+            Ok(Some(Some(serde_json::to_value(policy)?)))
+        }
+    }
 }
 
 /// `costBudgetUsd` of a PATCH: absent, null (no budget), or a non-negative amount, as a
@@ -316,26 +352,6 @@ fn cost_budget(body: &JsonObject) -> ApiResult<Option<Option<f64>>> {
             }
         }
     }
-}
-
-/// Mission `id` completed: the missions waiting on it may start, and plan.
-async fn dependency_landed(tx: &mut crate::db::Tx, id: &str, at: &str) -> ApiResult<()> {
-    let dependents: Vec<(String,)> = sqlx::query_as(
-        "UPDATE missions SET dependency_met_at = ? \
-         WHERE depends_on_mission_id = ? AND dependency_met_at IS NULL RETURNING id",
-    )
-    .bind(at)
-    .bind(id)
-    .fetch_all(&mut **tx)
-    .await?;
-    for (dependent,) in dependents {
-        let trigger = Trigger {
-            source: "wake:dependency_met",
-            task_id: None,
-        };
-        wake(tx, &dependent, trigger).await?;
-    }
-    Ok(())
 }
 
 pub async fn delete(

@@ -14,6 +14,7 @@ use crate::time::{new_id, now};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
+use buildd_core::completion::is_dormant;
 use buildd_core::plan::plan_in_review;
 use buildd_core::{MissionStatus, OrchestrationMode};
 use serde_json::{json, Map, Value};
@@ -139,7 +140,10 @@ pub async fn wake(
         return Ok(None);
     }
     let tasks = mission_tasks(tx, &mission.team_id, mission_id).await?;
-    if plan_in_review(&tasks).is_some() {
+    // A plan waiting for a person, or finished work waiting to be closed, is left alone.
+    if plan_in_review(&tasks).is_some()
+        || is_dormant(&mission.status(), mission.requires_review, &tasks)
+    {
         return Ok(None);
     }
     open_run(tx, &mission, trigger).await

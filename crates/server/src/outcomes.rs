@@ -42,6 +42,9 @@ pub async fn task_finished(tx: &mut Tx, team_id: &str, task_id: &str) -> ApiResu
         maybe_aggregate(tx, &parent).await?;
     }
     let task = crate::tasks::find_task(tx, team_id, task_id).await?;
+    if let Some(mission) = &task.mission_id {
+        crate::mission_completion::maybe_complete(tx, mission).await?;
+    }
     crate::organizer::after_task_finished(tx, &task).await?;
     Ok(())
 }

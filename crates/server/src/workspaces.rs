@@ -10,6 +10,7 @@ use crate::time::{new_id, now};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
+use buildd_core::merge_policy::validate_merge_policy;
 use buildd_core::*;
 use serde_json::Value;
 
@@ -150,6 +151,15 @@ pub async fn update(
     let git_config = body.object("gitConfig")?;
     if matches!(git_config, Field::Null) {
         return Err(ApiError::bad("gitConfig must be an object"));
+    }
+    if let Field::Set(config) = &git_config {
+        match config.get("mergePolicy") {
+            None | Some(Value::Null) => {}
+            Some(policy) => {
+                validate_merge_policy(policy, "gitConfig.mergePolicy")
+                    .map_err(|e| ApiError::bad(e.join("; ")))?;
+            }
+        }
     }
 
     let mut tx = state.db.write().await?;

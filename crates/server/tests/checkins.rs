@@ -265,7 +265,12 @@ async fn a_task_finishing_plans_an_auto_mission_once() {
         labels(&runs(&app, &id).await).is_empty(),
         "other work is still open"
     );
-    app.complete_task(&b, json!({"summary": "done"})).await;
+    // Its PR is still open, so the mission is not done: the organizer plans what is next.
+    app.complete_task(
+        &b,
+        json!({"summary": "done", "prUrl": "https://github.com/acme/web/pull/3", "prNumber": 3}),
+    )
+    .await;
     let listed = runs(&app, &id).await;
     assert_eq!(labels(&listed), ["after Build the cart UI finished"]);
     assert_eq!(listed["runs"][0]["triggerSource"], "event");
@@ -367,7 +372,11 @@ async fn check_ins_start_the_organizer_only_when_the_mission_is_stuck() {
         0
     );
     finish_planning(&app, &id).await;
-    app.complete_task(&t, json!({"summary": "done"})).await;
+    app.complete_task(
+        &t,
+        json!({"summary": "done", "prUrl": "https://github.com/acme/web/pull/4", "prNumber": 4}),
+    )
+    .await;
     // That finish planned again (event); finish it too.
     finish_planning(&app, &id).await;
     tick(&app.db, start + Duration::minutes(122), &tuned)
@@ -518,7 +527,14 @@ async fn triggers_arriving_together_start_one_run() {
         let (app, id, worker) = (app.clone(), id.clone(), worker.clone());
         handles.push(tokio::spawn(async move {
             match i {
-                0 => app.report(&worker, json!({"status": "completed"})).await.0,
+                0 => {
+                    app.report(
+                        &worker,
+                        json!({"status": "completed", "prUrl": "https://github.com/acme/web/pull/5"}),
+                    )
+                    .await
+                    .0
+                }
                 _ => {
                     app.call("POST", &format!("/api/missions/{id}/run"), &app.admin, None)
                         .await

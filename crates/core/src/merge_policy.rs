@@ -1,0 +1,279 @@
+//! Merge policy: how a PR merges (auto-threshold, agent-review, human), checked strictly,
+//! and resolved for a task with the reason it applies.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+pub const TIERS: [&str; 3] = ["auto-threshold", "agent-review", "human"];
+/// The size cap of the built-in default policy, in changed lines.
+pub const DEFAULT_MAX_LINES: i64 = 800;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Threshold {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_lines: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_source_lines: Option<i64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deny_paths: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentReview {
+    pub reviewer_role: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub escalate_to_paths: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_confidence_threshold: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate_condition: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MergePolicy {
+    pub tier: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<Threshold>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_review: Option<AgentReview>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stall_notify_minutes: Option<i64>,
+}
+
+impl MergePolicy {
+    /// `{tier: "auto-threshold", threshold: {maxLines: 800}}`.
+    pub fn builtin() -> Self {
+        Self {
+            tier: "auto-threshold".into(),
+            threshold: Some(Threshold {
+                max_lines: Some(DEFAULT_MAX_LINES),
+                max_source_lines: None,
+                deny_paths: vec![],
+            }),
+            agent_review: None,
+            stall_notify_minutes: None,
+        }
+    }
+
+    fn human() -> Self {
+        Self {
+            tier: "human".into(),
+            threshold: None,
+            agent_review: None,
+            stall_notify_minutes: None,
+        }
+    }
+
+    /// Only auto-threshold merges without a person or a reviewer.
+    pub fn may_auto_merge(&self) -> bool {
+        self.tier == "auto-threshold"
+    }
+}
+
+struct Checker<'a> {
+    prefix: &'a str,
+    errors: Vec<String>,
+}
+
+impl Checker<'_> {
+    fn err(&mut self, path: &str, message: &str) {
+        self.errors
+            .push(format!("{}.{path}: {message}", self.prefix));
+    }
+
+    fn strict(&mut self, object: &Map<String, Value>, path: &str, allowed: &[&str]) {
+        for key in object.keys().filter(|k| !allowed.contains(&k.as_str())) {
+            let at = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            self.err(
+                &at,
+                &format!("unknown field (allowed: {})", allowed.join(", ")),
+            );
+        }
+    }
+
+    fn positive(&mut self, object: &Map<String, Value>, path: &str, key: &str) {
+        if let Some(v) = object.get(key) {
+            if !v.as_i64().is_some_and(|n| n > 0) {
+                self.err(&format!("{path}{key}"), "must be a positive integer");
+            }
+        }
+    }
+
+    fn paths(&mut self, object: &Map<String, Value>, path: &str, key: &str) {
+        if let Some(v) = object.get(key) {
+            let ok = v.as_array().is_some_and(|a| {
+                a.iter()
+                    .all(|p| p.as_str().is_some_and(|s| !s.trim().is_empty()))
+            });
+            if !ok {
+                self.err(
+                    &format!("{path}{key}"),
+                    "must be an array of path prefixes (non-empty strings)",
+                );
+            }
+        }
+    }
+}
+
+/// Checks a merge policy strictly: unknown fields, wrong types and out-of-range numbers are
+/// refused, each named by its path under `prefix` (`mergePolicy` or `gitConfig.mergePolicy`).
+pub fn validate_merge_policy(value: &Value, prefix: &str) -> Result<MergePolicy, Vec<String>> {
+    let mut c = Checker {
+        prefix,
+        errors: Vec::new(),
+    };
+    let Some(object) = value.as_object() else {
+        return Err(vec![format!("{prefix}: must be an object or null")]);
+    };
+    c.strict(
+        object,
+        "",
+        &["tier", "threshold", "agentReview", "stallNotifyMinutes"],
+    );
+    match object.get("tier").and_then(Value::as_str) {
+        Some(t) if TIERS.contains(&t) => {}
+        Some(_) | None if object.contains_key("tier") => {
+            c.err("tier", &format!("must be one of {}", TIERS.join(", ")))
+        }
+        _ => c.err("tier", "is required"),
+    }
+    match object.get("threshold") {
+        None => {}
+        Some(Value::Object(t)) => {
+            c.strict(t, "threshold", &["maxLines", "maxSourceLines", "denyPaths"]);
+            c.positive(t, "threshold.", "maxLines");
+            c.positive(t, "threshold.", "maxSourceLines");
+            c.paths(t, "threshold.", "denyPaths");
+        }
+        Some(_) => c.err("threshold", "must be an object"),
+    }
+    match object.get("agentReview") {
+        None => {}
+        Some(Value::Object(a)) => {
+            c.strict(
+                a,
+                "agentReview",
+                &[
+                    "reviewerRole",
+                    "escalateToPaths",
+                    "maxConfidenceThreshold",
+                    "gateCondition",
+                ],
+            );
+            match a.get("reviewerRole").and_then(Value::as_str) {
+                Some(r) if !r.trim().is_empty() => {}
+                _ => c.err(
+                    "agentReview.reviewerRole",
+                    "is required (a role or skill slug)",
+                ),
+            }
+            c.paths(a, "agentReview.", "escalateToPaths");
+            if let Some(v) = a.get("maxConfidenceThreshold") {
+                if !v.as_f64().is_some_and(|n| (0.0..=1.0).contains(&n)) {
+                    c.err(
+                        "agentReview.maxConfidenceThreshold",
+                        "must be a number from 0 to 1",
+                    );
+                }
+            }
+            if let Some(v) = a.get("gateCondition") {
+                if !matches!(v.as_str(), Some("approve-and-merge") | Some("approve-only")) {
+                    c.err(
+                        "agentReview.gateCondition",
+                        "must be approve-and-merge or approve-only",
+                    );
+                }
+            }
+        }
+        Some(_) => c.err("agentReview", "must be an object"),
+    }
+    c.positive(object, "", "stallNotifyMinutes");
+    if !c.errors.is_empty() {
+        return Err(c.errors);
+    }
+    serde_json::from_value(value.clone()).map_err(|e| vec![format!("{prefix}: {e}")])
+}
+
+/// Where the effective policy comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PolicySource {
+    TaskRequiresReview,
+    MissionRequiresReview,
+    Mission,
+    Workspace,
+    Default,
+}
+
+/// The policy that applies, where it comes from, and why, in words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EffectivePolicy {
+    pub policy: MergePolicy,
+    pub source: PolicySource,
+    pub reason: String,
+}
+
+fn tier_name(tier: &str) -> &'static str {
+    match tier {
+        "human" => "Human",
+        "agent-review" => "Agent review",
+        _ => "Auto-threshold",
+    }
+}
+
+/// Resolves the merge policy: task `requiresReview` > mission `requiresReview` > the
+/// mission's policy > the workspace default > the built-in default.
+pub fn effective_policy(
+    task_requires_review: bool,
+    mission_requires_review: bool,
+    mission: Option<&MergePolicy>,
+    workspace: Option<&MergePolicy>,
+) -> EffectivePolicy {
+    let (policy, source, why) = if task_requires_review {
+        (
+            MergePolicy::human(),
+            PolicySource::TaskRequiresReview,
+            "this task requires review".to_string(),
+        )
+    } else if mission_requires_review {
+        (
+            MergePolicy::human(),
+            PolicySource::MissionRequiresReview,
+            "this mission requires review".to_string(),
+        )
+    } else if let Some(p) = mission {
+        (
+            p.clone(),
+            PolicySource::Mission,
+            "set on this mission".to_string(),
+        )
+    } else if let Some(p) = workspace {
+        (
+            p.clone(),
+            PolicySource::Workspace,
+            "inherited from the workspace default".to_string(),
+        )
+    } else {
+        (
+            MergePolicy::builtin(),
+            PolicySource::Default,
+            "the built-in default".to_string(),
+        )
+    };
+    EffectivePolicy {
+        reason: format!("{} — {why}", tier_name(&policy.tier)),
+        policy,
+        source,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,113 @@
+use super::*;
+use serde_json::json;
+
+fn errors(v: Value) -> Vec<String> {
+    validate_merge_policy(&v, "mergePolicy").unwrap_err()
+}
+
+#[test]
+fn valid_policies_parse() {
+    let p = validate_merge_policy(
+        &json!({"tier": "agent-review", "agentReview": {"reviewerRole": "reviewer",
+                "escalateToPaths": ["infra/"], "maxConfidenceThreshold": 0.7,
+                "gateCondition": "approve-only"}, "stallNotifyMinutes": 45}),
+        "mergePolicy",
+    )
+    .unwrap();
+    assert_eq!(p.tier, "agent-review");
+    assert_eq!(
+        p.agent_review.unwrap().gate_condition.as_deref(),
+        Some("approve-only")
+    );
+    let p = validate_merge_policy(
+        &json!({"tier": "auto-threshold", "threshold": {"maxLines": 300, "denyPaths": ["secrets/"]}}),
+        "gitConfig.mergePolicy",
+    )
+    .unwrap();
+    assert_eq!(p.threshold.unwrap().deny_paths, ["secrets/"]);
+}
+
+#[test]
+fn every_problem_is_named_by_its_path() {
+    assert_eq!(errors(json!({})), ["mergePolicy.tier: is required"]);
+    assert_eq!(
+        errors(json!({"tier": "yolo"})),
+        ["mergePolicy.tier: must be one of auto-threshold, agent-review, human"]
+    );
+    assert_eq!(
+        errors(json!({"tier": "human", "colour": "red"})),
+        ["mergePolicy.colour: unknown field (allowed: tier, threshold, agentReview, stallNotifyMinutes)"]
+    );
+    assert_eq!(
+        errors(json!({"tier": "auto-threshold", "threshold": {"maxLines": -5, "denyPaths": "src/", "x": 1}})),
+        [
+            "mergePolicy.threshold.x: unknown field (allowed: maxLines, maxSourceLines, denyPaths)",
+            "mergePolicy.threshold.maxLines: must be a positive integer",
+            "mergePolicy.threshold.denyPaths: must be an array of path prefixes (non-empty strings)",
+        ]
+    );
+    assert_eq!(
+        errors(
+            json!({"tier": "agent-review", "agentReview": {"maxConfidenceThreshold": 2, "gateCondition": "later"}})
+        ),
+        [
+            "mergePolicy.agentReview.reviewerRole: is required (a role or skill slug)",
+            "mergePolicy.agentReview.maxConfidenceThreshold: must be a number from 0 to 1",
+            "mergePolicy.agentReview.gateCondition: must be approve-and-merge or approve-only",
+        ]
+    );
+    assert_eq!(
+        errors(json!("human")),
+        ["mergePolicy: must be an object or null"]
+    );
+    assert_eq!(
+        errors(json!({"tier": "human", "stallNotifyMinutes": 0})),
+        ["mergePolicy.stallNotifyMinutes: must be a positive integer"]
+    );
+}
+
+#[test]
+fn resolution_order_with_reasons() {
+    let mission = MergePolicy {
+        tier: "agent-review".into(),
+        ..MergePolicy::builtin()
+    };
+    let workspace = MergePolicy {
+        tier: "human".into(),
+        threshold: None,
+        agent_review: None,
+        stall_notify_minutes: None,
+    };
+    let r = effective_policy(true, false, Some(&mission), Some(&workspace));
+    assert_eq!(
+        (r.source, r.reason.as_str()),
+        (
+            PolicySource::TaskRequiresReview,
+            "Human — this task requires review"
+        )
+    );
+    let r = effective_policy(false, true, Some(&mission), None);
+    assert_eq!(
+        (r.source, r.policy.tier.as_str()),
+        (PolicySource::MissionRequiresReview, "human")
+    );
+    assert_eq!(r.reason, "Human — this mission requires review");
+    let r = effective_policy(false, false, Some(&mission), Some(&workspace));
+    assert_eq!(
+        (r.source, r.reason.as_str()),
+        (PolicySource::Mission, "Agent review — set on this mission")
+    );
+    let r = effective_policy(false, false, None, Some(&workspace));
+    assert_eq!(
+        (r.source, r.reason.as_str()),
+        (
+            PolicySource::Workspace,
+            "Human — inherited from the workspace default"
+        )
+    );
+    let r = effective_policy(false, false, None, None);
+    assert_eq!(r.policy, MergePolicy::builtin());
+    assert_eq!(r.reason, "Auto-threshold — the built-in default");
+    assert!(r.policy.may_auto_merge());
+    assert!(!workspace.may_auto_merge());
+}
