@@ -100,7 +100,7 @@ impl Checker<'_> {
 
     fn positive(&mut self, object: &Map<String, Value>, path: &str, key: &str) {
         if let Some(v) = object.get(key) {
-            if !v.as_i64().is_some_and(|n| n > 0) {
+            if v.as_i64().is_none_or(|n| n <= 0) {
                 self.err(&format!("{path}{key}"), "must be a positive integer");
             }
         }
