@@ -1001,3 +1001,144 @@ async fn active_hours_and_check_ins_show_on_the_mission_page() {
     );
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_mission_switched_to_human_shows_its_effective_policy() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Payments hardening");
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    c.goto(&server.url(&format!("/missions/{mission}")))
+        .await
+        .unwrap();
+    let effective = browser
+        .wait_text("[data-testid=effective-policy]", |t| !t.is_empty())
+        .await;
+    assert_eq!(effective, "Auto-threshold — the built-in default");
+
+    // A value the server refuses is shown at its field.
+    browser.click("[data-testid=edit-policy]").await;
+    browser.click("[data-testid=policy-override]").await;
+    c.find(Locator::Css("[data-testid=policy-max-lines]"))
+        .await
+        .unwrap()
+        .send_keys("-3")
+        .await
+        .unwrap();
+    browser.click("[data-testid=save-policy]").await;
+    let error = browser
+        .wait_text("[data-testid=policy-error-threshold]", |t| !t.is_empty())
+        .await;
+    assert_eq!(error, "threshold.maxLines: must be a positive integer");
+
+    c.execute(
+        "const s = document.querySelector('[data-testid=policy-tier]'); \
+         s.value = 'human'; s.dispatchEvent(new Event('change', {bubbles: true}));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    browser.click("[data-testid=save-policy]").await;
+    browser
+        .wait_text("[data-testid=effective-policy]", |t| {
+            t == "Human — set on this mission"
+        })
+        .await;
+    let m = get_json(
+        server.addr,
+        &format!("/api/missions/{mission}"),
+        &server.key,
+    )
+    .1;
+    assert_eq!(m["mergePolicy"], serde_json::json!({"tier": "human"}));
+
+    // Reset to inherited.
+    browser.click("[data-testid=edit-policy]").await;
+    browser.click("[data-testid=reset-policy]").await;
+    browser
+        .wait_text("[data-testid=effective-policy]", |t| {
+            t == "Auto-threshold — the built-in default"
+        })
+        .await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_dormant_mission_is_closed_through_the_confirmation() {
+    let server = TestServer::start_demo().await;
+    let (_, created) = send_json(
+        server.addr,
+        "POST",
+        "/api/missions",
+        &server.key,
+        Some(
+            &serde_json::json!({"title": "Audit access", "workspaceId": mission_workspace(&server),
+                                 "requiresReview": true, "isHeartbeat": false}),
+        ),
+    );
+    let mission = created["id"].as_str().unwrap().to_string();
+    let (_, task) = send_json(
+        server.addr,
+        "POST",
+        "/api/tasks",
+        &server.key,
+        Some(
+            &serde_json::json!({"title": "Review the access list", "workspaceId": mission_workspace(&server), "missionId": mission}),
+        ),
+    );
+    let worker = server.claim(task["id"].as_str().unwrap());
+    server.report(
+        &worker,
+        serde_json::json!({"status": "completed", "summary": "Reviewed"}),
+    );
+
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    c.goto(&server.url(&format!("/missions/{mission}")))
+        .await
+        .unwrap();
+    let banner = browser
+        .wait_text("[data-testid=close-mission] .card__title", |t| {
+            !t.is_empty()
+        })
+        .await;
+    assert_eq!(
+        banner,
+        "All work is done — this mission needs your review to close"
+    );
+    let outcome = browser
+        .wait_text("[data-testid=mission-outcome]", |t| !t.is_empty())
+        .await;
+    assert_eq!(
+        outcome,
+        "PRs: 0 merged, 0 open · tasks: 1 completed, 0 failed"
+    );
+    browser.click("[data-testid=close-mission-button]").await;
+    browser.wait_for("[data-testid=close-confirm]").await;
+    assert!(c
+        .find_all(Locator::Css("[data-testid=close-warning]"))
+        .await
+        .unwrap()
+        .is_empty());
+    browser.click("[data-testid=confirm-close]").await;
+    browser
+        .wait_text("[data-testid=mission-status]", |t| {
+            t == "STATUS: COMPLETED" || t == "status: completed"
+        })
+        .await;
+    let m = get_json(
+        server.addr,
+        &format!("/api/missions/{mission}"),
+        &server.key,
+    )
+    .1;
+    assert_eq!(m["status"], "completed");
+    assert_eq!(m["progress"], 100);
+    assert_eq!(m["checkIns"]["enabled"], false);
+    assert!(c
+        .find_all(Locator::Css("[data-testid=close-mission]"))
+        .await
+        .unwrap()
+        .is_empty());
+    browser.close().await;
+}

@@ -1,6 +1,8 @@
 pub mod app_header;
 pub mod badges;
+pub mod close_mission;
 pub mod markdown;
+pub mod merge_policy_editor;
 pub mod message_agent;
 pub mod mission_card;
 pub mod organizer;

@@ -2,6 +2,8 @@
 
 use super::RequireConnection;
 use crate::api;
+use crate::components::close_mission::{CloseMission, CloseState};
+use crate::components::merge_policy_editor::{MergePolicyEditor, PolicyState};
 use crate::components::organizer::{OrganizerSection, OrganizerState, RunsTimeline};
 use crate::components::panel::{EmptyState, ErrorPanel, Loading};
 use crate::components::progress_card::ProgressCard;
@@ -45,6 +47,10 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
     // Outlive each refresh of the data, so an opened section stays open and unsaved text stays.
     let expanded = RwSignal::new(HashSet::<TaskGroup>::new());
     let organizer_state = OrganizerState::new();
+    let policy_state = PolicyState::new();
+    let close_state = CloseState::new();
+    let (for_close, for_organizer, for_policy) =
+        (connection.clone(), connection.clone(), connection.clone());
     // The organizer section re-renders only when what it shows changes, so a refresh never
     // disturbs an edit in progress.
     let organizer = Memo::new(move |_| {
@@ -69,18 +75,25 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
             </nav>
             {move || match mission.get() {
                 None => view! { <Loading label="Loading the mission…" /> }.into_any(),
-                Some(Ok(detail)) => view! { <MissionView detail=detail /> }.into_any(),
+                Some(Ok(detail)) => view! {
+                    <MissionView detail=detail.clone() />
+                    <CloseMission connection=for_close.clone() mission=detail state=close_state refresh=retry />
+                }
+                .into_any(),
                 Some(Err(e)) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
             }}
             {move || organizer.get().map(|m| view! {
                 <OrganizerSection
-                    connection=connection.clone()
+                    connection=for_organizer.clone()
                     mission=m
                     state=organizer_state
                     refresh=retry
                 />
             })}
             {move || organizer.with(Option::is_some).then(|| view! { <RunsTimeline runs=runs /> })}
+            {move || organizer.get().map(|m| view! {
+                <MergePolicyEditor connection=for_policy.clone() mission=m state=policy_state refresh=retry />
+            })}
             {move || tasks.get().map(|t| view! { <TaskSections tasks=t expanded=expanded /> })}
         </section>
     }

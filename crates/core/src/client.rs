@@ -5,6 +5,7 @@
 
 use crate::checkin::DEFAULT_CHECKLIST;
 use crate::enums::{MissionStatus, OrchestrationMode, TaskClass, TaskMode, TaskStatus};
+use crate::merge_policy::{effective_policy, EffectivePolicy, MergePolicy};
 use crate::mission::{MissionTask, WorkspaceRef};
 use crate::plan_phase::PlanRejection;
 use crate::schedule::{ActiveHoursJson, CheckInSettings};
@@ -49,6 +50,14 @@ pub struct ClientMission {
     /// Buildd's schedule, read when `checkIns` is absent.
     #[serde(default)]
     pub schedule: Option<ClientSchedule>,
+    #[serde(default)]
+    pub requires_review: bool,
+    #[serde(default)]
+    pub merge_policy: Option<MergePolicy>,
+    #[serde(default)]
+    pub effective_merge_policy: Option<EffectivePolicy>,
+    #[serde(default)]
+    pub workspace_merge_policy: Option<MergePolicy>,
 }
 
 /// The check-in schedule fields the mission page reads.
@@ -89,6 +98,19 @@ pub struct ClientTemplateContext {
 }
 
 impl ClientMission {
+    /// The policy the mission's PRs follow and why: as this server reports it, else resolved
+    /// here without the workspace default (Buildd does not send it).
+    pub fn effective_policy(&self) -> EffectivePolicy {
+        self.effective_merge_policy.clone().unwrap_or_else(|| {
+            effective_policy(
+                false,
+                self.requires_review,
+                self.merge_policy.as_ref(),
+                self.workspace_merge_policy.as_ref(),
+            )
+        })
+    }
+
     /// The mission's check-in settings: as this server reports them, else read from Buildd's
     /// schedule (without a next check-in that honours active hours).
     pub fn check_in_settings(&self) -> CheckInSettings {
