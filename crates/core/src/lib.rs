@@ -12,6 +12,8 @@ pub mod grouping;
 pub mod lifecycle;
 pub mod markdown;
 pub mod merge_policy;
+#[cfg(feature = "sql")]
+pub mod migrations;
 pub mod mission;
 pub mod organizer_runs;
 pub mod plan;

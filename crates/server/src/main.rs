@@ -1,5 +1,6 @@
-//! `buildd-server serve | worker | key create`.
+//! `buildd-server serve | worker | classify-migrations | key create`.
 
+use buildd_core::migrations::{classify_sql, Verdict};
 use buildd_core::AccountLevel;
 use buildd_server::{app_with, checkins, demo, keys, scripted_worker, CheckinConfig, Db};
 use clap::{Parser, Subcommand};
@@ -60,6 +61,13 @@ enum Command {
         /// Seconds between steps.
         #[arg(long, default_value_t = 6.0)]
         pace: f64,
+    },
+    /// Classify migration files statement by statement (EXPAND or CONTRACT, with the reason).
+    /// Exits 1 when anything is CONTRACT, so CI can run the same classifier.
+    ClassifyMigrations {
+        /// SQL migration files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
     /// Manage API keys.
     Key {
@@ -206,6 +214,28 @@ async fn main() {
             scripted_worker::ScriptedWorker::new(client, pace(p))
                 .run()
                 .await;
+        }
+        Command::ClassifyMigrations { files } => {
+            let mut contract = false;
+            for file in files {
+                let sql = std::fs::read_to_string(&file)
+                    .unwrap_or_else(|e| fail(format!("reading {}: {e}", file.display())));
+                println!("{}", file.display());
+                for v in classify_sql(&sql) {
+                    contract |= v.verdict == Verdict::Contract;
+                    let verdict = match v.verdict {
+                        Verdict::Expand => "EXPAND",
+                        Verdict::Contract => "CONTRACT",
+                    };
+                    println!("  {verdict:<9} {}", v.reason);
+                    if !v.statement.is_empty() {
+                        println!("            {}", v.statement);
+                    }
+                }
+            }
+            if contract {
+                std::process::exit(1);
+            }
         }
         Command::Key {
             command:
