@@ -19,7 +19,10 @@ pub mod organizer_runs;
 pub mod plan;
 pub mod plan_output;
 pub mod plan_phase;
+#[cfg(feature = "sql")]
+pub mod pr_rails;
 pub mod progress;
+pub mod pull_request;
 pub mod schedule;
 pub mod task;
 pub mod task_groups;

@@ -8,27 +8,12 @@ mod split;
 
 pub use pr::*;
 
-use serde::{Deserialize, Serialize};
+pub use crate::pull_request::{StatementVerdict, Verdict};
 use sqlparser::ast::{
     AlterColumnOperation, AlterTableOperation, ColumnOption, ObjectName, ObjectType, Statement,
 };
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Verdict {
-    Expand,
-    Contract,
-}
-
-/// One statement with its verdict and the reason.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StatementVerdict {
-    pub statement: String,
-    pub verdict: Verdict,
-    pub reason: String,
-}
 
 fn name(n: &ObjectName) -> String {
     n.to_string().replace('"', "")

@@ -19,6 +19,7 @@ pub mod missions;
 pub mod organizer;
 pub mod outcomes;
 pub mod plans;
+pub mod prs;
 pub mod rows;
 pub mod scripted_worker;
 pub mod state;
@@ -65,6 +66,9 @@ pub fn app_with(db: Db, dist: Option<&Path>, checkins: CheckinConfig) -> Router 
         .route("/tasks/{id}/reject-plan", post(plans::reject))
         .route("/tasks/{id}/messages", get(steering::messages))
         .route("/tasks/{id}", get(tasks::detail).patch(tasks::update))
+        .route("/prs", get(prs::list))
+        .route("/prs/{number}/checks", post(prs::record_check))
+        .route("/prs/{number}/merge", post(prs::merge_endpoint))
         .route("/workers/claim", post(claim::claim))
         .route("/workers/{id}", patch(workers::update))
         .route("/workers/{id}/instruct", post(steering::instruct))

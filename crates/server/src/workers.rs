@@ -217,6 +217,12 @@ pub async fn update(
         }
     }
 
+    // A reported PR is recorded, evaluated, and merged when its policy lets it.
+    if let Some(pr) = crate::prs::record_pr(&mut tx, &worker, &task, &body).await? {
+        if pr.state == "open" {
+            crate::prs::maybe_auto_merge(&mut tx, &pr).await?;
+        }
+    }
     // Queued instructions reach the worker in this answer, once.
     let instructions = deliver_instructions(&mut tx, &id).await?;
     let row = find_worker(&mut tx, &caller.team_id, &id).await?;

@@ -2,22 +2,8 @@
 //! blocks — an existing migration edited or deleted, a schema change with no migration, a
 //! migration number another open PR already uses, EXPAND and CONTRACT mixed in one PR.
 
-use super::{classify_sql, StatementVerdict, Verdict};
-use serde::{Deserialize, Serialize};
-
-/// A changed file as a worker reports it (GitHub's PR file fields).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PrFile {
-    pub path: String,
-    /// `added`, `modified`, `removed` or `renamed`.
-    pub status: String,
-    #[serde(default)]
-    pub additions: i64,
-    #[serde(default)]
-    pub deletions: i64,
-    #[serde(default)]
-    pub patch: Option<String>,
-}
+use super::{classify_sql, Verdict};
+pub use crate::pull_request::{FileVerdicts, MigrationReport, PrFile};
 
 /// Where a workspace keeps its migrations and schema (`gitConfig.migrationsPath`,
 /// `gitConfig.schemaFile`).
@@ -49,20 +35,6 @@ impl MigrationLayout {
 pub struct OpenMigration {
     pub pr_number: i64,
     pub path: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FileVerdicts {
-    pub path: String,
-    pub statements: Vec<StatementVerdict>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MigrationReport {
-    pub verdict: Verdict,
-    /// Why it is CONTRACT; empty for EXPAND.
-    pub reasons: Vec<String>,
-    pub files: Vec<FileVerdicts>,
 }
 
 fn file_name(path: &str) -> &str {

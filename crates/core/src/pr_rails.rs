@@ -1,0 +1,227 @@
+//! Whether a PR may merge: every safety rail that blocks gives its reason. CI must have
+//! passed for the head commit (an absent check run is not a pass), the file listing must be
+//! known, the diff within the size cap, no protected path touched, the migrations EXPAND; and
+//! only the auto-threshold tier merges without a person or a reviewer.
+
+use crate::merge_policy::{EffectivePolicy, DEFAULT_MAX_LINES};
+use crate::migrations::{classify_pr_migrations, MigrationLayout, OpenMigration, Verdict};
+pub use crate::pull_request::{CheckRun, PrEvaluation, PrFile, PrState};
+
+/// The PR's changed files: listed, or why not.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Files {
+    Listed(Vec<PrFile>),
+    Missing,
+    Malformed,
+}
+
+pub struct PrFacts<'a> {
+    pub number: i64,
+    pub head_sha: Option<&'a str>,
+    pub files: &'a Files,
+    /// Every check run reported, oldest first.
+    pub checks: &'a [CheckRun],
+    pub merged: bool,
+    pub closed: bool,
+}
+
+pub struct RailSettings<'a> {
+    pub policy: &'a EffectivePolicy,
+    pub layout: &'a MigrationLayout,
+    /// Other open PRs' migrations.
+    pub open_migrations: &'a [OpenMigration],
+    /// The workspace merges green auto-threshold PRs by itself.
+    pub auto_merge_on_green: bool,
+}
+
+const NOISE: [&str; 5] = [
+    "Cargo.lock",
+    "package-lock.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "poetry.lock",
+];
+
+fn is_noise(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    NOISE.contains(&name)
+}
+
+fn short(sha: &str) -> &str {
+    sha.get(..7).unwrap_or(sha)
+}
+
+/// The CI verdict for the head commit: `Ok` when every latest check run per name succeeded.
+fn ci(facts: &PrFacts) -> Result<(), (PrState, String)> {
+    let Some(head) = facts.head_sha else {
+        return Err((
+            PrState::CiPending,
+            "the PR's head commit is not known".into(),
+        ));
+    };
+    let mut latest: Vec<&CheckRun> = Vec::new();
+    for run in facts.checks.iter().filter(|c| c.head_sha == head) {
+        latest.retain(|c| c.name != run.name);
+        latest.push(run);
+    }
+    if latest.is_empty() {
+        return Err((
+            PrState::CiPending,
+            format!("no CI check run reported for head commit {}", short(head)),
+        ));
+    }
+    let failed: Vec<&str> = latest
+        .iter()
+        .filter(|c| {
+            c.status == "completed"
+                && !matches!(
+                    c.conclusion.as_deref(),
+                    Some("success" | "neutral" | "skipped")
+                )
+        })
+        .map(|c| c.name.as_str())
+        .collect();
+    if !failed.is_empty() {
+        return Err((
+            PrState::CiFailing,
+            format!(
+                "CI checks failed for {}: {}",
+                short(head),
+                failed.join(", ")
+            ),
+        ));
+    }
+    let pending: Vec<&str> = latest
+        .iter()
+        .filter(|c| c.status != "completed")
+        .map(|c| c.name.as_str())
+        .collect();
+    if !pending.is_empty() {
+        return Err((
+            PrState::CiPending,
+            format!(
+                "CI checks still pending for {}: {}",
+                short(head),
+                pending.join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Evaluates a PR against its effective policy.
+pub fn evaluate_pr(facts: &PrFacts, settings: &RailSettings) -> PrEvaluation {
+    if facts.merged || facts.closed {
+        return PrEvaluation {
+            state: if facts.merged {
+                PrState::Merged
+            } else {
+                PrState::Closed
+            },
+            reasons: vec![],
+            mergeable_by_person: false,
+            auto_merge: false,
+            migrations: None,
+        };
+    }
+    let policy = &settings.policy.policy;
+    let mut reasons = Vec::new();
+    let mut state = None;
+    if let Err((s, reason)) = ci(facts) {
+        state = Some(s);
+        reasons.push(reason);
+    }
+    let mut migrations = None;
+    match facts.files {
+        Files::Missing => reasons.push("the PR's file listing could not be fetched".into()),
+        Files::Malformed => reasons.push("the PR's file listing is malformed".into()),
+        Files::Listed(files) => {
+            if policy.tier == "auto-threshold" {
+                let limit = policy
+                    .threshold
+                    .as_ref()
+                    .and_then(|t| t.max_lines)
+                    .unwrap_or(DEFAULT_MAX_LINES);
+                let noise = files.iter().filter(|f| is_noise(&f.path)).count();
+                let size: i64 = files
+                    .iter()
+                    .filter(|f| !is_noise(&f.path))
+                    .map(|f| f.additions + f.deletions)
+                    .sum();
+                if size > limit {
+                    reasons.push(format!(
+                        "diff size {size} lines > limit {limit} ({noise} lock files not counted)"
+                    ));
+                }
+            }
+            let guarded: Vec<&PrFile> = files
+                .iter()
+                .filter(|f| {
+                    !settings.layout.is_migration(&f.path)
+                        && !f.path.ends_with(&settings.layout.schema_file)
+                })
+                .collect();
+            let deny = policy
+                .threshold
+                .as_ref()
+                .map(|t| t.deny_paths.clone())
+                .unwrap_or_default();
+            let escalate = policy
+                .agent_review
+                .as_ref()
+                .map(|a| a.escalate_to_paths.clone())
+                .unwrap_or_default();
+            for f in &guarded {
+                if let Some(p) = deny.iter().find(|p| f.path.starts_with(p.as_str())) {
+                    reasons.push(format!("touches protected path {} (matched {p})", f.path));
+                }
+                if let Some(p) = escalate.iter().find(|p| f.path.starts_with(p.as_str())) {
+                    reasons.push(format!("touches escalation path {} (matched {p})", f.path));
+                }
+            }
+            let report = classify_pr_migrations(
+                files,
+                settings.layout,
+                settings.open_migrations,
+                Some(facts.number),
+            );
+            if report.verdict == Verdict::Contract {
+                reasons.extend(report.reasons.iter().map(|r| format!("migration: {r}")));
+            }
+            if !report.files.is_empty() || report.verdict == Verdict::Contract {
+                migrations = Some(report);
+            }
+        }
+    }
+    let rails_pass = reasons.is_empty();
+    let tier_hold = match policy.tier.as_str() {
+        "human" => Some(format!(
+            "{}: a person merges this PR",
+            settings.policy.reason
+        )),
+        "agent-review" => Some(format!(
+            "{}: the reviewer's verdict merges this PR",
+            settings.policy.reason
+        )),
+        _ if !settings.auto_merge_on_green => {
+            Some("auto-merge on green CI is off for this workspace: a person merges this PR".into())
+        }
+        _ => None,
+    };
+    let auto_merge = rails_pass && tier_hold.is_none();
+    reasons.extend(tier_hold);
+    PrEvaluation {
+        state: state.unwrap_or(if auto_merge {
+            PrState::Ready
+        } else {
+            PrState::Held
+        }),
+        mergeable_by_person: rails_pass && policy.tier != "agent-review",
+        auto_merge,
+        reasons,
+        migrations,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,126 @@
+//! Pull requests as the API returns them: files, check runs, and the evaluation of their
+//! merge rails with every reason and the migration verdicts. The rules live in `pr_rails`
+//! and `migrations` (server side); these shapes are read by the dashboard too.
+
+use crate::merge_policy::EffectivePolicy;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Verdict {
+    Expand,
+    Contract,
+}
+
+/// One statement with its verdict and the reason.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StatementVerdict {
+    pub statement: String,
+    pub verdict: Verdict,
+    pub reason: String,
+}
+
+/// A changed file as a worker reports it (GitHub's PR file fields).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PrFile {
+    pub path: String,
+    /// `added`, `modified`, `removed` or `renamed`.
+    pub status: String,
+    #[serde(default)]
+    pub additions: i64,
+    #[serde(default)]
+    pub deletions: i64,
+    #[serde(default)]
+    pub patch: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FileVerdicts {
+    pub path: String,
+    pub statements: Vec<StatementVerdict>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MigrationReport {
+    pub verdict: Verdict,
+    /// Why it is CONTRACT; empty for EXPAND.
+    pub reasons: Vec<String>,
+    pub files: Vec<FileVerdicts>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckRun {
+    pub name: String,
+    pub head_sha: String,
+    /// `queued`, `in_progress` or `completed`.
+    pub status: String,
+    #[serde(default)]
+    pub conclusion: Option<String>,
+}
+
+/// Where a PR stands, for people: the first state that applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrState {
+    Merged,
+    Closed,
+    CiPending,
+    CiFailing,
+    /// A rail or the tier holds it.
+    Held,
+    /// Every rail passes; the auto-threshold tier merges it.
+    Ready,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PrEvaluation {
+    pub state: PrState,
+    /// Every rail that blocks, in words; the tier's hold comes last.
+    pub reasons: Vec<String>,
+    /// Whether a person may merge it now: every rail but the tier passes.
+    pub mergeable_by_person: bool,
+    /// Whether it merges by itself now.
+    pub auto_merge: bool,
+    #[serde(default)]
+    pub migrations: Option<MigrationReport>,
+}
+
+/// An item of `GET /api/prs`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PullRequest {
+    pub number: i64,
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub task_id: Option<String>,
+    #[serde(default)]
+    pub mission_id: Option<String>,
+    pub workspace_id: String,
+    #[serde(default)]
+    pub base_branch: Option<String>,
+    #[serde(default)]
+    pub head_branch: Option<String>,
+    #[serde(default)]
+    pub head_sha: Option<String>,
+    /// `open`, `merged` or `closed`.
+    pub state: String,
+    #[serde(default)]
+    pub merged_at: Option<String>,
+    /// The files without their patches; `None` when the listing is missing or malformed.
+    #[serde(default)]
+    pub files: Option<Vec<PrFile>>,
+    #[serde(default)]
+    pub checks: Vec<CheckRun>,
+    pub policy: EffectivePolicy,
+    pub evaluation: PrEvaluation,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PullRequestList {
+    pub prs: Vec<PullRequest>,
+}
