@@ -3,7 +3,6 @@ mod common;
 use axum::http::StatusCode;
 use buildd_server::scripted_worker::{ScriptedWorker, WorkerClient};
 use common::*;
-use serde_json::json;
 use std::time::Duration;
 
 /// The scripted worker, over real HTTP, plans a mission and then works its steps.
@@ -78,14 +77,22 @@ async fn the_scripted_worker_plans_and_opens_prs_over_http() {
             .starts_with("https://github.com/acme/web/pull/"),
         "{built}"
     );
-    // "Verify" waits for both PRs to merge.
-    let (_, blocked) = app
-        .call(
-            "POST",
-            "/api/workers/claim",
-            &app.worker,
-            Some(json!({"runner": "r"})),
-        )
+    // CI passed on each PR's head commit, so both merged by themselves; "Verify" may start.
+    assert!(built["mergedAt"].is_string(), "{built}");
+    let (_, prs) = app
+        .call("GET", &format!("/api/prs?missionId={m}"), &app.admin, None)
         .await;
-    assert_eq!(blocked["diagnostics"]["reason"], "deps_blocked");
+    let states: Vec<&str> = prs["prs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, ["merged", "merged"]);
+    let last = worker.claim_once().await.unwrap();
+    assert_eq!(last.len(), 1);
+    assert_eq!(last[0].task.title, "Verify Saved searches end to end");
+    // It starts from the server step's branch, the one that step's worker pushed.
+    let base = last[0].task.context["baseBranch"].as_str().unwrap();
+    assert!(base.ends_with("-build-the-server-side-of-saved"), "{base}");
 }

@@ -14,6 +14,11 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// A stand-in commit id for the worker's PR head.
+fn head_sha(worker_id: &str) -> String {
+    worker_id.replace('-', "").chars().take(40).collect()
+}
+
 /// The account name of the scripted worker's key in the demo team.
 pub const SCRIPTED_WORKER_ACCOUNT: &str = "Scripted worker";
 
@@ -103,7 +108,22 @@ impl ScriptedWorker {
         } else {
             self.execution_report(&claimed, &heard)
         };
-        self.report(&claimed.id, done).await.map(|_| ())
+        let pr = done["prNumber"].as_i64();
+        self.report(&claimed.id, done).await?;
+        // CI runs on the PR's head commit and passes; the merge policy decides the rest.
+        if let (Some(n), Some(ws)) = (pr, claimed.task.workspace.as_ref()) {
+            tokio::time::sleep(self.pace).await;
+            let check = json!({"workspaceId": ws.id, "headSha": head_sha(&claimed.id),
+                               "name": "test", "status": "completed", "conclusion": "success"});
+            let (status, answer) = self
+                .client
+                .send("POST", &format!("/api/prs/{n}/checks"), check)
+                .await?;
+            if status != 201 {
+                return Err(format!("check run for PR #{n} answered {status}: {answer}"));
+            }
+        }
+        Ok(())
     }
 
     fn execution_report(&self, claimed: &ClaimedWorker, heard: &[String]) -> Value {
@@ -117,8 +137,22 @@ impl ScriptedWorker {
         match repo.filter(|_| wants_pr) {
             Some(repo) => {
                 let n = self.next_pr.fetch_add(1, Ordering::Relaxed);
+                let slug = claimed
+                    .branch
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or("change")
+                    .to_string();
                 json!({"status": "completed", "summary": summary,
-                       "prUrl": format!("https://github.com/{repo}/pull/{n}"), "prNumber": n})
+                "prUrl": format!("https://github.com/{repo}/pull/{n}"), "prNumber": n,
+                "baseBranch": "main", "headBranch": claimed.branch,
+                "headSha": head_sha(&claimed.id),
+                "files": [
+                    {"path": format!("src/{slug}.rs"), "status": "added", "additions": 48, "deletions": 0,
+                     "patch": "+// the change"},
+                    {"path": format!("tests/{slug}.rs"), "status": "added", "additions": 30, "deletions": 0,
+                     "patch": "+// its tests"}
+                ]})
             }
             None => json!({"status": "completed", "summary": summary}),
         }
