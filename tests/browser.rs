@@ -1142,3 +1142,119 @@ async fn a_dormant_mission_is_closed_through_the_confirmation() {
         .is_empty());
     browser.close().await;
 }
+
+/// A task of `mission` completed over the worker protocol with PR `number` of `files`, and a
+/// passing CI run for its head commit.
+fn task_with_green_pr(server: &TestServer, mission: &str, number: i64, files: serde_json::Value) {
+    let (_, task) = send_json(
+        server.addr,
+        "POST",
+        "/api/tasks",
+        &server.key,
+        Some(
+            &serde_json::json!({"title": format!("Change {number}"), "workspaceId": mission_workspace(server), "missionId": mission}),
+        ),
+    );
+    let worker = server.claim(task["id"].as_str().unwrap());
+    server.report(
+        &worker,
+        serde_json::json!({"status": "completed", "prNumber": number, "prUrl": format!("https://github.com/acme/storefront/pull/{number}"),
+                           "baseBranch": "main", "headSha": "feedface00", "files": files}),
+    );
+    let (status, body) = send_json(
+        server.addr,
+        "POST",
+        &format!("/api/prs/{number}/checks"),
+        &server.worker_key,
+        Some(
+            &serde_json::json!({"workspaceId": mission_workspace(server), "headSha": "feedface00",
+                                 "name": "test", "status": "completed", "conclusion": "success"}),
+        ),
+    );
+    assert_eq!(status, 201, "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_held_pr_shows_its_contract_reason_and_a_person_merges_a_human_tier_pr() {
+    let server = TestServer::start_demo().await;
+    let (_, created) = send_json(
+        server.addr,
+        "POST",
+        "/api/missions",
+        &server.key,
+        Some(
+            &serde_json::json!({"title": "User cleanup", "workspaceId": mission_workspace(&server),
+                                 "requiresReview": true, "orchestrationMode": "manual"}),
+        ),
+    );
+    let mission = created["id"].as_str().unwrap().to_string();
+    task_with_green_pr(
+        &server,
+        &mission,
+        501,
+        serde_json::json!([{"path": "migrations/0007_drop.sql", "status": "added", "additions": 1, "deletions": 0,
+                            "patch": "+ALTER TABLE users DROP COLUMN legacy;"}]),
+    );
+    task_with_green_pr(
+        &server,
+        &mission,
+        502,
+        serde_json::json!([{"path": "src/users.rs", "status": "modified", "additions": 12, "deletions": 3, "patch": "+x"}]),
+    );
+
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    c.goto(&server.url(&format!("/missions/{mission}")))
+        .await
+        .unwrap();
+    let held = browser
+        .wait_text("[data-pr='501'] [data-testid=pr-reason]", |t| !t.is_empty())
+        .await;
+    assert_eq!(
+        held,
+        "migration: migrations/0007_drop.sql: drops column users.legacy"
+    );
+    let verdicts = browser
+        .wait_text("[data-pr='501'] [data-testid=migration-verdicts]", |t| {
+            !t.is_empty()
+        })
+        .await;
+    assert!(verdicts.contains("CONTRACT"), "{verdicts}");
+    assert!(c
+        .find_all(Locator::Css("[data-pr='501'] [data-testid=merge-pr]"))
+        .await
+        .unwrap()
+        .is_empty());
+
+    let reason = browser
+        .wait_text("[data-pr='502'] [data-testid=pr-reason]", |t| !t.is_empty())
+        .await;
+    assert_eq!(
+        reason,
+        "Human — this mission requires review: a person merges this PR"
+    );
+    browser
+        .click("[data-pr='502'] [data-testid=merge-pr]")
+        .await;
+    browser
+        .click("[data-pr='502'] [data-testid=confirm-merge]")
+        .await;
+    browser
+        .wait_text("[data-pr='502'] [data-testid=pr-state]", |t| {
+            t.eq_ignore_ascii_case("merged")
+        })
+        .await;
+    let (_, prs) = get_json(
+        server.addr,
+        &format!("/api/prs?missionId={mission}"),
+        &server.key,
+    );
+    let merged = prs["prs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["number"] == 502)
+        .unwrap();
+    assert_eq!(merged["state"], "merged");
+    browser.close().await;
+}

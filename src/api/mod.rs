@@ -7,6 +7,7 @@ pub use error::ApiError;
 use crate::state::connection::Connection;
 use buildd_core::client::{ClientMission, ClientMissionList, ClientRunOutcome, ClientTask};
 use buildd_core::organizer_runs::MissionRuns;
+use buildd_core::pull_request::{PullRequest, PullRequestList};
 use buildd_core::{ApiErrorBody, ApprovedPlan, Instructed, RejectedPlan, TaskMessages};
 use gloo_net::http::Request;
 use serde::de::DeserializeOwned;
@@ -157,4 +158,19 @@ pub async fn run_mission(conn: &Connection, id: &str) -> Result<ClientRunOutcome
 /// `GET /api/missions/{id}/runs`: organizer runs and check-ins, newest first.
 pub async fn mission_runs(conn: &Connection, id: &str) -> Result<MissionRuns, ApiError> {
     get(conn, &format!("/api/missions/{}/runs", encode(id))).await
+}
+
+/// `GET /api/prs?missionId=`: the mission's PRs with their evaluation.
+pub async fn mission_prs(conn: &Connection, mission_id: &str) -> Result<PullRequestList, ApiError> {
+    get(conn, &format!("/api/prs?missionId={}", encode(mission_id))).await
+}
+
+/// `POST /api/prs/{number}/merge` `{workspaceId}`: a person merges the PR.
+pub async fn merge_pr(
+    conn: &Connection,
+    number: i64,
+    workspace_id: &str,
+) -> Result<PullRequest, ApiError> {
+    let body = serde_json::json!({ "workspaceId": workspace_id }).to_string();
+    post(conn, &format!("/api/prs/{number}/merge"), Some(body)).await
 }

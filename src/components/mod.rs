@@ -10,6 +10,7 @@ pub mod panel;
 pub mod plan_banner;
 pub mod plan_review_panel;
 pub mod plan_waves;
+pub mod pr_list;
 pub mod progress_bar;
 pub mod progress_card;
 pub mod state_chip;

@@ -6,6 +6,7 @@ use crate::components::close_mission::{CloseMission, CloseState};
 use crate::components::merge_policy_editor::{MergePolicyEditor, PolicyState};
 use crate::components::organizer::{OrganizerSection, OrganizerState, RunsTimeline};
 use crate::components::panel::{EmptyState, ErrorPanel, Loading};
+use crate::components::pr_list::{MergeState, PrList};
 use crate::components::progress_card::ProgressCard;
 use crate::components::state_chip::{HealthChip, StateChip};
 use crate::components::task_row::TaskRow;
@@ -43,6 +44,19 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
         let c = runs_connection.clone();
         let id = id.get();
         async move { api::mission_runs(&c, &id).await }
+    });
+    let prs_connection = connection.clone();
+    let (prs, retry_prs) = polled(move || {
+        let c = prs_connection.clone();
+        let id = id.get();
+        async move { api::mission_prs(&c, &id).await }
+    });
+    let merge_state = MergeState::new();
+    let for_prs = connection.clone();
+    // A merge changes the PRs and the mission alike.
+    let after_merge = Callback::new(move |_| {
+        retry_prs.run(());
+        retry.run(());
     });
     // Outlive each refresh of the data, so an opened section stays open and unsaved text stays.
     let expanded = RwSignal::new(HashSet::<TaskGroup>::new());
@@ -93,6 +107,9 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
             {move || organizer.with(Option::is_some).then(|| view! { <RunsTimeline runs=runs /> })}
             {move || organizer.get().map(|m| view! {
                 <MergePolicyEditor connection=for_policy.clone() mission=m state=policy_state refresh=retry />
+            })}
+            {move || organizer.with(Option::is_some).then(|| view! {
+                <PrList prs=prs connection=for_prs.clone() state=merge_state refresh=after_merge />
             })}
             {move || tasks.get().map(|t| view! { <TaskSections tasks=t expanded=expanded /> })}
         </section>
