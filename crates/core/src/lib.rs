@@ -15,10 +15,12 @@ pub mod merge_policy;
 #[cfg(feature = "sql")]
 pub mod migrations;
 pub mod mission;
+pub mod note;
 pub mod organizer_runs;
 pub mod plan;
 pub mod plan_output;
 pub mod plan_phase;
+pub mod planning_loop;
 #[cfg(feature = "sql")]
 pub mod pr_rails;
 pub mod progress;

@@ -16,6 +16,7 @@ pub mod mission_runs;
 pub mod mission_schedule;
 pub mod mission_views;
 pub mod missions;
+pub mod notes;
 pub mod organizer;
 pub mod outcomes;
 pub mod plans;
@@ -61,6 +62,8 @@ pub fn app_with(db: Db, dist: Option<&Path>, checkins: CheckinConfig) -> Router 
         )
         .route("/missions/{id}/run", post(organizer::run))
         .route("/missions/{id}/runs", get(mission_runs::runs))
+        .route("/missions/{id}/notes", get(notes::list).post(notes::create))
+        .route("/missions/{id}/notes/{note_id}/reply", post(notes::reply))
         .route("/tasks", get(task_list::list).post(tasks::create))
         .route("/tasks/{id}/approve-plan", post(plans::approve))
         .route("/tasks/{id}/reject-plan", post(plans::reject))
