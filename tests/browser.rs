@@ -1258,3 +1258,92 @@ async fn a_held_pr_shows_its_contract_reason_and_a_person_merges_a_human_tier_pr
     assert_eq!(merged["state"], "merged");
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_feed_shows_questions_and_takes_guidance_and_answers() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Caching layer");
+    let post = |key: &str, body: serde_json::Value| {
+        send_json(
+            server.addr,
+            "POST",
+            &format!("/api/missions/{mission}/notes"),
+            key,
+            Some(&body),
+        )
+    };
+    let (status, _) = post(
+        &server.worker_key,
+        serde_json::json!({"type": "question", "title": "Which cache?", "defaultChoice": "in-process",
+                           "options": ["redis", "in-process"],
+                           "bodyText": "Pick **one**. <img src=x onerror=alert(1)>"}),
+    );
+    assert_eq!(status, 201);
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    c.goto(&server.url(&format!("/missions/{mission}?tab=feed")))
+        .await
+        .unwrap();
+    let question = browser
+        .wait_text("[data-testid=note]", |t| t.contains("Which cache?"))
+        .await;
+    assert!(question.contains("Default: in-process"), "{question}");
+    assert!(
+        question.contains("Options: redis · in-process"),
+        "{question}"
+    );
+    assert!(
+        question.contains("<img src=x onerror=alert(1)>"),
+        "raw HTML stays text: {question}"
+    );
+    assert!(c
+        .find_all(Locator::Css("[data-testid=feed] img"))
+        .await
+        .unwrap()
+        .is_empty());
+
+    // A refused note keeps its text and says why.
+    let long = "x".repeat(501);
+    c.execute(
+        "const i = document.querySelector('[data-testid=guidance-input]'); \
+         i.value = arguments[0]; i.dispatchEvent(new Event('input', {bubbles: true}));",
+        vec![serde_json::json!(long)],
+    )
+    .await
+    .unwrap();
+    browser.click("[data-testid=send-guidance]").await;
+    browser
+        .wait_text("[data-testid=guidance-error]", |t| {
+            t == "Not sent: title must be at most 500 characters"
+        })
+        .await;
+    assert_eq!(
+        browser
+            .value("[data-testid=guidance-input]")
+            .await
+            .map(|v| v.len()),
+        Some(501)
+    );
+
+    // Answering the question marks it answered and plans the mission again.
+    browser.click("[data-testid=reply]").await;
+    c.find(Locator::Css("[data-testid=reply-input]"))
+        .await
+        .unwrap()
+        .send_keys("Redis")
+        .await
+        .unwrap();
+    browser.click("[data-testid=send-reply]").await;
+    browser
+        .wait_text("[data-testid=note]", |t| {
+            t.starts_with("REPLY") && t.contains("Redis")
+        })
+        .await;
+    let (_, page) = get_json(
+        server.addr,
+        &format!("/api/missions/{mission}/notes?type=question"),
+        &server.key,
+    );
+    assert_eq!(page["notes"][0]["status"], "answered");
+    browser.close().await;
+}

@@ -6,6 +6,7 @@ pub use error::ApiError;
 
 use crate::state::connection::Connection;
 use buildd_core::client::{ClientMission, ClientMissionList, ClientRunOutcome, ClientTask};
+use buildd_core::note::{MissionNote, NotesPage};
 use buildd_core::organizer_runs::MissionRuns;
 use buildd_core::pull_request::{PullRequest, PullRequestList};
 use buildd_core::{ApiErrorBody, ApprovedPlan, Instructed, RejectedPlan, TaskMessages};
@@ -173,4 +174,41 @@ pub async fn merge_pr(
 ) -> Result<PullRequest, ApiError> {
     let body = serde_json::json!({ "workspaceId": workspace_id }).to_string();
     post(conn, &format!("/api/prs/{number}/merge"), Some(body)).await
+}
+
+/// `GET /api/missions/{id}/notes?limit=50`: the newest notes.
+pub async fn mission_notes(conn: &Connection, id: &str) -> Result<NotesPage, ApiError> {
+    get(
+        conn,
+        &format!("/api/missions/{}/notes?limit=50", encode(id)),
+    )
+    .await
+}
+
+/// `POST /api/missions/{id}/notes` `{type, title}`: a note from a person.
+pub async fn post_note(
+    conn: &Connection,
+    id: &str,
+    kind: &str,
+    title: &str,
+) -> Result<MissionNote, ApiError> {
+    let body = serde_json::json!({ "type": kind, "title": title }).to_string();
+    post(
+        conn,
+        &format!("/api/missions/{}/notes", encode(id)),
+        Some(body),
+    )
+    .await
+}
+
+/// `POST /api/missions/{id}/notes/{noteId}/reply` `{title}`: a person answers.
+pub async fn reply_note(
+    conn: &Connection,
+    id: &str,
+    note: &str,
+    title: &str,
+) -> Result<MissionNote, ApiError> {
+    let body = serde_json::json!({ "title": title }).to_string();
+    let path = format!("/api/missions/{}/notes/{}/reply", encode(id), encode(note));
+    post(conn, &path, Some(body)).await
 }

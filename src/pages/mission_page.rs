@@ -3,6 +3,7 @@
 use super::RequireConnection;
 use crate::api;
 use crate::components::close_mission::{CloseMission, CloseState};
+use crate::components::feed::{Feed, FeedState};
 use crate::components::merge_policy_editor::{MergePolicyEditor, PolicyState};
 use crate::components::organizer::{OrganizerSection, OrganizerState, RunsTimeline};
 use crate::components::panel::{EmptyState, ErrorPanel, Loading};
@@ -20,7 +21,7 @@ use buildd_core::task_groups::{group_tasks, TaskGroup};
 use buildd_core::{compute_progress, MissionTask};
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::use_params_map;
+use leptos_router::hooks::{use_params_map, use_query_map};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -52,6 +53,27 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
         async move { api::mission_prs(&c, &id).await }
     });
     let merge_state = MergeState::new();
+    let notes_connection = connection.clone();
+    let (notes, retry_notes) = polled(move || {
+        let c = notes_connection.clone();
+        let id = id.get();
+        async move { api::mission_notes(&c, &id).await }
+    });
+    let feed_state = FeedState::new();
+    let for_feed = connection.clone();
+    // A note may plan the mission: both refresh.
+    let after_note = Callback::new(move |_| {
+        retry_notes.run(());
+        retry.run(());
+    });
+    let query = use_query_map();
+    let tab = RwSignal::new(
+        if query.with_untracked(|q| q.get("tab")).as_deref() == Some("feed") {
+            "feed"
+        } else {
+            "overview"
+        },
+    );
     let for_prs = connection.clone();
     // A merge changes the PRs and the mission alike.
     let after_merge = Callback::new(move |_| {
@@ -76,6 +98,8 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
             _ => None,
         })
     });
+    let shown =
+        move |name: &'static str| move || organizer.with(Option::is_some) && tab.get() == name;
     let tasks = Memo::new(move |_| {
         mission.with(|m| match m {
             Some(Ok(m)) => Some(m.tasks.clone()),
@@ -96,7 +120,18 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
                 .into_any(),
                 Some(Err(e)) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
             }}
-            {move || organizer.get().map(|m| view! {
+            {move || organizer.with(Option::is_some).then(|| view! {
+                <div class="tabs" role="tablist">
+                    <button role="tab" data-testid="tab-overview" aria-selected=move || (tab.get() == "overview").to_string()
+                        on:click=move |_| tab.set("overview")>"Overview"</button>
+                    <button role="tab" data-testid="tab-feed" aria-selected=move || (tab.get() == "feed").to_string()
+                        on:click=move |_| tab.set("feed")>"Feed"</button>
+                </div>
+            })}
+            {move || shown("feed")().then(|| view! {
+                <Feed notes=notes connection=for_feed.clone() mission_id=id.get() state=feed_state refresh=after_note />
+            })}
+            {move || organizer.get().filter(|_| tab.get() == "overview").map(|m| view! {
                 <OrganizerSection
                     connection=for_organizer.clone()
                     mission=m
@@ -104,14 +139,14 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
                     refresh=retry
                 />
             })}
-            {move || organizer.with(Option::is_some).then(|| view! { <RunsTimeline runs=runs /> })}
-            {move || organizer.get().map(|m| view! {
+            {move || shown("overview")().then(|| view! { <RunsTimeline runs=runs /> })}
+            {move || organizer.get().filter(|_| tab.get() == "overview").map(|m| view! {
                 <MergePolicyEditor connection=for_policy.clone() mission=m state=policy_state refresh=retry />
             })}
-            {move || organizer.with(Option::is_some).then(|| view! {
+            {move || shown("overview")().then(|| view! {
                 <PrList prs=prs connection=for_prs.clone() state=merge_state refresh=after_merge />
             })}
-            {move || tasks.get().map(|t| view! { <TaskSections tasks=t expanded=expanded /> })}
+            {move || tasks.get().filter(|_| tab.get() == "overview").map(|t| view! { <TaskSections tasks=t expanded=expanded /> })}
         </section>
     }
 }

@@ -1,0 +1,237 @@
+//! The mission feed: notes and questions from agents and people, newest first. A person sends
+//! guidance or answers a question; the text stays when sending fails.
+
+use crate::api::{self, ApiError};
+use crate::components::markdown::Markdown;
+use crate::format::time_ago;
+use crate::state::connection::Connection;
+use crate::state::refresh::Polled;
+use buildd_core::note::{MissionNote, NotesPage};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// What a person is writing in the feed. Lives above the refreshed list.
+#[derive(Clone, Copy)]
+pub struct FeedState {
+    pub guidance: RwSignal<String>,
+    pub busy: RwSignal<bool>,
+    pub error: RwSignal<Option<String>>,
+    /// The question being answered, and the answer so far.
+    pub replying: RwSignal<Option<String>>,
+    pub reply: RwSignal<String>,
+    pub reply_error: RwSignal<Option<String>>,
+}
+
+impl FeedState {
+    pub fn new() -> Self {
+        Self {
+            guidance: RwSignal::new(String::new()),
+            busy: RwSignal::new(false),
+            error: RwSignal::new(None),
+            replying: RwSignal::new(None),
+            reply: RwSignal::new(String::new()),
+            reply_error: RwSignal::new(None),
+        }
+    }
+}
+
+impl Default for FeedState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn failure(e: &ApiError) -> String {
+    match e {
+        ApiError::Status(_, m) => format!("Not sent: {m}"),
+        other => format!("Not sent: {other}"),
+    }
+}
+
+fn author(note: &MissionNote) -> &'static str {
+    match note.author_type.as_str() {
+        "user" => "You",
+        "system" => "System",
+        _ => "Agent",
+    }
+}
+
+#[component]
+fn Note(
+    note: MissionNote,
+    connection: Connection,
+    mission_id: String,
+    state: FeedState,
+    refresh: Callback<()>,
+) -> impl IntoView {
+    let open_question = note.kind == "question" && note.status == "open";
+    let id = note.id.clone();
+    let default = note.default_choice.clone();
+    let answer = {
+        let (connection, mission_id, id) = (connection.clone(), mission_id.clone(), id.clone());
+        move |text: String| {
+            let (connection, mission_id, id) = (connection.clone(), mission_id.clone(), id.clone());
+            state.busy.set(true);
+            state.reply_error.set(None);
+            spawn_local(async move {
+                match api::reply_note(&connection, &mission_id, &id, &text).await {
+                    Ok(_) => {
+                        state.replying.set(None);
+                        state.reply.set(String::new());
+                        refresh.run(());
+                    }
+                    Err(e) => state.reply_error.set(Some(failure(&e))),
+                }
+                state.busy.set(false);
+            });
+        }
+    };
+    let skip = {
+        let answer = answer.clone();
+        let text = default
+            .clone()
+            .unwrap_or_else(|| "Accepted agent default".into());
+        move |_| answer(text.clone())
+    };
+    let this = id.clone();
+    let is_replying =
+        Memo::new(move |_| state.replying.with(|r| r.as_deref() == Some(this.as_str())));
+    view! {
+        <li class="note" class:note--question=open_question data-testid="note">
+            <div class="note__head small">
+                <span class="chip chip--outline">{note.kind.to_uppercase()}</span>
+                <span>{author(&note)}</span>
+                <span class="muted">{time_ago(Some(&note.created_at))}</span>
+                {(note.kind == "question").then(|| view! { <span class="muted">{format!("· {}", note.status)}</span> })}
+            </div>
+            <p class="note__title"><strong>{note.title.clone()}</strong></p>
+            {note.body.clone().map(|b| view! { <Markdown source=b /> })}
+            {(!note.options.is_empty()).then(|| view! {
+                <p class="small" data-testid="note-options">{format!("Options: {}", note.options.join(" · "))}</p>
+            })}
+            {default.clone().map(|d| view! { <p class="small muted" data-testid="note-default">{format!("Default: {d}")}</p> })}
+            {open_question.then(|| {
+                let answer = answer.clone();
+                let skip = skip.clone();
+                let id = id.clone();
+                view! {
+                    {move || if is_replying.get() {
+                        let answer = answer.clone();
+                        view! {
+                            <form class="form" on:submit=move |ev: leptos::ev::SubmitEvent| {
+                                ev.prevent_default();
+                                let text = state.reply.get_untracked().trim().to_string();
+                                if !text.is_empty() { answer(text) }
+                            }>
+                                <input
+                                    placeholder="Your reply..."
+                                    data-testid="reply-input"
+                                    prop:value=move || state.reply.get()
+                                    on:input=move |ev| state.reply.set(event_target_value(&ev))
+                                />
+                                {move || state.reply_error.get().map(|e| view! { <p class="form__error" role="alert" data-testid="reply-error">{e}</p> })}
+                                <div class="actions">
+                                    <button class="button button--primary" type="submit" data-testid="send-reply"
+                                        prop:disabled=move || state.busy.get() || state.reply.with(|r| r.trim().is_empty())>
+                                        "Send"
+                                    </button>
+                                    <button class="button" type="button" on:click=move |_| state.replying.set(None)>"Cancel"</button>
+                                </div>
+                            </form>
+                        }
+                        .into_any()
+                    } else {
+                        let id = id.clone();
+                        let skip = skip.clone();
+                        view! {
+                            <div class="actions">
+                                <button class="button" data-testid="reply" on:click=move |_| {
+                                    state.reply_error.set(None);
+                                    state.replying.set(Some(id.clone()));
+                                }>"Reply"</button>
+                                <button class="button button--ghost" data-testid="skip" prop:disabled=move || state.busy.get() on:click=skip.clone()>
+                                    "Skip (use the default)"
+                                </button>
+                            </div>
+                        }
+                        .into_any()
+                    }}
+                }
+            })}
+        </li>
+    }
+}
+
+#[component]
+pub fn Feed(
+    notes: Polled<NotesPage>,
+    connection: Connection,
+    mission_id: String,
+    state: FeedState,
+    refresh: Callback<()>,
+) -> impl IntoView {
+    let send = {
+        let (connection, mission_id) = (connection.clone(), mission_id.clone());
+        move |ev: leptos::ev::SubmitEvent| {
+            ev.prevent_default();
+            let text = state.guidance.get_untracked().trim().to_string();
+            if text.is_empty() {
+                return;
+            }
+            let (connection, mission_id) = (connection.clone(), mission_id.clone());
+            state.busy.set(true);
+            state.error.set(None);
+            spawn_local(async move {
+                match api::post_note(&connection, &mission_id, "guidance", &text).await {
+                    Ok(_) => {
+                        state.guidance.set(String::new());
+                        refresh.run(());
+                    }
+                    Err(e) => state.error.set(Some(failure(&e))),
+                }
+                state.busy.set(false);
+            });
+        }
+    };
+    view! {
+        <section class="card" data-testid="feed">
+            <h2 class="card__title">"Feed"</h2>
+            <form class="form feed__composer" on:submit=send>
+                <label for="guidance" class="sr-only">"Guidance for the agents"</label>
+                <input
+                    id="guidance"
+                    placeholder="Send guidance to all agents..."
+                    data-testid="guidance-input"
+                    prop:value=move || state.guidance.get()
+                    on:input=move |ev| state.guidance.set(event_target_value(&ev))
+                />
+                {move || state.error.get().map(|e| view! { <p class="form__error" role="alert" data-testid="guidance-error">{e}</p> })}
+                <div class="actions">
+                    <button class="button button--primary" type="submit" data-testid="send-guidance"
+                        prop:disabled=move || state.busy.get() || state.guidance.with(|g| g.trim().is_empty())>
+                        "Send"
+                    </button>
+                </div>
+            </form>
+            {move || match notes.get() {
+                None => view! { <p class="muted">"Loading feed..."</p> }.into_any(),
+                Some(Err(_)) => view! { <p class="muted">"The feed could not be loaded."</p> }.into_any(),
+                Some(Ok(page)) if page.notes.is_empty() => view! {
+                    <div class="panel-state panel-state--empty">
+                        <p class="panel-state__title">"No feed activity yet"</p>
+                        <p class="muted">"Agent decisions, questions, and updates will appear here"</p>
+                    </div>
+                }
+                .into_any(),
+                Some(Ok(page)) => view! {
+                    <ul class="notes">
+                        {page.notes.into_iter().map(|n| view! {
+                            <Note note=n connection=connection.clone() mission_id=mission_id.clone() state=state refresh=refresh />
+                        }).collect_view()}
+                    </ul>
+                }
+                .into_any(),
+            }}
+        </section>
+    }
+}
