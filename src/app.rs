@@ -1,6 +1,7 @@
 //! The router and the app-wide contexts (connection, theme).
 
 use crate::components::app_header::AppHeader;
+use crate::pages::command_page::CommandPage;
 use crate::pages::connect_page::ConnectPage;
 use crate::pages::mission_page::MissionPage;
 use crate::pages::missions_page::MissionsPage;
@@ -22,6 +23,7 @@ pub fn App() -> impl IntoView {
             <main class="main">
                 <Routes fallback=|| view! { <NotFoundPage /> }>
                     <Route path=path!("/") view=MissionsPage />
+                    <Route path=path!("/command") view=CommandPage />
                     <Route path=path!("/connect") view=ConnectPage />
                     <Route path=path!("/missions/:id") view=MissionPage />
                     <Route path=path!("/tasks/:id") view=TaskPage />

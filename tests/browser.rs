@@ -1347,3 +1347,107 @@ async fn the_feed_shows_questions_and_takes_guidance_and_answers() {
     assert_eq!(page["notes"][0]["status"], "answered");
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_on_you() {
+    let server = TestServer::start_demo().await;
+    // A mission whose plan was approved: its tasks are filed, none picked up yet.
+    let mission = new_mission(&server, "Rate limits");
+    let (_, run) = send_json(
+        server.addr,
+        "POST",
+        &format!("/api/missions/{mission}/run"),
+        &server.key,
+        None,
+    );
+    let planning = run["task"]["id"].as_str().unwrap().to_string();
+    server.complete_with_output(
+        &planning,
+        serde_json::json!({"plan": [{"ref": "a", "title": "Add the limiter", "description": "d"},
+                                    {"ref": "b", "title": "Document limits", "description": "d", "dependsOn": ["a"]}],
+                           "summary": "Two steps.", "missionComplete": false}),
+    );
+    let (status, _) = send_json(
+        server.addr,
+        "POST",
+        &format!("/api/tasks/{planning}/approve-plan"),
+        &server.key,
+        None,
+    );
+    assert_eq!(status, 200);
+    let (status, _) = send_json(
+        server.addr,
+        "POST",
+        &format!("/api/missions/{mission}/notes"),
+        &server.worker_key,
+        Some(
+            &serde_json::json!({"type": "question", "title": "Per key or per IP?", "defaultChoice": "per key"}),
+        ),
+    );
+    assert_eq!(status, 201);
+
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    browser.click("[data-testid=nav-command]").await;
+    let waiting = browser
+        .wait_text("[data-testid=waiting-on-you]", |t| {
+            t.contains("Per key or per IP?")
+        })
+        .await;
+    assert!(
+        waiting.contains("Review the plan of Add a health endpoint"),
+        "{waiting}"
+    );
+    assert!(waiting.starts_with("Waiting on you (2)"), "{waiting}");
+    assert_eq!(c.title().await.unwrap(), "(2) Mission Control");
+    let planning_rows = browser
+        .wait_text("[data-testid=planning-missions]", |t| {
+            t.contains("Add a health endpoint")
+        })
+        .await;
+    assert!(!planning_rows.contains("Rate limits"), "{planning_rows}");
+    let execution = c
+        .find(Locator::Css("[data-testid=execution-missions]"))
+        .await
+        .unwrap();
+    let strip = execution
+        .find(Locator::XPath(
+            ".//li[.//a[text()='Rate limits']]//*[@data-testid='step-strip']",
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        strip.attr("aria-label").await.unwrap().as_deref(),
+        Some("Step 3 of 5: FILE")
+    );
+
+    // The step filter lives in the URL.
+    c.goto(&server.url("/command?step=3")).await.unwrap();
+    browser
+        .wait_text("[data-testid=execution-missions]", |t| {
+            t.contains("Rate limits")
+        })
+        .await;
+    let planning_rows = browser
+        .wait_text("[data-testid=planning-missions]", |t| !t.is_empty())
+        .await;
+    assert_eq!(planning_rows, "Planning\nNone.");
+
+    // j selects the first mission shown, Enter opens it.
+    c.find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys("j")
+        .await
+        .unwrap();
+    c.find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys("\u{E007}")
+        .await
+        .unwrap();
+    browser
+        .wait_text("[data-testid=mission-title]", |t| t == "Rate limits")
+        .await;
+    browser.close().await;
+}

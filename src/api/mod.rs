@@ -212,3 +212,13 @@ pub async fn reply_note(
     let path = format!("/api/missions/{}/notes/{}/reply", encode(id), encode(note));
     post(conn, &path, Some(body)).await
 }
+
+/// `GET /api/notes?status=open&type=question`: the team's open questions.
+pub async fn open_questions(conn: &Connection) -> Result<NotesPage, ApiError> {
+    get(conn, "/api/notes?status=open&type=question").await
+}
+
+/// `GET /api/prs`: the team's PRs.
+pub async fn team_prs(conn: &Connection) -> Result<PullRequestList, ApiError> {
+    get(conn, "/api/prs").await
+}

@@ -1,3 +1,4 @@
+pub mod command_page;
 pub mod connect_page;
 pub mod mission_page;
 pub mod missions_page;

@@ -38,6 +38,11 @@ pub struct ClientMission {
     pub tasks: Vec<MissionTask>,
     #[serde(default)]
     pub next_run_at: Option<String>,
+    /// Why the latest check-in deferred (the mission list carries it).
+    #[serde(default)]
+    pub last_deferral_reason: Option<String>,
+    #[serde(default)]
+    pub last_deferred_at: Option<String>,
     #[serde(default)]
     pub last_activity_at: Option<String>,
     #[serde(default)]

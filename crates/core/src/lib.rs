@@ -4,6 +4,7 @@
 
 pub mod checkin;
 pub mod client;
+pub mod command_center;
 pub mod completion;
 pub mod dependencies;
 pub mod enums;

@@ -111,6 +111,9 @@ pub struct PullRequest {
     pub state: String,
     #[serde(default)]
     pub merged_at: Option<String>,
+    /// When the PR was first reported.
+    #[serde(default)]
+    pub created_at: Option<String>,
     /// The files without their patches; `None` when the listing is missing or malformed.
     #[serde(default)]
     pub files: Option<Vec<PrFile>>,

@@ -69,6 +69,7 @@ pub fn app_with(db: Db, dist: Option<&Path>, checkins: CheckinConfig) -> Router 
         .route("/tasks/{id}/reject-plan", post(plans::reject))
         .route("/tasks/{id}/messages", get(steering::messages))
         .route("/tasks/{id}", get(tasks::detail).patch(tasks::update))
+        .route("/notes", get(notes::team_list))
         .route("/prs", get(prs::list))
         .route("/prs/{number}/checks", post(prs::record_check))
         .route("/prs/{number}/merge", post(prs::merge_endpoint))

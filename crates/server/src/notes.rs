@@ -330,3 +330,39 @@ pub async fn reply(
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(note)))
 }
+
+/// `GET /api/notes[?status=&type=]`: the team's notes across missions, newest first (the
+/// command center reads the open questions).
+pub async fn team_list(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(query): Query<HashMap<String, String>>,
+) -> ApiResult<Json<NotesPage>> {
+    let status = query.get("status");
+    if status.is_some_and(|s| !["open", "answered", "dismissed"].contains(&s.as_str())) {
+        return Err(ApiError::bad("status must be open, answered or dismissed"));
+    }
+    let kind = query.get("type");
+    if kind.is_some_and(|t| !NOTE_TYPES.contains(&t.as_str())) {
+        return Err(ApiError::bad(format!(
+            "type must be one of: {}",
+            NOTE_TYPES.join(", ")
+        )));
+    }
+    let mut tx = state.db.read().await?;
+    let rows: Vec<NoteRow> = sqlx::query_as(&format!(
+        "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE team_id = ?1 \
+         AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR type = ?3) \
+         ORDER BY created_at DESC, rowid DESC LIMIT 100"
+    ))
+    .bind(&caller.team_id)
+    .bind(status)
+    .bind(kind)
+    .fetch_all(&mut *tx)
+    .await?;
+    Ok(Json(NotesPage {
+        notes: rows.into_iter().map(NoteRow::into_note).collect(),
+        next_cursor: None,
+        has_more: false,
+    }))
+}

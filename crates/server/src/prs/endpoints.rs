@@ -52,6 +52,7 @@ async fn view(tx: &mut Tx, pr: &PrRow) -> ApiResult<PullRequest> {
         head_sha: pr.head_sha.clone(),
         state: pr.state.clone(),
         merged_at: pr.merged_at.clone(),
+        created_at: Some(pr.created_at.clone()),
         files,
         checks: checks_of(tx, &pr.id).await?,
         policy,

@@ -33,11 +33,12 @@ pub struct PrRow {
     pub files_state: String,
     pub state: String,
     pub merged_at: Option<String>,
+    pub created_at: String,
 }
 
 pub const PR_COLUMNS: &str = "p.id, p.team_id, p.workspace_id, p.task_id, p.mission_id, \
     p.number, p.url, p.base_branch, p.head_branch, p.head_sha, p.files, p.files_state, \
-    p.state, p.merged_at";
+    p.state, p.merged_at, p.created_at";
 
 impl PrRow {
     pub fn files(&self) -> Files {

@@ -1,0 +1,189 @@
+//! The command center's "Waiting on you": everything a person must act on across missions,
+//! oldest first — plans in review, dormant missions to close, PRs held for a person, open
+//! questions from the organizer, and missions whose check-ins stopped on something only a
+//! person can fix.
+
+use crate::client::ClientMission;
+use crate::completion::is_dormant;
+use crate::enums::MissionStatus;
+use crate::note::MissionNote;
+use crate::plan::plan_in_review;
+use crate::pull_request::{PrState, PullRequest};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WaitKind {
+    PlanInReview,
+    Dormant,
+    PrHeld,
+    Question,
+    Deferred,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaitItem {
+    pub kind: WaitKind,
+    pub mission_id: String,
+    pub mission_title: String,
+    /// What to act on, in words.
+    pub title: String,
+    /// Where to act: a dashboard path.
+    pub href: String,
+    /// Since when it waits (ISO time), for ordering oldest first.
+    pub since: String,
+}
+
+/// Check-in deferrals that only a person can clear.
+const NEEDS_A_PERSON: [&str; 3] = [
+    "no_workspace",
+    "budget_exhausted",
+    "heartbeat_circuit_breaker",
+];
+
+/// Everything waiting on a person, oldest first.
+pub fn waiting_on_you(
+    missions: &[ClientMission],
+    prs: &[PullRequest],
+    questions: &[MissionNote],
+) -> Vec<WaitItem> {
+    let title_of = |id: &str| {
+        missions
+            .iter()
+            .find(|m| m.id == id)
+            .map(|m| m.title.clone())
+            .unwrap_or_default()
+    };
+    let mut items = Vec::new();
+    for m in missions {
+        if let Some(plan) = plan_in_review(&m.tasks) {
+            items.push(WaitItem {
+                kind: WaitKind::PlanInReview,
+                mission_id: m.id.clone(),
+                mission_title: m.title.clone(),
+                title: format!("Review the plan of {}", m.title),
+                href: format!("/tasks/{}", plan.id),
+                since: plan.updated_at.clone().unwrap_or_default(),
+            });
+        }
+        if is_dormant(&m.status, m.requires_review, &m.tasks) {
+            items.push(WaitItem {
+                kind: WaitKind::Dormant,
+                mission_id: m.id.clone(),
+                mission_title: m.title.clone(),
+                title: format!("Close {}: its work is done", m.title),
+                href: format!("/missions/{}", m.id),
+                since: m.updated_at.clone().unwrap_or_default(),
+            });
+        }
+        let deferred = m
+            .last_deferral_reason
+            .as_deref()
+            .filter(|r| NEEDS_A_PERSON.contains(r));
+        if let (Some(reason), MissionStatus::Active | MissionStatus::BudgetExhausted) =
+            (deferred, &m.status)
+        {
+            items.push(WaitItem {
+                kind: WaitKind::Deferred,
+                mission_id: m.id.clone(),
+                mission_title: m.title.clone(),
+                title: format!(
+                    "{}: check-ins stopped ({})",
+                    m.title,
+                    reason.replace('_', " ")
+                ),
+                href: format!("/missions/{}", m.id),
+                since: m.last_deferred_at.clone().unwrap_or_default(),
+            });
+        }
+    }
+    for pr in prs.iter().filter(|p| {
+        p.state == "open"
+            && p.evaluation.state == PrState::Held
+            && p.evaluation.mergeable_by_person
+            && p.policy.policy.tier == "human"
+    }) {
+        let mission = pr.mission_id.clone().unwrap_or_default();
+        items.push(WaitItem {
+            kind: WaitKind::PrHeld,
+            mission_title: title_of(&mission),
+            title: format!(
+                "Merge PR #{}{}",
+                pr.number,
+                pr.title
+                    .as_ref()
+                    .map(|t| format!(": {t}"))
+                    .unwrap_or_default()
+            ),
+            href: format!("/missions/{mission}"),
+            since: pr.created_at.clone().unwrap_or_default(),
+            mission_id: mission,
+        });
+    }
+    for q in questions
+        .iter()
+        .filter(|q| q.kind == "question" && q.status == "open")
+    {
+        let mission = q.mission_id.clone().unwrap_or_default();
+        items.push(WaitItem {
+            kind: WaitKind::Question,
+            mission_title: title_of(&mission),
+            title: format!("Answer: {}", q.title),
+            href: format!("/missions/{mission}?tab=feed"),
+            since: q.created_at.clone(),
+            mission_id: mission,
+        });
+    }
+    items.sort_by(|a, b| a.since.cmp(&b.since));
+    items
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn mission(v: serde_json::Value) -> ClientMission {
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn everything_waiting_on_a_person_oldest_first() {
+        let missions = vec![
+            mission(
+                json!({"id": "m1", "title": "Search", "status": "active", "tasks": [
+                {"id": "p", "title": "Mission: Search", "status": "completed", "mode": "planning",
+                 "taskClass": "bookkeeping", "updatedAt": "2026-11-29T10:00:00Z"}]}),
+            ),
+            mission(
+                json!({"id": "m2", "title": "Auth", "status": "active", "requiresReview": true,
+                "updatedAt": "2026-11-29T08:00:00Z", "tasks": [
+                {"id": "t", "title": "Rotate keys", "status": "completed", "taskClass": "work"}]}),
+            ),
+            mission(json!({"id": "m3", "title": "Export", "status": "active",
+                "lastDeferralReason": "no_workspace", "lastDeferredAt": "2026-11-29T09:00:00Z", "tasks": []})),
+            mission(json!({"id": "m4", "title": "Quiet", "status": "active",
+                "lastDeferralReason": "heartbeat_no_change", "tasks": []})),
+        ];
+        let questions: Vec<MissionNote> = serde_json::from_value(json!([
+            {"id": "q", "missionId": "m1", "authorType": "agent", "type": "question", "title": "Which index?",
+             "status": "open", "createdAt": "2026-11-29T07:00:00Z"},
+            {"id": "q2", "missionId": "m1", "authorType": "agent", "type": "question", "title": "Done?",
+             "status": "answered", "createdAt": "2026-11-29T06:00:00Z"}
+        ])).unwrap();
+        let items = waiting_on_you(&missions, &[], &questions);
+        let kinds: Vec<(WaitKind, &str)> =
+            items.iter().map(|i| (i.kind, i.href.as_str())).collect();
+        assert_eq!(
+            kinds,
+            [
+                (WaitKind::Question, "/missions/m1?tab=feed"),
+                (WaitKind::Dormant, "/missions/m2"),
+                (WaitKind::Deferred, "/missions/m3"),
+                (WaitKind::PlanInReview, "/tasks/p"),
+            ]
+        );
+        assert_eq!(items[0].mission_title, "Search");
+        assert_eq!(items[2].title, "Export: check-ins stopped (no workspace)");
+    }
+}

@@ -1,0 +1,228 @@
+//! The command center: every mission in the planning loop — Planning (steps 1–2) and
+//! Execution (steps 3–5) — and "Waiting on you", everything a person must act on, oldest
+//! first. Filters live in the URL; j/k move between missions, Enter opens one.
+
+use super::RequireConnection;
+use crate::api::{self, ApiError};
+use crate::components::panel::{ErrorPanel, Loading};
+use crate::components::progress_bar::ProgressBar;
+use crate::components::state_chip::HealthChip;
+use crate::state::connection::Connection;
+use crate::state::refresh::polled;
+use buildd_core::client::ClientMission;
+use buildd_core::command_center::{waiting_on_you, WaitItem, WaitKind};
+use buildd_core::completion::{completion_check, why_not_text};
+use buildd_core::grouping::health;
+use buildd_core::note::MissionNote;
+use buildd_core::planning_loop::{loop_step, LoopStep};
+use buildd_core::pull_request::PullRequest;
+use buildd_core::{compute_progress, MissionStatus};
+use leptos::ev;
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_query_map};
+
+type Board = (Vec<ClientMission>, Vec<PullRequest>, Vec<MissionNote>);
+
+async fn load(c: Connection) -> Result<Board, ApiError> {
+    let missions = api::missions(&c).await?.missions;
+    // A Buildd without these lists still shows its missions.
+    let prs = api::team_prs(&c).await.map(|l| l.prs).unwrap_or_default();
+    let questions = api::open_questions(&c)
+        .await
+        .map(|p| p.notes)
+        .unwrap_or_default();
+    Ok((missions, prs, questions))
+}
+
+#[component]
+pub fn CommandPage() -> impl IntoView {
+    view! { <RequireConnection children=|c| view! { <CommandCenter connection=c /> } /> }
+}
+
+fn kind_label(kind: WaitKind) -> &'static str {
+    match kind {
+        WaitKind::PlanInReview => "Plan in review",
+        WaitKind::Dormant => "Close mission",
+        WaitKind::PrHeld => "PR held for you",
+        WaitKind::Question => "Question",
+        WaitKind::Deferred => "Check-ins stopped",
+    }
+}
+
+/// One mission's row: its step in the loop, health, progress and what it waits for.
+#[component]
+fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) -> impl IntoView {
+    let progress = compute_progress(&mission.status, &mission.tasks);
+    let health = health(&mission, &progress);
+    let waits = match step {
+        LoopStep::Brief => "waits for its first organizer run".to_string(),
+        LoopStep::Loop => "the organizer is planning".to_string(),
+        _ => match completion_check(&mission.tasks) {
+            Ok(()) if mission.requires_review => "waits for you to close it".into(),
+            Ok(()) => "done".into(),
+            Err(why) => why_not_text(&why),
+        },
+    };
+    let strip = LoopStep::ALL
+        .iter()
+        .map(|s| {
+            view! {
+                <span class="step" class:step--current=*s == step class:step--past=*s < step>
+                    {format!("{} {}", s.number(), s.label())}
+                </span>
+            }
+        })
+        .collect_view();
+    let href = format!("/missions/{}", mission.id);
+    let row_href = href.clone();
+    view! {
+        <li class="command-row" class:command-row--selected=move || selected.get() data-testid="command-row" data-href=row_href>
+            <div class="command-row__head">
+                <a href=href class="command-row__title">{mission.title.clone()}</a>
+                <HealthChip health=health />
+            </div>
+            <div class="steps" data-testid="step-strip" aria-label=format!("Step {} of 5: {}", step.number(), step.label())>
+                {strip}
+            </div>
+            {(progress.total_tasks > 0).then(|| view! { <ProgressBar progress=progress /> })}
+            <p class="muted small" data-testid="waits-for">{waits}</p>
+        </li>
+    }
+}
+
+#[component]
+fn CommandCenter(connection: Connection) -> impl IntoView {
+    let query = use_query_map();
+    let (board, retry) = polled(move || load(connection.clone()));
+    let workspace = Memo::new(move |_| query.with(|q| q.get("workspace")));
+    let step_filter = Memo::new(move |_| query.with(|q| q.get("step")));
+    let selected = RwSignal::new(0usize);
+    let rows = Memo::new(move |_| {
+        board.with(|b| match b {
+            Some(Ok((missions, _, _))) => missions
+                .iter()
+                .filter(|m| m.status == MissionStatus::Active)
+                .filter(|m| {
+                    workspace.with(|w| {
+                        w.as_ref()
+                            .is_none_or(|w| m.workspace_id.as_ref() == Some(w))
+                    })
+                })
+                .map(|m| (m.clone(), loop_step(&m.tasks)))
+                .filter(|(_, s)| {
+                    step_filter.with(|f| f.as_ref().is_none_or(|f| *f == s.number().to_string()))
+                })
+                .collect::<Vec<_>>(),
+            _ => vec![],
+        })
+    });
+    let waiting = Memo::new(move |_| {
+        board.with(|b| match b {
+            Some(Ok((missions, prs, questions))) => waiting_on_you(missions, prs, questions),
+            _ => vec![],
+        })
+    });
+    Effect::new(move |_| {
+        let n = waiting.with(Vec::len);
+        document().set_title(&if n > 0 {
+            format!("({n}) Mission Control")
+        } else {
+            "Mission Control".into()
+        });
+    });
+    on_cleanup(|| document().set_title("Mission Control"));
+    // j/k move between missions in the order shown (planning first), Enter opens one.
+    let navigate = use_navigate();
+    let keys = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
+        let typing = document()
+            .active_element()
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        if typing {
+            return;
+        }
+        let order: Vec<String> = rows.with_untracked(|r| {
+            let (planning, execution): (Vec<_>, Vec<_>) =
+                r.iter().partition(|(_, s)| s.is_planning());
+            planning
+                .into_iter()
+                .chain(execution)
+                .map(|(m, _)| m.id.clone())
+                .collect()
+        });
+        match e.key().as_str() {
+            "j" if !order.is_empty() => selected.update(|i| *i = (*i + 1).min(order.len() - 1)),
+            "k" => selected.update(|i| *i = i.saturating_sub(1)),
+            "Enter" => {
+                if let Some(id) = order.get(selected.get_untracked()) {
+                    navigate(&format!("/missions/{id}"), Default::default());
+                }
+            }
+            _ => {}
+        }
+    });
+    on_cleanup(move || keys.remove());
+    let section = move |planning: bool| {
+        move || {
+            let all = rows.get();
+            let (planning_rows, execution_rows): (Vec<_>, Vec<_>) =
+                all.into_iter().partition(|(_, s)| s.is_planning());
+            let offset = if planning { 0 } else { planning_rows.len() };
+            let list = if planning {
+                planning_rows
+            } else {
+                execution_rows
+            };
+            if list.is_empty() {
+                return view! { <p class="muted">"None."</p> }.into_any();
+            }
+            view! {
+                <ul class="command-rows">
+                    {list.into_iter().enumerate().map(|(i, (m, s))| {
+                        let selected = Signal::derive(move || selected.get() == offset + i);
+                        view! { <MissionRow mission=m step=s selected=selected /> }
+                    }).collect_view()}
+                </ul>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <section class="page" data-testid="command-center">
+            <h1>"Command center"</h1>
+            {move || match board.get() {
+                None => Some(view! { <Loading label="Loading missions…" /> }.into_any()),
+                Some(Err(e)) => Some(view! { <ErrorPanel error=e on_retry=retry /> }.into_any()),
+                Some(Ok(_)) => None,
+            }}
+            <section class="card" data-testid="waiting-on-you">
+                <h2 class="card__title">{move || format!("Waiting on you ({})", waiting.with(Vec::len))}</h2>
+                {move || {
+                    let items = waiting.get();
+                    if items.is_empty() {
+                        return view! { <p class="muted">"Nothing needs you right now."</p> }.into_any();
+                    }
+                    view! {
+                        <ol class="waiting">
+                            {items.into_iter().map(|i: WaitItem| view! {
+                                <li data-testid="waiting-item">
+                                    <span class="chip chip--outline">{kind_label(i.kind)}</span>
+                                    <a href=i.href>{i.title}</a>
+                                    <span class="muted small">{i.mission_title}</span>
+                                </li>
+                            }).collect_view()}
+                        </ol>
+                    }
+                    .into_any()
+                }}
+            </section>
+            <section data-testid="planning-missions">
+                <h2>"Planning"</h2>
+                {section(true)}
+            </section>
+            <section data-testid="execution-missions">
+                <h2>"Execution"</h2>
+                {section(false)}
+            </section>
+        </section>
+    }
+}
