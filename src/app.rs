@@ -22,8 +22,8 @@ pub fn App() -> impl IntoView {
             <AppHeader />
             <main class="main">
                 <Routes fallback=|| view! { <NotFoundPage /> }>
-                    <Route path=path!("/") view=MissionsPage />
-                    <Route path=path!("/command") view=CommandPage />
+                    <Route path=path!("/") view=CommandPage />
+                    <Route path=path!("/missions") view=MissionsPage />
                     <Route path=path!("/connect") view=ConnectPage />
                     <Route path=path!("/missions/:id") view=MissionPage />
                     <Route path=path!("/tasks/:id") view=TaskPage />

@@ -11,6 +11,8 @@ use fantoccini::Locator;
 async fn connected(server: &TestServer) -> Browser {
     let browser = Browser::start(1280).await;
     browser.client.goto(&server.link()).await.unwrap();
+    browser.wait_for("[data-testid=command-center]").await;
+    browser.click("[data-testid=nav-missions]").await;
     browser.wait_for("[data-testid=mission-card]").await;
     browser
 }
@@ -35,7 +37,8 @@ async fn the_link_connects_and_a_mission_shows_its_progress() {
     let c = &browser.client;
 
     c.goto(&server.link()).await.unwrap();
-    browser.wait_for("[data-testid=mission-card]").await;
+    // The link lands on the command center, connected.
+    browser.wait_for("[data-testid=command-center]").await;
     let url = c.current_url().await.unwrap();
     assert_eq!(url.fragment(), None, "the key leaves the address bar");
     assert!(!url.as_str().contains("bld_"));
@@ -46,6 +49,8 @@ async fn the_link_connects_and_a_mission_shows_its_progress() {
     assert_eq!(stored.as_str(), Some(server.key.as_str()));
 
     // Every demo mission is listed, in its group.
+    browser.click("[data-testid=nav-missions]").await;
+    browser.wait_for("[data-testid=mission-card]").await;
     let cards = c
         .find_all(Locator::Css("[data-testid=mission-card]"))
         .await
@@ -209,20 +214,27 @@ async fn the_connect_screen_checks_the_key_and_keeps_what_was_typed() {
     input.clear().await.unwrap();
     input.send_keys(&server.key).await.unwrap();
     browser.click("[data-testid=connect-submit]").await;
-    browser.wait_for("[data-testid=mission-card]").await;
-    // Usable at 375 px: nothing wider than the viewport.
-    let overflow = c
-        .execute(
-            "return document.documentElement.scrollWidth > window.innerWidth",
-            vec![],
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        overflow.as_bool(),
-        Some(false),
-        "the mission list fits 375 px"
-    );
+    browser.wait_for("[data-testid=command-center]").await;
+    // Usable at 375 px: nothing wider than the viewport, on the command center and the list.
+    for (page, next) in [
+        ("command center", Some("nav-missions")),
+        ("mission list", None),
+    ] {
+        if page == "mission list" {
+            browser.wait_for("[data-testid=mission-card]").await;
+        }
+        let overflow = c
+            .execute(
+                "return document.documentElement.scrollWidth > window.innerWidth",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(overflow.as_bool(), Some(false), "the {page} fits 375 px");
+        if let Some(link) = next {
+            browser.click(&format!("[data-testid={link}]")).await;
+        }
+    }
 
     browser.click("[data-testid=disconnect]").await;
     browser.wait_for("[data-testid=connect-form]").await;
@@ -392,6 +404,8 @@ async fn a_plan_is_reviewed_and_approved_from_its_task_page() {
     let browser = Browser::start(1280).await;
     let c = &browser.client;
     c.goto(&server.link()).await.unwrap();
+    browser.wait_for("[data-testid=command-center]").await;
+    browser.click("[data-testid=nav-missions]").await;
     // The mission card leads to the plan.
     let link = browser.wait_for("[data-testid=plan-review-link]").await;
     assert_eq!(link.text().await.unwrap(), "A plan waits for your review →");
@@ -1422,7 +1436,7 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
     );
 
     // The step filter lives in the URL.
-    c.goto(&server.url("/command?step=3")).await.unwrap();
+    c.goto(&server.url("/?step=3")).await.unwrap();
     browser
         .wait_text("[data-testid=execution-missions]", |t| {
             t.contains("Rate limits")

@@ -20,8 +20,8 @@ pub fn AppHeader() -> impl IntoView {
                 "Mission Control"
             </A>
             <nav class="topbar__actions">
-                <A href="/command" attr:class="topbar__link" attr:data-testid="nav-command">"Command center"</A>
-                <A href="/" attr:class="topbar__link">"Missions"</A>
+                <A href="/" attr:class="topbar__link" attr:data-testid="nav-command">"Command center"</A>
+                <A href="/missions" attr:class="topbar__link" attr:data-testid="nav-missions">"Missions"</A>
                 <button
                     class="button button--ghost"
                     on:click=move |_| theme.toggle()

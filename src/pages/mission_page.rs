@@ -109,7 +109,7 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
     view! {
         <section class="page">
             <nav class="breadcrumbs">
-                <A href="/">"Missions"</A>
+                <A href="/missions">"Missions"</A>
             </nav>
             {move || match mission.get() {
                 None => view! { <Loading label="Loading the mission…" /> }.into_any(),

@@ -131,10 +131,10 @@ fn WorkspaceFilter(workspaces: Vec<WorkspaceRef>, selected: Option<String>) -> i
     let on_change = move |ev| {
         let value = event_target_value(&ev);
         let url = if value.is_empty() {
-            "/".to_string()
+            "/missions".to_string()
         } else {
             format!(
-                "/?workspace={}",
+                "/missions?workspace={}",
                 String::from(js_sys::encode_uri_component(&value))
             )
         };

@@ -7,7 +7,7 @@ pub fn NotFoundPage() -> impl IntoView {
         <section class="page">
             <h1>"Page not found"</h1>
             <p>
-                "Nothing lives at this address. " <A href="/">"Back to the missions"</A>
+                "Nothing lives at this address. " <A href="/">"Back to the command center"</A>
             </p>
         </section>
     }

@@ -161,7 +161,7 @@ fn TaskView(
     let m = mission.as_ref();
     view! {
         <nav class="breadcrumbs">
-            <A href="/">"Missions"</A>
+            <A href="/missions">"Missions"</A>
             {task.mission.clone().map(|mref| view! {
                 " / " <A href=format!("/missions/{}", mref.id)>{mref.title}</A>
             })}
