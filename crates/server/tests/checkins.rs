@@ -563,3 +563,42 @@ async fn triggers_arriving_together_start_one_run() {
     assert_eq!(in_flight, 1);
     assert_eq!(runs(&app, &id).await["runs"].as_array().unwrap().len(), 2);
 }
+
+#[tokio::test]
+async fn a_merged_pr_plans_again_when_no_work_is_left_open() {
+    let app = TestApp::new().await;
+    let id = app
+        .mission_with(json!({"title": "Billing", "isHeartbeat": false}))
+        .await;
+    let failed = app.task(Some(&id), "Flaky part").await;
+    let shipped = app.task(Some(&id), "Ship part").await;
+    let worker = app.claim_task(&failed).await;
+    app.report(&worker, json!({"status": "failed", "error": "gave up"}))
+        .await;
+    app.complete_task(
+        &shipped,
+        json!({"prNumber": 9, "prUrl": "https://github.com/acme/web/pull/9", "headSha": "cafe1234",
+               "files": [{"path": "src/billing.rs", "status": "modified", "additions": 5, "deletions": 1}]}),
+    )
+    .await;
+    assert_eq!(labels(&runs(&app, &id).await), ["after Ship part finished"]);
+    finish_planning(&app, &id).await;
+    let (status, pr) = app
+        .call(
+            "POST",
+            "/api/prs/9/checks",
+            &app.worker,
+            Some(
+                json!({"workspaceId": app.workspace, "headSha": "cafe1234", "name": "test",
+                        "status": "completed", "conclusion": "success"}),
+            ),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{pr}");
+    assert_eq!(pr["state"], "merged");
+    // Not complete (a task failed), nothing open: the organizer plans what is next.
+    assert_eq!(
+        labels(&runs(&app, &id).await),
+        ["PR merged", "after Ship part finished"]
+    );
+}
