@@ -14,9 +14,10 @@ use buildd_core::command_center::{waiting_on_you, WaitItem, WaitKind};
 use buildd_core::completion::{completion_check, why_not_text};
 use buildd_core::grouping::health;
 use buildd_core::note::MissionNote;
+use buildd_core::plan::plan_in_review;
 use buildd_core::planning_loop::{loop_step, LoopStep};
 use buildd_core::pull_request::PullRequest;
-use buildd_core::{compute_progress, MissionStatus};
+use buildd_core::{compute_progress, MissionStatus, TaskMode};
 use leptos::ev;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
@@ -56,7 +57,18 @@ fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) ->
     let health = health(&mission, &progress);
     let waits = match step {
         LoopStep::Brief => "waits for its first organizer run".to_string(),
-        LoopStep::Loop => "the organizer is planning".to_string(),
+        LoopStep::Loop if plan_in_review(&mission.tasks).is_some() => {
+            "a plan waits for your review".to_string()
+        }
+        LoopStep::Loop
+            if mission
+                .tasks
+                .iter()
+                .any(|t| t.mode == TaskMode::Planning && !t.status.is_terminal()) =>
+        {
+            "the organizer is planning".to_string()
+        }
+        LoopStep::Loop => "waits for the organizer's next run".to_string(),
         _ => match completion_check(&mission.tasks) {
             Ok(()) if mission.requires_review => "waits for you to close it".into(),
             Ok(()) => "done".into(),
