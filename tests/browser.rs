@@ -1413,7 +1413,7 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
         "{waiting}"
     );
     assert!(waiting.starts_with("Waiting on you (2)"), "{waiting}");
-    assert_eq!(c.title().await.unwrap(), "(2) Mission Control");
+    assert_eq!(c.title().await.unwrap(), "(2) Buildd Mission Control");
     let planning_rows = browser
         .wait_text("[data-testid=planning-missions]", |t| {
             t.contains("Add a health endpoint")

@@ -137,12 +137,12 @@ fn CommandCenter(connection: Connection) -> impl IntoView {
     Effect::new(move |_| {
         let n = waiting.with(Vec::len);
         document().set_title(&if n > 0 {
-            format!("({n}) Mission Control")
+            format!("({n}) Buildd Mission Control")
         } else {
-            "Mission Control".into()
+            "Buildd Mission Control".into()
         });
     });
-    on_cleanup(|| document().set_title("Mission Control"));
+    on_cleanup(|| document().set_title("Buildd Mission Control"));
     // j/k move between missions in the order shown (planning first), Enter opens one.
     let navigate = use_navigate();
     let keys = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {

@@ -310,7 +310,7 @@ async fn render_time(server: &TestServer, mission: &str) {
     let browser = Browser::start(1280).await;
     let c = &browser.client;
     c.goto(&server.link()).await.unwrap();
-    browser.wait_for("[data-testid=mission-card]").await;
+    browser.wait_for("[data-testid=command-center]").await;
     let url = server.url(&format!("/missions/{mission}"));
     let mut times = Vec::new();
     for i in 0..6 {
