@@ -27,6 +27,15 @@ impl ApiError {
         }
     }
 
+    /// The server's own words when it refused the input (any status it explained other than
+    /// 401/403/404), else the whole explanation.
+    pub fn refusal(&self) -> String {
+        match self {
+            Self::Status(_, m) => m.clone(),
+            other => other.to_string(),
+        }
+    }
+
     /// Whether connecting again with another key is the fix.
     pub fn needs_new_key(&self) -> bool {
         matches!(self, Self::Unauthorized(_) | Self::Forbidden(_))

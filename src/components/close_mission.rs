@@ -2,7 +2,7 @@
 //! and Close mission behind a confirmation — on any active mission, with a warning when work
 //! is still open.
 
-use crate::api::{self, ApiError};
+use crate::api;
 use crate::state::connection::Connection;
 use buildd_core::client::ClientMission;
 use buildd_core::completion::{completion_check, is_dormant, why_not_text};
@@ -84,8 +84,9 @@ pub fn CloseMission(
                     state.confirming.set(false);
                     refresh.run(());
                 }
-                Err(ApiError::Status(_, m)) => state.error.set(Some(format!("Not closed: {m}"))),
-                Err(e) => state.error.set(Some(format!("Not closed: {e}"))),
+                Err(e) => state
+                    .error
+                    .set(Some(format!("Not closed: {}", e.refusal()))),
             }
             state.busy.set(false);
         });

@@ -42,10 +42,7 @@ impl Default for FeedState {
 }
 
 fn failure(e: &ApiError) -> String {
-    match e {
-        ApiError::Status(_, m) => format!("Not sent: {m}"),
-        other => format!("Not sent: {other}"),
-    }
+    format!("Not sent: {}", e.refusal())
 }
 
 fn author(note: &MissionNote) -> &'static str {

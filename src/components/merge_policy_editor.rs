@@ -1,7 +1,7 @@
 //! The mission's merge policy: inherit the workspace default or override it, with the
 //! effective policy and why. The server's errors are shown at the field they name.
 
-use crate::api::{self, ApiError};
+use crate::api;
 use crate::state::connection::Connection;
 use buildd_core::client::ClientMission;
 use buildd_core::merge_policy::{MergePolicy, TIERS};
@@ -208,10 +208,9 @@ pub fn MergePolicyEditor(
                     state.draft.set(None);
                     refresh.run(());
                 }
-                Err(ApiError::Status(_, m)) => {
-                    state.errors.set(m.split("; ").map(String::from).collect())
-                }
-                Err(e) => state.errors.set(vec![e.to_string()]),
+                Err(e) => state
+                    .errors
+                    .set(e.refusal().split("; ").map(String::from).collect()),
             }
             state.busy.set(false);
         });

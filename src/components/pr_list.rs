@@ -2,7 +2,7 @@
 //! every rail that holds it and why, the migration verdicts, and Merge for a PR that waits
 //! for a person.
 
-use crate::api::{self, ApiError};
+use crate::api;
 use crate::state::connection::Connection;
 use crate::state::refresh::Polled;
 use buildd_core::pull_request::{PrState, PullRequest, PullRequestList, Verdict};
@@ -66,8 +66,7 @@ fn PrItem(
                     state.confirming.set(None);
                     refresh.run(());
                 }
-                Err(ApiError::Status(_, m)) => state.error.set(Some((number, m))),
-                Err(e) => state.error.set(Some((number, e.to_string()))),
+                Err(e) => state.error.set(Some((number, e.refusal()))),
             }
             state.busy.set(false);
         });

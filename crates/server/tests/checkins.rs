@@ -7,14 +7,6 @@ use chrono::{Duration, Utc};
 use common::*;
 use serde_json::{json, Value};
 
-async fn detail(app: &TestApp, id: &str) -> Value {
-    let (status, body) = app
-        .call("GET", &format!("/api/missions/{id}"), &app.admin, None)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body
-}
-
 async fn patch(app: &TestApp, id: &str, body: Value) -> (StatusCode, Value) {
     app.call(
         "PATCH",
@@ -23,23 +15,6 @@ async fn patch(app: &TestApp, id: &str, body: Value) -> (StatusCode, Value) {
         Some(body),
     )
     .await
-}
-
-async fn runs(app: &TestApp, id: &str) -> Value {
-    let (status, body) = app
-        .call("GET", &format!("/api/missions/{id}/runs"), &app.admin, None)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body
-}
-
-fn labels(runs: &Value) -> Vec<String> {
-    runs["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["label"].as_str().unwrap().to_string())
-        .collect()
 }
 
 /// Completes the mission's planning run in flight with an empty plan, as its runner would.
@@ -84,7 +59,7 @@ async fn a_new_auto_mission_gets_check_ins_and_starts_planning() {
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let id = created["id"].as_str().unwrap();
     let organizer = created["organizerTask"]["id"].as_str().unwrap();
-    let m = detail(&app, id).await;
+    let m = app.mission_json(id).await;
     assert_eq!(m["schedule"]["name"], "Mission: Ship search");
     assert_eq!(m["schedule"]["taskTemplate"]["context"]["heartbeat"], true);
     assert_eq!(
@@ -102,7 +77,7 @@ async fn a_new_auto_mission_gets_check_ins_and_starts_planning() {
     assert_eq!(run["title"], "Mission: Ship search");
     assert_eq!(run["taskClass"], "bookkeeping");
     assert_eq!(run["context"]["heartbeatChecklist"], DEFAULT_CHECKLIST);
-    assert_eq!(labels(&runs(&app, id).await), ["mission created"]);
+    assert_eq!(app.run_labels(id).await, ["mission created"]);
 
     // isHeartbeat: false turns check-ins off and skips the first run; manual plans only on Run.
     for body in [
@@ -113,7 +88,7 @@ async fn a_new_auto_mission_gets_check_ins_and_starts_planning() {
             .call("POST", "/api/missions", &app.admin, Some(body))
             .await;
         assert!(created["organizerTask"].is_null(), "{created}");
-        let m = detail(&app, created["id"].as_str().unwrap()).await;
+        let m = app.mission_json(created["id"].as_str().unwrap()).await;
         assert_eq!(m["checkIns"]["enabled"], false);
         assert!(m["checkIns"]["nextCheckInAt"].is_null());
     }
@@ -127,21 +102,21 @@ async fn the_checklist_is_custom_cleared_and_limited() {
             json!({"title": "Prod health", "heartbeatChecklist": "- [ ] API p99 under 200ms"}),
         )
         .await;
-    let m = detail(&app, &id).await;
+    let m = app.mission_json(&id).await;
     assert_eq!(m["checkIns"]["checklist"], "- [ ] API p99 under 200ms");
     assert_eq!(m["checkIns"]["customChecklist"], true);
 
     let (status, _) = patch(&app, &id, json!({"heartbeatChecklist": "- [ ] Error rate"})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
-        detail(&app, &id).await["checkIns"]["checklist"],
+        app.mission_json(&id).await["checkIns"]["checklist"],
         "- [ ] Error rate"
     );
     for cleared in [json!(""), json!(null)] {
         patch(&app, &id, json!({"heartbeatChecklist": "- [ ] Custom"})).await;
         let (status, _) = patch(&app, &id, json!({"heartbeatChecklist": cleared})).await;
         assert_eq!(status, StatusCode::OK);
-        let m = detail(&app, &id).await;
+        let m = app.mission_json(&id).await;
         assert_eq!(m["checkIns"]["checklist"], DEFAULT_CHECKLIST);
         assert_eq!(m["checkIns"]["customChecklist"], false);
     }
@@ -219,7 +194,7 @@ async fn active_hours_are_checked_field_by_field() {
             "{body}: {answer}"
         );
     }
-    assert!(detail(&app, &id).await["checkIns"]["activeHours"].is_null());
+    assert!(app.mission_json(&id).await["checkIns"]["activeHours"].is_null());
 
     let (status, _) = patch(
         &app,
@@ -228,7 +203,7 @@ async fn active_hours_are_checked_field_by_field() {
     )
     .await;
     assert_eq!(status, StatusCode::OK);
-    let m = detail(&app, &id).await;
+    let m = app.mission_json(&id).await;
     assert_eq!(
         m["checkIns"]["activeHours"],
         json!({"start": 22, "end": 6, "timezone": tz})
@@ -240,7 +215,10 @@ async fn active_hours_are_checked_field_by_field() {
     // One field at a time, against what is stored.
     let (status, _) = patch(&app, &id, json!({"activeHoursEnd": 7})).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(detail(&app, &id).await["checkIns"]["activeHours"]["end"], 7);
+    assert_eq!(
+        app.mission_json(&id).await["checkIns"]["activeHours"]["end"],
+        7
+    );
     let (status, _) = patch(
         &app,
         &id,
@@ -248,7 +226,7 @@ async fn active_hours_are_checked_field_by_field() {
     )
     .await;
     assert_eq!(status, StatusCode::OK);
-    assert!(detail(&app, &id).await["checkIns"]["activeHours"].is_null());
+    assert!(app.mission_json(&id).await["checkIns"]["activeHours"].is_null());
 }
 
 #[tokio::test]
@@ -262,7 +240,7 @@ async fn a_task_finishing_plans_an_auto_mission_once() {
     let (status, _) = app.complete_task(&a, json!({"summary": "done"})).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
-        labels(&runs(&app, &id).await).is_empty(),
+        app.run_labels(&id).await.is_empty(),
         "other work is still open"
     );
     // Its PR is still open, so the mission is not done: the organizer plans what is next.
@@ -271,8 +249,8 @@ async fn a_task_finishing_plans_an_auto_mission_once() {
         json!({"summary": "done", "prUrl": "https://github.com/acme/web/pull/3", "prNumber": 3}),
     )
     .await;
-    let listed = runs(&app, &id).await;
-    assert_eq!(labels(&listed), ["after Build the cart UI finished"]);
+    let listed = app.runs_json(&id).await;
+    assert_eq!(listed_labels(&listed), ["after Build the cart UI finished"]);
     assert_eq!(listed["runs"][0]["triggerSource"], "event");
     assert_eq!(listed["runs"][0]["triggerTaskId"], json!(b));
 
@@ -282,13 +260,16 @@ async fn a_task_finishing_plans_an_auto_mission_once() {
         .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(again["deduped"], true);
-    assert_eq!(runs(&app, &id).await["runs"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        app.runs_json(&id).await["runs"].as_array().unwrap().len(),
+        1
+    );
 
     // A manual mission never plans on its own.
     let manual = app.mission("By hand").await;
     let t = app.task(Some(&manual), "Only task").await;
     app.complete_task(&t, json!({"summary": "done"})).await;
-    assert!(labels(&runs(&app, &manual).await).is_empty());
+    assert!(app.run_labels(&manual).await.is_empty());
 }
 
 #[tokio::test]
@@ -300,7 +281,7 @@ async fn resuming_and_a_landed_dependency_plan_again() {
     patch(&app, &id, json!({"status": "paused"})).await;
     let (status, _) = patch(&app, &id, json!({"status": "active"})).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(labels(&runs(&app, &id).await), ["resumed"]);
+    assert_eq!(app.run_labels(&id).await, ["resumed"]);
 
     let upstream = app.mission("Schema").await;
     let downstream = app
@@ -325,11 +306,20 @@ async fn resuming_and_a_landed_dependency_plan_again() {
     assert_eq!(skipped["skippedBlocked"], true);
     assert!(skipped["task"].is_null());
     patch(&app, &upstream, json!({"status": "completed"})).await;
-    assert_eq!(labels(&runs(&app, &downstream).await), ["dependency met"]);
+    assert_eq!(app.run_labels(&downstream).await, ["dependency met"]);
 }
 
 fn config() -> CheckinConfig {
     CheckinConfig::default()
+}
+
+fn listed_labels(runs: &Value) -> Vec<String> {
+    runs["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap().to_string())
+        .collect()
 }
 
 fn check_ins(runs: &Value) -> Vec<(String, String)> {
@@ -386,7 +376,7 @@ async fn check_ins_start_the_organizer_only_when_the_mission_is_stuck() {
     tick(&app.db, start + Duration::minutes(300), &tuned)
         .await
         .unwrap();
-    let listed = runs(&app, &id).await;
+    let listed = app.runs_json(&id).await;
     let seen = check_ins(&listed);
     assert_eq!(seen.len(), 3);
     assert_eq!(
@@ -400,8 +390,8 @@ async fn check_ins_start_the_organizer_only_when_the_mission_is_stuck() {
         seen[2],
         ("open_work".into(), "deferred: open work (1 task)".into())
     );
-    assert_eq!(labels(&listed)[0], "stuck check");
-    let m = detail(&app, &id).await;
+    assert_eq!(listed_labels(&listed)[0], "stuck check");
+    let m = app.mission_json(&id).await;
     assert_eq!(m["checkIns"]["lastCheck"]["outcome"], "started");
 
     // The stuck check found nothing to do; later, nothing has changed.
@@ -409,7 +399,7 @@ async fn check_ins_start_the_organizer_only_when_the_mission_is_stuck() {
     tick(&app.db, start + Duration::minutes(600), &tuned)
         .await
         .unwrap();
-    let listed = runs(&app, &id).await;
+    let listed = app.runs_json(&id).await;
     assert_eq!(
         check_ins(&listed)[0],
         (
@@ -419,7 +409,7 @@ async fn check_ins_start_the_organizer_only_when_the_mission_is_stuck() {
     );
     assert_eq!(m["schedule"]["lastDeferralReason"], Value::Null);
     assert_eq!(
-        detail(&app, &id).await["schedule"]["lastDeferralReason"],
+        app.mission_json(&id).await["schedule"]["lastDeferralReason"],
         "heartbeat_no_change"
     );
 }
@@ -437,10 +427,10 @@ async fn check_ins_wait_for_active_hours_and_stop_with_the_mission() {
     assert_eq!(status, StatusCode::OK, "{body}");
     tick(&app.db, now, &config()).await.unwrap();
     assert_eq!(
-        check_ins(&runs(&app, &id).await)[0],
+        check_ins(&app.runs_json(&id).await)[0],
         ("active_hours".into(), "outside active hours".into())
     );
-    let next = detail(&app, &id).await["checkIns"]["nextCheckInAt"]
+    let next = app.mission_json(&id).await["checkIns"]["nextCheckInAt"]
         .as_str()
         .unwrap()
         .to_string();
@@ -451,7 +441,7 @@ async fn check_ins_wait_for_active_hours_and_stop_with_the_mission() {
 
     // Paused: no check-ins; resumed: back; completed: stopped.
     patch(&app, &id, json!({"status": "paused"})).await;
-    assert_eq!(detail(&app, &id).await["checkIns"]["enabled"], false);
+    assert_eq!(app.mission_json(&id).await["checkIns"]["enabled"], false);
     assert_eq!(
         tick(&app.db, now + Duration::hours(30), &config())
             .await
@@ -459,7 +449,7 @@ async fn check_ins_wait_for_active_hours_and_stop_with_the_mission() {
         0
     );
     patch(&app, &id, json!({"status": "active"})).await;
-    assert_eq!(detail(&app, &id).await["checkIns"]["enabled"], true);
+    assert_eq!(app.mission_json(&id).await["checkIns"]["enabled"], true);
     assert_eq!(
         tick(&app.db, now + Duration::hours(30), &config())
             .await
@@ -467,7 +457,7 @@ async fn check_ins_wait_for_active_hours_and_stop_with_the_mission() {
         1
     );
     patch(&app, &id, json!({"status": "completed"})).await;
-    assert_eq!(detail(&app, &id).await["checkIns"]["enabled"], false);
+    assert_eq!(app.mission_json(&id).await["checkIns"]["enabled"], false);
     assert_eq!(
         tick(&app.db, now + Duration::hours(60), &config())
             .await
@@ -508,7 +498,7 @@ async fn raising_a_spent_budget_resumes_the_mission_and_plans() {
         (body["status"].as_str(), body["costBudgetUsd"].as_str()),
         (Some("active"), Some("25.50"))
     );
-    assert_eq!(labels(&runs(&app, &id).await), ["budget raised"]);
+    assert_eq!(app.run_labels(&id).await, ["budget raised"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -561,7 +551,10 @@ async fn triggers_arriving_together_start_one_run() {
         .filter(|t| t["title"] == "Mission: Busy")
         .count();
     assert_eq!(in_flight, 1);
-    assert_eq!(runs(&app, &id).await["runs"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        app.runs_json(&id).await["runs"].as_array().unwrap().len(),
+        2
+    );
 }
 
 #[tokio::test]
@@ -581,7 +574,7 @@ async fn a_merged_pr_plans_again_when_no_work_is_left_open() {
                "files": [{"path": "src/billing.rs", "status": "modified", "additions": 5, "deletions": 1}]}),
     )
     .await;
-    assert_eq!(labels(&runs(&app, &id).await), ["after Ship part finished"]);
+    assert_eq!(app.run_labels(&id).await, ["after Ship part finished"]);
     finish_planning(&app, &id).await;
     let (status, pr) = app
         .call(
@@ -598,7 +591,7 @@ async fn a_merged_pr_plans_again_when_no_work_is_left_open() {
     assert_eq!(pr["state"], "merged");
     // Not complete (a task failed), nothing open: the organizer plans what is next.
     assert_eq!(
-        labels(&runs(&app, &id).await),
+        app.run_labels(&id).await,
         ["PR merged", "after Ship part finished"]
     );
 }

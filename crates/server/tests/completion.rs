@@ -6,12 +6,6 @@ use chrono::{Duration, Utc};
 use common::*;
 use serde_json::{json, Value};
 
-async fn detail(app: &TestApp, id: &str) -> Value {
-    app.call("GET", &format!("/api/missions/{id}"), &app.admin, None)
-        .await
-        .1
-}
-
 async fn patch(app: &TestApp, path: &str, body: Value) -> (StatusCode, Value) {
     app.call("PATCH", path, &app.admin, Some(body)).await
 }
@@ -28,7 +22,7 @@ async fn the_effective_merge_policy_says_where_it_comes_from() {
             .to_string()
     };
     assert_eq!(
-        effective(&detail(&app, &id).await),
+        effective(&app.mission_json(&id).await),
         "Auto-threshold — the built-in default"
     );
 
@@ -47,7 +41,7 @@ async fn the_effective_merge_policy_says_where_it_comes_from() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["mergePolicy"]["tier"], "agent-review");
     assert_eq!(
-        effective(&detail(&app, &id).await),
+        effective(&app.mission_json(&id).await),
         "Agent review — set on this mission"
     );
 
@@ -72,7 +66,7 @@ async fn the_effective_merge_policy_says_where_it_comes_from() {
     assert_eq!(status, StatusCode::OK);
     let (_, body) = patch(&app, &path, json!({"mergePolicy": null})).await;
     assert!(body["mergePolicy"].is_null());
-    let m = detail(&app, &id).await;
+    let m = app.mission_json(&id).await;
     assert_eq!(
         effective(&m),
         "Human — inherited from the workspace default"
@@ -85,7 +79,7 @@ async fn the_effective_merge_policy_says_where_it_comes_from() {
         json!({"mergePolicy": {"tier": "auto-threshold"}, "requiresReview": true}),
     )
     .await;
-    let m = detail(&app, &id).await;
+    let m = app.mission_json(&id).await;
     assert_eq!(effective(&m), "Human — this mission requires review");
     assert_eq!(
         m["effectiveMergePolicy"]["source"],
@@ -115,7 +109,7 @@ async fn a_mission_closes_itself_when_its_work_is_done() {
     )
     .await;
     assert_eq!(
-        detail(&app, &id).await["status"],
+        app.mission_json(&id).await["status"],
         "active",
         "no deliverables yet"
     );
@@ -127,7 +121,7 @@ async fn a_mission_closes_itself_when_its_work_is_done() {
         json!({"prUrl": "https://github.com/acme/web/pull/8", "prNumber": 8}),
     )
     .await;
-    let m = detail(&app, &id).await;
+    let m = app.mission_json(&id).await;
     assert_eq!(m["status"], "active", "PR #8 is not merged");
     // The organizer planned after the last task; with the PR merged and that run done, the
     // next finish closes the mission.
@@ -153,7 +147,7 @@ async fn a_mission_closes_itself_when_its_work_is_done() {
     .await;
     let c = app.task(Some(&id), "Last touch").await;
     app.complete_task(&c, json!({"summary": "done"})).await;
-    let m = detail(&app, &id).await;
+    let m = app.mission_json(&id).await;
     assert_eq!(m["status"], "completed");
     assert_eq!(m["progress"], 100);
     assert_eq!(m["checkIns"]["enabled"], false);
@@ -191,7 +185,7 @@ async fn a_mission_that_requires_review_waits_dormant_until_closed() {
     .await;
     let t = app.task(Some(&id), "Rotate keys").await;
     app.complete_task(&t, json!({"summary": "rotated"})).await;
-    let m = detail(&app, &id).await;
+    let m = app.mission_json(&id).await;
     assert_eq!(m["status"], "active", "dormant, not completed");
     // Finished work started no organizer run; a check-in defers and files nothing.
     let (_, runs) = app
@@ -220,7 +214,7 @@ async fn a_mission_that_requires_review_waits_dormant_until_closed() {
     .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(closed["status"], "completed");
-    assert_eq!(detail(&app, &id).await["checkIns"]["enabled"], false);
+    assert_eq!(app.mission_json(&id).await["checkIns"]["enabled"], false);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -253,7 +247,7 @@ async fn concurrent_last_completions_complete_a_mission_once() {
     for h in handles {
         assert_eq!(h.await.unwrap(), StatusCode::OK);
     }
-    assert_eq!(detail(&app, &id).await["status"], "completed");
+    assert_eq!(app.mission_json(&id).await["status"], "completed");
     let (_, runs) = app
         .call(
             "GET",

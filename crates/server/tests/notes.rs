@@ -14,23 +14,6 @@ async fn post(app: &TestApp, key: &str, mission: &str, body: Value) -> (StatusCo
     .await
 }
 
-async fn labels(app: &TestApp, mission: &str) -> Vec<String> {
-    let (_, runs) = app
-        .call(
-            "GET",
-            &format!("/api/missions/{mission}/runs"),
-            &app.admin,
-            None,
-        )
-        .await;
-    runs["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["label"].as_str().unwrap().to_string())
-        .collect()
-}
-
 #[tokio::test]
 async fn notes_are_validated_and_paged_newest_first() {
     let app = TestApp::new().await;
@@ -164,7 +147,7 @@ async fn an_answer_on_an_auto_mission_starts_exactly_one_organizer_run() {
     )
     .await;
     assert!(
-        labels(&app, &m).await.is_empty(),
+        app.run_labels(&m).await.is_empty(),
         "an agent's question plans nothing"
     );
     let id = q["id"].as_str().unwrap();
@@ -212,7 +195,7 @@ async fn an_answer_on_an_auto_mission_starts_exactly_one_organizer_run() {
         )
         .await;
     assert_eq!(page["notes"][0]["status"], "answered");
-    assert_eq!(labels(&app, &m).await, ["after your answer"]);
+    assert_eq!(app.run_labels(&m).await, ["after your answer"]);
 
     // A second note while that run is in flight starts no second run.
     post(
@@ -222,7 +205,7 @@ async fn an_answer_on_an_auto_mission_starts_exactly_one_organizer_run() {
         json!({"type": "guidance", "title": "Prefer small PRs"}),
     )
     .await;
-    assert_eq!(labels(&app, &m).await.len(), 1);
+    assert_eq!(app.run_labels(&m).await.len(), 1);
 
     // A manual mission does not plan on notes.
     let manual = app.mission("By hand").await;
@@ -233,5 +216,5 @@ async fn an_answer_on_an_auto_mission_starts_exactly_one_organizer_run() {
         json!({"type": "guidance", "title": "Hello"}),
     )
     .await;
-    assert!(labels(&app, &manual).await.is_empty());
+    assert!(app.run_labels(&manual).await.is_empty());
 }

@@ -51,10 +51,7 @@ pub fn describe(start: u32, end: u32, timezone: &str) -> String {
 }
 
 fn save_error(e: &ApiError) -> String {
-    match e {
-        ApiError::Status(_, m) => format!("Not saved: {m}"),
-        other => format!("Not saved: {other}"),
-    }
+    format!("Not saved: {}", e.refusal())
 }
 
 fn hour_select(

@@ -13,10 +13,7 @@ use leptos::task::spawn_local;
 use serde_json::{json, Value};
 
 fn save_error(e: &ApiError) -> String {
-    match e {
-        ApiError::Status(_, m) => format!("Not saved: {m}"),
-        other => format!("Not saved: {other}"),
-    }
+    format!("Not saved: {}", e.refusal())
 }
 
 #[component]

@@ -1,7 +1,7 @@
 //! Auto or manual, check-ins and the next one, Run with its outcome, pause and resume.
 
 use super::OrganizerState;
-use crate::api::{self, ApiError};
+use crate::api;
 use crate::format::{time_ago, time_until};
 use crate::state::connection::Connection;
 use buildd_core::client::{ClientMission, ClientRunOutcome};
@@ -34,13 +34,6 @@ fn run_note(outcome: ClientRunOutcome) -> (&'static str, String, Option<String>)
         )
     } else {
         ("ok", "Organizer started.".into(), task)
-    }
-}
-
-fn error_text(e: &ApiError) -> String {
-    match e {
-        ApiError::Status(_, m) => m.clone(),
-        other => other.to_string(),
     }
 }
 
@@ -99,9 +92,7 @@ pub fn Controls(
                 };
                 match result {
                     Ok(note) => state.action_note.set(Some(note)),
-                    Err(e) => state
-                        .action_note
-                        .set(Some(("danger", error_text(&e), None))),
+                    Err(e) => state.action_note.set(Some(("danger", e.refusal(), None))),
                 }
                 state.action_busy.set(false);
                 refresh.run(());

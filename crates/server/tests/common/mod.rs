@@ -197,6 +197,39 @@ impl TestApp {
         self.report(&worker, body).await
     }
 
+    /// `GET /api/missions/{id}`, which must succeed.
+    pub async fn mission_json(&self, id: &str) -> Value {
+        let (status, body) = self
+            .call("GET", &format!("/api/missions/{id}"), &self.admin, None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body
+    }
+
+    /// `GET /api/missions/{id}/runs`, which must succeed.
+    pub async fn runs_json(&self, id: &str) -> Value {
+        let (status, body) = self
+            .call(
+                "GET",
+                &format!("/api/missions/{id}/runs"),
+                &self.admin,
+                None,
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body
+    }
+
+    /// The labels of the mission's organizer runs, newest first.
+    pub async fn run_labels(&self, id: &str) -> Vec<String> {
+        self.runs_json(id).await["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["label"].as_str().unwrap().to_string())
+            .collect()
+    }
+
     pub async fn set_task_status(&self, task: &str, status: &str) {
         let (code, body) = self
             .call(
