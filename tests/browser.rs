@@ -668,13 +668,9 @@ async fn a_running_agent_is_messaged_from_its_task_page() {
 
     // A message the server refuses stays in the box, with the server's reason.
     let too_long = "x".repeat(4001);
-    c.execute(
-        "const box = document.querySelector('[data-testid=agent-message-input]'); \
-         box.value = arguments[0]; box.dispatchEvent(new Event('input', {bubbles: true}));",
-        vec![serde_json::json!(too_long)],
-    )
-    .await
-    .unwrap();
+    browser
+        .fill("[data-testid=agent-message-input]", &too_long)
+        .await;
     browser.click("[data-testid=agent-message-send]").await;
     browser
         .wait_text("[data-testid=agent-message-error]", |t| {
@@ -690,13 +686,7 @@ async fn a_running_agent_is_messaged_from_its_task_page() {
     );
 
     // A message that goes through joins the history, delivered with the next report.
-    c.execute(
-        "const box = document.querySelector('[data-testid=agent-message-input]'); \
-         box.value = ''; box.dispatchEvent(new Event('input', {bubbles: true}));",
-        vec![],
-    )
-    .await
-    .unwrap();
+    browser.fill("[data-testid=agent-message-input]", "").await;
     c.find(Locator::Css("[data-testid=agent-message-input]"))
         .await
         .unwrap()
@@ -832,13 +822,9 @@ async fn the_organizer_checklist_is_edited_and_kept_when_a_save_fails() {
     // A save the server refuses keeps the text and says why.
     browser.click("[data-testid=edit-checklist]").await;
     let too_long = "- [ ] x\n".repeat(1001);
-    c.execute(
-        "const box = document.querySelector('[data-testid=checklist-input]'); \
-         box.value = arguments[0]; box.dispatchEvent(new Event('input', {bubbles: true}));",
-        vec![serde_json::json!(too_long)],
-    )
-    .await
-    .unwrap();
+    browser
+        .fill("[data-testid=checklist-input]", &too_long)
+        .await;
     let count = browser
         .wait_text("[data-testid=checklist-count]", |t| t.starts_with("8008"))
         .await;
@@ -875,15 +861,12 @@ async fn the_organizer_checklist_is_edited_and_kept_when_a_save_fails() {
     assert!(c.current_url().await.unwrap().path().ends_with(&mission));
 
     // A good save shows the new checklist, also after a reload.
-    c.execute(
-        "const box = document.querySelector('[data-testid=checklist-input]'); \
-         box.value = arguments[0]; box.dispatchEvent(new Event('input', {bubbles: true}));",
-        vec![serde_json::json!(
-            "- [ ] API p99 under **200 ms**\n- [x] No `5xx` spike <b>now</b>"
-        )],
-    )
-    .await
-    .unwrap();
+    browser
+        .fill(
+            "[data-testid=checklist-input]",
+            "- [ ] API p99 under **200 ms**\n- [x] No `5xx` spike <b>now</b>",
+        )
+        .await;
     browser.click("[data-testid=save-checklist]").await;
     browser
         .wait_text("[data-testid=checklist] [data-testid=markdown]", |t| {
@@ -928,14 +911,8 @@ async fn active_hours_and_check_ins_show_on_the_mission_page() {
 
     browser.click("[data-testid=edit-hours]").await;
     browser.click("[data-testid=hours-enabled]").await;
-    for (select, value) in [("hours-start", "22"), ("hours-end", "22")] {
-        c.execute(
-            "const s = document.querySelector(`[data-testid=${arguments[0]}]`); \
-             s.value = arguments[1]; s.dispatchEvent(new Event('change', {bubbles: true}));",
-            vec![serde_json::json!(select), serde_json::json!(value)],
-        )
-        .await
-        .unwrap();
+    for select in ["hours-start", "hours-end"] {
+        browser.fill(&format!("[data-testid={select}]"), "22").await;
     }
     browser.click("[data-testid=save-hours]").await;
     browser
@@ -943,15 +920,10 @@ async fn active_hours_and_check_ins_show_on_the_mission_page() {
             t == "Start and end must differ: the window would be empty."
         })
         .await;
-    c.execute(
-        "const s = document.querySelector('[data-testid=hours-end]'); \
-         s.value = '6'; s.dispatchEvent(new Event('change', {bubbles: true})); \
-         const z = document.querySelector('[data-testid=hours-zone]'); \
-         z.value = 'Europe/Paris'; z.dispatchEvent(new Event('input', {bubbles: true}));",
-        vec![],
-    )
-    .await
-    .unwrap();
+    browser.fill("[data-testid=hours-end]", "6").await;
+    browser
+        .fill("[data-testid=hours-zone]", "Europe/Paris")
+        .await;
     let preview = browser
         .wait_text("[data-testid=hours-preview]", |t| {
             t.contains("Europe/Paris")
@@ -1045,13 +1017,7 @@ async fn a_mission_switched_to_human_shows_its_effective_policy() {
         .await;
     assert_eq!(error, "threshold.maxLines: must be a positive integer");
 
-    c.execute(
-        "const s = document.querySelector('[data-testid=policy-tier]'); \
-         s.value = 'human'; s.dispatchEvent(new Event('change', {bubbles: true}));",
-        vec![],
-    )
-    .await
-    .unwrap();
+    browser.fill("[data-testid=policy-tier]", "human").await;
     browser.click("[data-testid=save-policy]").await;
     browser
         .wait_text("[data-testid=effective-policy]", |t| {
@@ -1318,13 +1284,7 @@ async fn the_feed_shows_questions_and_takes_guidance_and_answers() {
 
     // A refused note keeps its text and says why.
     let long = "x".repeat(501);
-    c.execute(
-        "const i = document.querySelector('[data-testid=guidance-input]'); \
-         i.value = arguments[0]; i.dispatchEvent(new Event('input', {bubbles: true}));",
-        vec![serde_json::json!(long)],
-    )
-    .await
-    .unwrap();
+    browser.fill("[data-testid=guidance-input]", &long).await;
     browser.click("[data-testid=send-guidance]").await;
     browser
         .wait_text("[data-testid=guidance-error]", |t| {
