@@ -1395,6 +1395,27 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
         Some("Step 3 of 5: FILE")
     );
 
+    // A mission worked with a person says so; the mode filter lives in the URL.
+    let (status, _) = send_json(
+        server.addr,
+        "PATCH",
+        &format!("/api/missions/{mission}"),
+        &server.key,
+        Some(&serde_json::json!({"mode": "interactive"})),
+    );
+    assert_eq!(status, 200);
+    c.goto(&server.url("/?mode=interactive")).await.unwrap();
+    let only = browser
+        .wait_text("[data-testid=execution-missions]", |t| {
+            t.contains("Rate limits")
+        })
+        .await;
+    assert!(only.to_lowercase().contains("interactive"), "{only}");
+    let planning_rows = browser
+        .wait_text("[data-testid=planning-missions]", |t| !t.is_empty())
+        .await;
+    assert_eq!(planning_rows, "Planning\nNone.");
+
     // The step filter lives in the URL.
     c.goto(&server.url("/?step=3")).await.unwrap();
     browser

@@ -1,6 +1,7 @@
 //! The command center: every mission in the planning loop — Planning (steps 1–2) and
 //! Execution (steps 3–5) — and "Waiting on you", everything a person must act on, oldest
-//! first. Filters live in the URL; j/k move between missions, Enter opens one.
+//! first. Filters (`workspace`, `mode`, `step`) live in the URL; j/k move between missions,
+//! Enter opens one.
 
 use super::RequireConnection;
 use crate::api::{self, ApiError};
@@ -91,7 +92,11 @@ fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) ->
         <li class="command-row" class:command-row--selected=move || selected.get() data-testid="command-row" data-href=row_href>
             <div class="command-row__head">
                 <a href=href class="command-row__title">{mission.title.clone()}</a>
-                <HealthChip health=health />
+                <span class="command-row__chips">
+                    // How it is worked, apart from its health: interactive is never "blocked".
+                    <span class="chip chip--outline" data-testid="mission-mode">{mission.mode.clone()}</span>
+                    <HealthChip health=health />
+                </span>
             </div>
             <div class="steps" data-testid="step-strip" aria-label=format!("Step {} of 5: {}", step.number(), step.label())>
                 {strip}
@@ -108,6 +113,7 @@ fn CommandCenter(connection: Connection) -> impl IntoView {
     let (board, retry) = polled(move || load(connection.clone()));
     let workspace = Memo::new(move |_| query.with(|q| q.get("workspace")));
     let step_filter = Memo::new(move |_| query.with(|q| q.get("step")));
+    let mode_filter = Memo::new(move |_| query.with(|q| q.get("mode")));
     let selected = RwSignal::new(0usize);
     let rows = Memo::new(move |_| {
         board.with(|b| match b {
@@ -120,6 +126,7 @@ fn CommandCenter(connection: Connection) -> impl IntoView {
                             .is_none_or(|w| m.workspace_id.as_ref() == Some(w))
                     })
                 })
+                .filter(|m| mode_filter.with(|f| f.as_ref().is_none_or(|f| *f == m.mode)))
                 .map(|m| (m.clone(), loop_step(&m.tasks)))
                 .filter(|(_, s)| {
                     step_filter.with(|f| f.as_ref().is_none_or(|f| *f == s.number().to_string()))

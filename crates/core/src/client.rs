@@ -57,6 +57,9 @@ pub struct ClientMission {
     pub schedule: Option<ClientSchedule>,
     #[serde(default)]
     pub requires_review: bool,
+    /// `dispatch` or `interactive`.
+    #[serde(default = "dispatch")]
+    pub mode: String,
     #[serde(default)]
     pub merge_policy: Option<MergePolicy>,
     #[serde(default)]
@@ -151,6 +154,10 @@ impl ClientMission {
             last_check: None,
         }
     }
+}
+
+fn dispatch() -> String {
+    "dispatch".into()
 }
 
 fn auto() -> OrchestrationMode {

@@ -90,6 +90,9 @@ pub struct Mission {
     pub created_by_user_id: Option<String>,
     pub created_at: String,
     pub updated_at: String,
+    /// `dispatch` or `interactive` (this server's addition; Buildd sends none).
+    #[serde(default = "dispatch")]
+    pub mode: String,
 }
 
 fn default_gate_condition() -> String {
@@ -174,6 +177,10 @@ pub struct MissionTask {
     pub depends_on: Vec<String>,
     #[serde(default)]
     pub workers: Vec<WorkerSummary>,
+}
+
+fn dispatch() -> String {
+    "dispatch".into()
 }
 
 fn default_mode() -> TaskMode {

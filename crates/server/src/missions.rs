@@ -119,6 +119,7 @@ pub async fn create(
     let workspace_id = body.string("workspaceId")?.value();
     let checkins = CheckinFields::read(&body)?;
     let policy = merge_policy_field(&body)?.flatten();
+    let work = work_mode(&body)?.unwrap_or_else(|| "dispatch".into());
     // New auto missions get check-ins unless `isHeartbeat: false`.
     let heartbeat = match checkins.heartbeat {
         Field::Set(on) => on,
@@ -139,8 +140,8 @@ pub async fn create(
     let at = now();
     sqlx::query(
         "INSERT INTO missions (id, team_id, workspace_id, title, description, status, priority, \
-         requires_review, orchestration_mode, merge_policy, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         requires_review, orchestration_mode, merge_policy, mode, created_at, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(&id)
     .bind(&caller.team_id)
@@ -152,6 +153,7 @@ pub async fn create(
     .bind(requires_review)
     .bind(mode.as_str())
     .bind(policy.as_ref().map(Value::to_string))
+    .bind(&work)
     .bind(&at)
     .bind(&at)
     .execute(&mut *tx)
@@ -209,6 +211,7 @@ pub async fn update(
     let checkins = CheckinFields::read(&body)?;
     let budget = cost_budget(&body)?;
     let policy = merge_policy_field(&body)?;
+    let work = work_mode(&body)?;
     let requires_review = body.boolean("requiresReview")?;
     if matches!(requires_review, Field::Null) {
         return Err(ApiError::bad("requiresReview must be true or false"));
@@ -243,6 +246,13 @@ pub async fn update(
     if let Some(policy) = &policy {
         sqlx::query("UPDATE missions SET merge_policy = ? WHERE id = ?")
             .bind(policy.as_ref().map(Value::to_string))
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    if let Some(work) = &work {
+        sqlx::query("UPDATE missions SET mode = ? WHERE id = ?")
+            .bind(work)
             .bind(&id)
             .execute(&mut *tx)
             .await?;
@@ -318,6 +328,17 @@ pub async fn update(
     let row = find_mission(&mut tx, &caller.team_id, &id).await?;
     tx.commit().await?;
     Ok(Json(row.to_mission()))
+}
+
+/// `mode` of a create or update: how the mission is worked.
+fn work_mode(body: &JsonObject) -> ApiResult<Option<String>> {
+    match body.string("mode")? {
+        Field::Absent => Ok(None),
+        Field::Set(m) if m == "dispatch" || m == "interactive" => Ok(Some(m)),
+        _ => Err(ApiError::bad(
+            "mode must be \"dispatch\" or \"interactive\"",
+        )),
+    }
 }
 
 /// `mergePolicy` of a create or update: absent, null (inherit), or a valid policy.

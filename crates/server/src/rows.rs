@@ -44,6 +44,7 @@ pub struct MissionRow {
     pub goal_criteria: Option<String>,
     pub created_at: String,
     pub updated_at: String,
+    pub mode: String,
 }
 
 pub const MISSION_COLUMNS: &str = "m.id, m.team_id, m.workspace_id, m.title, m.description, \
@@ -51,7 +52,7 @@ pub const MISSION_COLUMNS: &str = "m.id, m.team_id, m.workspace_id, m.title, m.d
     m.schedule_id, m.parent_mission_id, m.depends_on_mission_id, m.gate_condition, \
     m.dependency_met_at, m.max_concurrent_tasks, m.last_task_started_at, m.working_branch, \
     m.requires_review, m.merge_policy, m.orchestration_mode, m.is_held, m.start_at, \
-    m.goal_criteria, m.created_at, m.updated_at";
+    m.goal_criteria, m.created_at, m.updated_at, m.mode";
 
 impl MissionRow {
     pub fn status(&self) -> MissionStatus {
@@ -102,6 +103,7 @@ impl MissionRow {
             created_by_user_id: None,
             created_at: self.created_at.clone(),
             updated_at: self.updated_at.clone(),
+            mode: self.mode.clone(),
         }
     }
 }

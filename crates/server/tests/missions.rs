@@ -553,3 +553,44 @@ async fn detail_names_the_schedule_sub_missions_and_blocker() {
         .await;
     assert_eq!(d["schedule"]["enabled"], true);
 }
+
+#[tokio::test]
+async fn a_mission_is_worked_in_dispatch_or_interactive_mode() {
+    let app = TestApp::new().await;
+    let id = app.mission("Pairing").await;
+    let (_, m) = app
+        .call("GET", &format!("/api/missions/{id}"), &app.admin, None)
+        .await;
+    assert_eq!(m["mode"], "dispatch");
+    let path = format!("/api/missions/{id}");
+    let (status, body) = app
+        .call(
+            "PATCH",
+            &path,
+            &app.admin,
+            Some(json!({"mode": "interactive"})),
+        )
+        .await;
+    assert_eq!(
+        (status, body["mode"].as_str()),
+        (StatusCode::OK, Some("interactive"))
+    );
+    for bad in [json!("solo"), json!(null), json!(3)] {
+        let (status, body) = app
+            .call("PATCH", &path, &app.admin, Some(json!({"mode": bad})))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(
+            body["error"].as_str().unwrap().starts_with("mode must be"),
+            "{body}"
+        );
+    }
+    let (status, created) = app
+        .call("POST", "/api/missions", &app.admin,
+              Some(json!({"title": "Live", "workspaceId": app.workspace, "mode": "interactive", "isHeartbeat": false})))
+        .await;
+    assert_eq!(
+        (status, created["mode"].as_str()),
+        (StatusCode::CREATED, Some("interactive"))
+    );
+}
