@@ -1446,3 +1446,45 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
         .await;
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn r_on_a_plan_in_review_opens_it_with_the_feedback_form() {
+    let server = TestServer::start_demo().await;
+    let plan = plan_in_review_of(&server, "Add a health endpoint");
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    browser.click("[data-testid=nav-command]").await;
+    browser
+        .wait_text("[data-testid=planning-missions]", |t| {
+            t.contains("Add a health endpoint")
+        })
+        .await;
+    let rows = c
+        .find_all(Locator::Css(
+            "[data-testid=command-row] .command-row__title",
+        ))
+        .await
+        .unwrap();
+    let mut index = None;
+    for (i, row) in rows.iter().enumerate() {
+        if row.text().await.unwrap() == "Add a health endpoint" {
+            index = Some(i);
+        }
+    }
+    let body = c.find(Locator::Css("body")).await.unwrap();
+    for _ in 0..index.expect("the mission is listed") {
+        body.send_keys("j").await.unwrap();
+    }
+    body.send_keys("r").await.unwrap();
+    browser.wait_for("[data-testid=plan-review]").await;
+    assert!(c.current_url().await.unwrap().path().ends_with(&plan));
+    let form = c
+        .find(Locator::Css("[data-testid=reject-feedback]"))
+        .await
+        .unwrap();
+    assert!(
+        form.is_displayed().await.unwrap(),
+        "the feedback form is open"
+    );
+    browser.close().await;
+}

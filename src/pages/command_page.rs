@@ -1,7 +1,7 @@
 //! The command center: every mission in the planning loop — Planning (steps 1–2) and
 //! Execution (steps 3–5) — and "Waiting on you", everything a person must act on, oldest
 //! first. Filters (`workspace`, `mode`, `step`) live in the URL; j/k move between missions,
-//! Enter opens one.
+//! Enter opens one, a/r open its plan in review to approve or reject.
 
 use super::RequireConnection;
 use crate::api::{self, ApiError};
@@ -159,21 +159,30 @@ fn CommandCenter(connection: Connection) -> impl IntoView {
         if typing {
             return;
         }
-        let order: Vec<String> = rows.with_untracked(|r| {
+        // Each shown mission, planning first: its id and its plan in review, if any.
+        let order: Vec<(String, Option<String>)> = rows.with_untracked(|r| {
             let (planning, execution): (Vec<_>, Vec<_>) =
                 r.iter().partition(|(_, s)| s.is_planning());
             planning
                 .into_iter()
                 .chain(execution)
-                .map(|(m, _)| m.id.clone())
+                .map(|(m, _)| (m.id.clone(), plan_in_review(&m.tasks).map(|t| t.id.clone())))
                 .collect()
         });
+        let current = order.get(selected.get_untracked()).cloned();
         match e.key().as_str() {
             "j" if !order.is_empty() => selected.update(|i| *i = (*i + 1).min(order.len() - 1)),
             "k" => selected.update(|i| *i = i.saturating_sub(1)),
             "Enter" => {
-                if let Some(id) = order.get(selected.get_untracked()) {
+                if let Some((id, _)) = current {
                     navigate(&format!("/missions/{id}"), Default::default());
+                }
+            }
+            // On a plan in review: a opens it to approve, r opens it with the feedback form.
+            "a" | "r" => {
+                if let Some((_, Some(plan))) = current {
+                    let reject = if e.key() == "r" { "?reject" } else { "" };
+                    navigate(&format!("/tasks/{plan}{reject}"), Default::default());
                 }
             }
             _ => {}

@@ -46,6 +46,11 @@ fn TaskLoader(connection: Connection) -> impl IntoView {
     let loader = connection.clone();
     let (data, retry) = polled(move || load(loader.clone(), id.get()));
     let review = ReviewState::new();
+    // `?reject` (the command center's `r`) opens the feedback form at once.
+    let query = leptos_router::hooks::use_query_map();
+    if query.with_untracked(|q| q.get("reject").is_some()) {
+        review.rejecting.set(true);
+    }
     let draft = MessageDraft::new();
     view! {
         <section class="page">
