@@ -547,24 +547,8 @@ async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
     browser.close().await;
 
     // A plan still in review: rejecting lands on the revision.
-    let (_, created) = send_json(
-        server.addr,
-        "POST",
-        "/api/missions",
-        &server.key,
-        Some(
-            &serde_json::json!({"title": "Rate limits", "workspaceId": mission_workspace(&server)}),
-        ),
-    );
-    let mission = created["id"].as_str().unwrap().to_string();
-    let (_, run) = send_json(
-        server.addr,
-        "POST",
-        &format!("/api/missions/{mission}/run"),
-        &server.key,
-        None,
-    );
-    let planning = run["task"]["id"].as_str().unwrap().to_string();
+    let mission = new_mission(&server, "Rate limits");
+    let planning = organizer_run(&server, &mission);
     server.complete_with_output(
         &planning,
         serde_json::json!({
@@ -739,24 +723,8 @@ async fn a_running_agent_is_messaged_from_its_task_page() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_planning_run_shows_where_it_is_and_why_it_failed() {
     let server = TestServer::start_demo().await;
-    let (_, created) = send_json(
-        server.addr,
-        "POST",
-        "/api/missions",
-        &server.key,
-        Some(
-            &serde_json::json!({"title": "Audit logs", "workspaceId": mission_workspace(&server)}),
-        ),
-    );
-    let mission = created["id"].as_str().unwrap().to_string();
-    let (_, run) = send_json(
-        server.addr,
-        "POST",
-        &format!("/api/missions/{mission}/run"),
-        &server.key,
-        None,
-    );
-    let planning = run["task"]["id"].as_str().unwrap().to_string();
+    let mission = new_mission(&server, "Audit logs");
+    let planning = organizer_run(&server, &mission);
     let browser = connected(&server).await;
     browser
         .client
@@ -785,6 +753,19 @@ async fn a_planning_run_shows_where_it_is_and_why_it_failed() {
         })
         .await;
     browser.close().await;
+}
+
+/// The organizer run in flight for `mission` (Run answers with it, new or deduped).
+fn organizer_run(server: &TestServer, mission: &str) -> String {
+    let (status, run) = send_json(
+        server.addr,
+        "POST",
+        &format!("/api/missions/{mission}/run"),
+        &server.key,
+        None,
+    );
+    assert!(status == 200 || status == 201, "{run}");
+    run["task"]["id"].as_str().unwrap().to_string()
 }
 
 /// A new auto mission of the demo workspace, created over the API; its id.
@@ -1327,14 +1308,7 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
     let server = TestServer::start_demo().await;
     // A mission whose plan was approved: its tasks are filed, none picked up yet.
     let mission = new_mission(&server, "Rate limits");
-    let (_, run) = send_json(
-        server.addr,
-        "POST",
-        &format!("/api/missions/{mission}/run"),
-        &server.key,
-        None,
-    );
-    let planning = run["task"]["id"].as_str().unwrap().to_string();
+    let planning = organizer_run(&server, &mission);
     server.complete_with_output(
         &planning,
         serde_json::json!({"plan": [{"ref": "a", "title": "Add the limiter", "description": "d"},
