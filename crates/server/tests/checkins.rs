@@ -17,34 +17,6 @@ async fn patch(app: &TestApp, id: &str, body: Value) -> (StatusCode, Value) {
     .await
 }
 
-/// Completes the mission's planning run in flight with an empty plan, as its runner would.
-async fn finish_planning(app: &TestApp, mission: &str) {
-    let (_, page) = app
-        .call(
-            "GET",
-            &format!("/api/tasks?missionId={mission}&status=pending"),
-            &app.admin,
-            None,
-        )
-        .await;
-    let run = page["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["title"].as_str().unwrap().starts_with("Mission: "))
-        .unwrap_or_else(|| panic!("no organizer run in flight: {page}"))["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let (status, body) = app
-        .complete_task(
-            &run,
-            json!({"structuredOutput": {"plan": [], "summary": "Nothing to do", "missionComplete": false}}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-}
-
 #[tokio::test]
 async fn a_new_auto_mission_gets_check_ins_and_starts_planning() {
     let app = TestApp::new().await;
@@ -136,7 +108,7 @@ async fn the_checklist_is_custom_cleared_and_limited() {
     );
 
     // Each organizer run is given the checklist (the run opened at creation had the old one).
-    finish_planning(&app, &id).await;
+    app.finish_planning(&id).await;
     patch(
         &app,
         &id,
@@ -361,14 +333,14 @@ async fn check_ins_start_the_organizer_only_when_the_mission_is_stuck() {
             .unwrap(),
         0
     );
-    finish_planning(&app, &id).await;
+    app.finish_planning(&id).await;
     app.complete_task(
         &t,
         json!({"summary": "done", "prUrl": "https://github.com/acme/web/pull/4", "prNumber": 4}),
     )
     .await;
     // That finish planned again (event); finish it too.
-    finish_planning(&app, &id).await;
+    app.finish_planning(&id).await;
     tick(&app.db, start + Duration::minutes(122), &tuned)
         .await
         .unwrap();
@@ -395,7 +367,7 @@ async fn check_ins_start_the_organizer_only_when_the_mission_is_stuck() {
     assert_eq!(m["checkIns"]["lastCheck"]["outcome"], "started");
 
     // The stuck check found nothing to do; later, nothing has changed.
-    finish_planning(&app, &id).await;
+    app.finish_planning(&id).await;
     tick(&app.db, start + Duration::minutes(600), &tuned)
         .await
         .unwrap();
@@ -511,7 +483,7 @@ async fn triggers_arriving_together_start_one_run() {
     let worker = app.claim_task(&t).await;
     patch(&app, &id, json!({"status": "paused"})).await;
     patch(&app, &id, json!({"status": "active"})).await; // resumed: one run
-    finish_planning(&app, &id).await;
+    app.finish_planning(&id).await;
     let mut handles = Vec::new();
     for i in 0..12 {
         let (app, id, worker) = (app.clone(), id.clone(), worker.clone());
@@ -575,7 +547,7 @@ async fn a_merged_pr_plans_again_when_no_work_is_left_open() {
     )
     .await;
     assert_eq!(app.run_labels(&id).await, ["after Ship part finished"]);
-    finish_planning(&app, &id).await;
+    app.finish_planning(&id).await;
     let (status, pr) = app
         .call(
             "POST",

@@ -94,20 +94,7 @@ async fn a_mission_closes_itself_when_its_work_is_done() {
         .mission_with(json!({"title": "Docs", "isHeartbeat": true}))
         .await;
     // The organizer's first run is housekeeping; finish it with nothing to add.
-    let (_, page) = app
-        .call(
-            "GET",
-            &format!("/api/tasks?missionId={id}"),
-            &app.admin,
-            None,
-        )
-        .await;
-    let run = page["tasks"][0]["id"].as_str().unwrap().to_string();
-    app.complete_task(
-        &run,
-        json!({"structuredOutput": {"plan": [], "summary": "s", "missionComplete": false}}),
-    )
-    .await;
+    app.finish_planning(&id).await;
     assert_eq!(
         app.mission_json(&id).await["status"],
         "active",
@@ -169,20 +156,7 @@ async fn a_mission_that_requires_review_waits_dormant_until_closed() {
     let id = app
         .mission_with(json!({"title": "Auth", "requiresReview": true, "isHeartbeat": true}))
         .await;
-    let (_, page) = app
-        .call(
-            "GET",
-            &format!("/api/tasks?missionId={id}"),
-            &app.admin,
-            None,
-        )
-        .await;
-    let run = page["tasks"][0]["id"].as_str().unwrap().to_string();
-    app.complete_task(
-        &run,
-        json!({"structuredOutput": {"plan": [], "summary": "s", "missionComplete": false}}),
-    )
-    .await;
+    app.finish_planning(&id).await;
     let t = app.task(Some(&id), "Rotate keys").await;
     app.complete_task(&t, json!({"summary": "rotated"})).await;
     let m = app.mission_json(&id).await;

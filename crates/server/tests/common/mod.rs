@@ -197,6 +197,35 @@ impl TestApp {
         self.report(&worker, body).await
     }
 
+    /// Completes the mission's organizer run in flight with an empty plan, as its runner
+    /// would.
+    pub async fn finish_planning(&self, mission: &str) {
+        let (_, page) = self
+            .call(
+                "GET",
+                &format!("/api/tasks?missionId={mission}&status=pending"),
+                &self.admin,
+                None,
+            )
+            .await;
+        let run = page["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["title"].as_str().unwrap().starts_with("Mission: "))
+            .unwrap_or_else(|| panic!("no organizer run in flight: {page}"))["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let (status, body) = self
+            .complete_task(
+                &run,
+                json!({"structuredOutput": {"plan": [], "summary": "Nothing to do", "missionComplete": false}}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+
     /// `GET /api/missions/{id}`, which must succeed.
     pub async fn mission_json(&self, id: &str) -> Value {
         let (status, body) = self
