@@ -1,4 +1,4 @@
-//! The router and the app-wide contexts (connection, theme).
+//! The router and the app-wide contexts (connection, theme, the board of what waits on you).
 
 use crate::components::app_header::AppHeader;
 use crate::pages::command_page::CommandPage;
@@ -7,6 +7,7 @@ use crate::pages::mission_page::MissionPage;
 use crate::pages::missions_page::MissionsPage;
 use crate::pages::not_found_page::NotFoundPage;
 use crate::pages::task_page::TaskPage;
+use crate::state::board::provide_board;
 use crate::state::connection::provide_connection;
 use crate::state::theme::provide_theme;
 use leptos::prelude::*;
@@ -17,6 +18,7 @@ use leptos_router::path;
 pub fn App() -> impl IntoView {
     provide_theme();
     provide_connection();
+    provide_board();
     view! {
         <Router>
             <AppHeader />

@@ -1418,6 +1418,89 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
     browser
         .wait_text("[data-testid=mission-title]", |t| t == "Rate limits")
         .await;
+
+    // The nav counts what waits on you from every page, and follows the answers.
+    let count = browser
+        .wait_text("[data-testid=nav-waiting-count]", |t| !t.is_empty())
+        .await;
+    assert_eq!(count, "2");
+    let (_, questions) = get_json(
+        server.addr,
+        &format!("/api/missions/{mission}/notes?type=question"),
+        &server.key,
+    );
+    let question = questions["notes"][0]["id"].as_str().unwrap().to_string();
+    let (status, _) = send_json(
+        server.addr,
+        "POST",
+        &format!("/api/missions/{mission}/notes/{question}/reply"),
+        &server.key,
+        Some(&serde_json::json!({"title": "Per key"})),
+    );
+    assert_eq!(status, 201);
+    browser
+        .wait_text("[data-testid=nav-waiting-count]", |t| t == "1")
+        .await;
+    assert_eq!(c.title().await.unwrap(), "(1) Buildd Mission Control");
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_feed_reads_older_notes_on_request() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Long-running mission");
+    for i in 1..=60 {
+        let (status, _) = send_json(
+            server.addr,
+            "POST",
+            &format!("/api/missions/{mission}/notes"),
+            &server.worker_key,
+            Some(&serde_json::json!({"type": "update", "title": format!("Update {i}")})),
+        );
+        assert_eq!(status, 201);
+    }
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    c.goto(&server.url(&format!("/missions/{mission}?tab=feed")))
+        .await
+        .unwrap();
+    browser
+        .wait_text("[data-testid=note]", |t| t.contains("Update 60"))
+        .await;
+    let notes = |c: &fantoccini::Client| {
+        let c = c.clone();
+        async move {
+            let mut titles = vec![];
+            for n in c
+                .find_all(Locator::Css("[data-testid=note] .note__title"))
+                .await
+                .unwrap()
+            {
+                titles.push(n.text().await.unwrap());
+            }
+            titles
+        }
+    };
+    let first = notes(c).await;
+    assert_eq!(first.len(), 50);
+    assert_eq!(first.last().map(String::as_str), Some("Update 11"));
+    browser.click("[data-testid=older-notes]").await;
+    browser
+        .wait_text("[data-testid=feed]", |t| {
+            t.contains("Update 1\n") || t.ends_with("Update 1")
+        })
+        .await;
+    let all = notes(c).await;
+    assert_eq!(all.len(), 60);
+    let expected: Vec<String> = (1..=60).rev().map(|i| format!("Update {i}")).collect();
+    assert_eq!(all, expected);
+    assert!(
+        c.find_all(Locator::Css("[data-testid=older-notes]"))
+            .await
+            .unwrap()
+            .is_empty(),
+        "nothing older is left to read"
+    );
     browser.close().await;
 }
 

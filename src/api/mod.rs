@@ -185,6 +185,16 @@ pub async fn mission_notes(conn: &Connection, id: &str) -> Result<NotesPage, Api
     .await
 }
 
+/// `GET /api/missions/{id}/notes?limit=50&cursor=…`: the page after `cursor`, older notes.
+pub async fn older_notes(conn: &Connection, id: &str, cursor: &str) -> Result<NotesPage, ApiError> {
+    let path = format!(
+        "/api/missions/{}/notes?limit=50&cursor={}",
+        encode(id),
+        encode(cursor)
+    );
+    get(conn, &path).await
+}
+
 /// `POST /api/missions/{id}/notes` `{type, title}`: a note from a person.
 pub async fn post_note(
     conn: &Connection,

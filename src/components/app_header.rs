@@ -1,3 +1,4 @@
+use crate::state::board::use_board;
 use crate::state::connection::use_connection;
 use crate::state::theme::{use_theme, Theme};
 use leptos::prelude::*;
@@ -8,6 +9,7 @@ use leptos_router::hooks::use_navigate;
 pub fn AppHeader() -> impl IntoView {
     let connection = use_connection();
     let theme = use_theme();
+    let waiting = use_board().waiting;
     let navigate = use_navigate();
     let disconnect = move |_| {
         connection.disconnect();
@@ -20,7 +22,22 @@ pub fn AppHeader() -> impl IntoView {
                 "Mission Control"
             </A>
             <nav class="topbar__actions">
-                <A href="/" attr:class="topbar__link" attr:data-testid="nav-command">"Command center"</A>
+                <A href="/" attr:class="topbar__link" attr:data-testid="nav-command">
+                    "Command center"
+                    {move || {
+                        let n = waiting.with(Vec::len);
+                        (n > 0).then(|| view! {
+                            <span
+                                class="topbar__count"
+                                data-testid="nav-waiting-count"
+                                title=format!("{n} waiting on you")
+                                aria-label=format!("{n} waiting on you")
+                            >
+                                {n}
+                            </span>
+                        })
+                    }}
+                </A>
                 <A href="/missions" attr:class="topbar__link" attr:data-testid="nav-missions">"Missions"</A>
                 <button
                     class="button button--ghost"

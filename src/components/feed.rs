@@ -20,6 +20,12 @@ pub struct FeedState {
     pub replying: RwSignal<Option<String>>,
     pub reply: RwSignal<String>,
     pub reply_error: RwSignal<Option<String>>,
+    /// Pages read past the newest one, oldest last, and where the next one starts.
+    pub older: RwSignal<Vec<MissionNote>>,
+    pub older_cursor: RwSignal<Option<String>>,
+    pub older_done: RwSignal<bool>,
+    pub older_busy: RwSignal<bool>,
+    pub older_error: RwSignal<Option<String>>,
 }
 
 impl FeedState {
@@ -31,6 +37,11 @@ impl FeedState {
             replying: RwSignal::new(None),
             reply: RwSignal::new(String::new()),
             reply_error: RwSignal::new(None),
+            older: RwSignal::new(Vec::new()),
+            older_cursor: RwSignal::new(None),
+            older_done: RwSignal::new(false),
+            older_busy: RwSignal::new(false),
+            older_error: RwSignal::new(None),
         }
     }
 }
@@ -190,6 +201,37 @@ pub fn Feed(
             });
         }
     };
+    // The newest page refreshes by itself; older pages are read on request and kept.
+    let load_older = {
+        let (connection, mission_id) = (connection.clone(), mission_id.clone());
+        move |_| {
+            let cursor = state.older_cursor.get_untracked().or_else(|| {
+                notes.with_untracked(|n| match n {
+                    Some(Ok(page)) => page.next_cursor.clone(),
+                    _ => None,
+                })
+            });
+            let Some(cursor) = cursor else { return };
+            let (connection, mission_id) = (connection.clone(), mission_id.clone());
+            state.older_busy.set(true);
+            state.older_error.set(None);
+            spawn_local(async move {
+                match api::older_notes(&connection, &mission_id, &cursor).await {
+                    Ok(page) => {
+                        state.older.update(|o| o.extend(page.notes));
+                        state
+                            .older_done
+                            .set(!page.has_more || page.next_cursor.is_none());
+                        state.older_cursor.set(page.next_cursor);
+                    }
+                    Err(e) => state
+                        .older_error
+                        .set(Some(format!("Older notes could not be loaded: {e}"))),
+                }
+                state.older_busy.set(false);
+            });
+        }
+    };
     view! {
         <section class="card" data-testid="feed">
             <h2 class="card__title">"Feed"</h2>
@@ -220,14 +262,34 @@ pub fn Feed(
                     </div>
                 }
                 .into_any(),
-                Some(Ok(page)) => view! {
-                    <ul class="notes">
-                        {page.notes.into_iter().map(|n| view! {
-                            <Note note=n connection=connection.clone() mission_id=mission_id.clone() state=state refresh=refresh />
-                        }).collect_view()}
-                    </ul>
+                Some(Ok(page)) => {
+                    let more = page.has_more && page.next_cursor.is_some();
+                    let mut shown = page.notes;
+                    // A note that slid out of the newest page is already among the older ones.
+                    let older: Vec<_> = state.older.with(|o| {
+                        o.iter().filter(|o| !shown.iter().any(|n| n.id == o.id)).cloned().collect()
+                    });
+                    shown.extend(older);
+                    let load_older = load_older.clone();
+                    view! {
+                        <ul class="notes">
+                            {shown.into_iter().map(|n| view! {
+                                <Note note=n connection=connection.clone() mission_id=mission_id.clone() state=state refresh=refresh />
+                            }).collect_view()}
+                        </ul>
+                        {move || state.older_error.get().map(|e| view! { <p class="form__error" role="alert" data-testid="older-error">{e}</p> })}
+                        {(more && !state.older_done.get()).then(|| view! {
+                            <div class="actions">
+                                <button class="button" data-testid="older-notes"
+                                    prop:disabled=move || state.older_busy.get()
+                                    on:click=load_older.clone()>
+                                    {move || if state.older_busy.get() { "Loading..." } else { "Show older" }}
+                                </button>
+                            </div>
+                        })}
+                    }
+                    .into_any()
                 }
-                .into_any(),
             }}
         </section>
     }

@@ -4,41 +4,24 @@
 //! Enter opens one, a/r open its plan in review to approve or reject.
 
 use super::RequireConnection;
-use crate::api::{self, ApiError};
 use crate::components::panel::{ErrorPanel, Loading};
 use crate::components::progress_bar::ProgressBar;
 use crate::components::state_chip::HealthChip;
-use crate::state::connection::Connection;
-use crate::state::refresh::polled;
+use crate::state::board::{use_board, BoardState};
 use buildd_core::client::ClientMission;
-use buildd_core::command_center::{waiting_on_you, WaitItem, WaitKind};
+use buildd_core::command_center::{WaitItem, WaitKind};
 use buildd_core::completion::{completion_check, why_not_text};
 use buildd_core::grouping::health;
-use buildd_core::note::MissionNote;
 use buildd_core::plan::plan_in_review;
 use buildd_core::planning_loop::{loop_step, LoopStep};
-use buildd_core::pull_request::PullRequest;
 use buildd_core::{compute_progress, MissionStatus, TaskMode};
 use leptos::ev;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
-type Board = (Vec<ClientMission>, Vec<PullRequest>, Vec<MissionNote>);
-
-async fn load(c: Connection) -> Result<Board, ApiError> {
-    let missions = api::missions(&c).await?.missions;
-    // A Buildd without these lists still shows its missions.
-    let prs = api::team_prs(&c).await.map(|l| l.prs).unwrap_or_default();
-    let questions = api::open_questions(&c)
-        .await
-        .map(|p| p.notes)
-        .unwrap_or_default();
-    Ok((missions, prs, questions))
-}
-
 #[component]
 pub fn CommandPage() -> impl IntoView {
-    view! { <RequireConnection children=|c| view! { <CommandCenter connection=c /> } /> }
+    view! { <RequireConnection children=|_| view! { <CommandCenter /> } /> }
 }
 
 fn kind_label(kind: WaitKind) -> &'static str {
@@ -108,9 +91,13 @@ fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) ->
 }
 
 #[component]
-fn CommandCenter(connection: Connection) -> impl IntoView {
+fn CommandCenter() -> impl IntoView {
     let query = use_query_map();
-    let (board, retry) = polled(move || load(connection.clone()));
+    let BoardState {
+        board,
+        retry,
+        waiting,
+    } = use_board();
     let workspace = Memo::new(move |_| query.with(|q| q.get("workspace")));
     let step_filter = Memo::new(move |_| query.with(|q| q.get("step")));
     let mode_filter = Memo::new(move |_| query.with(|q| q.get("mode")));
@@ -135,21 +122,6 @@ fn CommandCenter(connection: Connection) -> impl IntoView {
             _ => vec![],
         })
     });
-    let waiting = Memo::new(move |_| {
-        board.with(|b| match b {
-            Some(Ok((missions, prs, questions))) => waiting_on_you(missions, prs, questions),
-            _ => vec![],
-        })
-    });
-    Effect::new(move |_| {
-        let n = waiting.with(Vec::len);
-        document().set_title(&if n > 0 {
-            format!("({n}) Buildd Mission Control")
-        } else {
-            "Buildd Mission Control".into()
-        });
-    });
-    on_cleanup(|| document().set_title("Buildd Mission Control"));
     // j/k move between missions in the order shown (planning first), Enter opens one.
     let navigate = use_navigate();
     let keys = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {

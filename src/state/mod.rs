@@ -1,3 +1,4 @@
+pub mod board;
 pub mod connection;
 pub mod leave_guard;
 pub mod refresh;
