@@ -26,6 +26,9 @@ pub mod planning_loop;
 pub mod pr_rails;
 pub mod progress;
 pub mod pull_request;
+#[cfg(feature = "sql")]
+pub mod reviewer;
+pub mod reviewer_patch;
 pub mod schedule;
 pub mod task;
 pub mod task_groups;

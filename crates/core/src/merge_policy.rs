@@ -275,5 +275,25 @@ pub fn effective_policy(
     }
 }
 
+/// Minutes a waiting PR sits before its mission is told, unless the policy says otherwise.
+pub const DEFAULT_STALL_NOTIFY_MINUTES: i64 = 30;
+
+/// Whether a PR idle since `last_activity` is due a stall notice at `now`: it has waited the
+/// policy's `stallNotifyMinutes` and nobody was told since it last moved. Returns the
+/// minutes it has waited.
+pub fn stall_notice_due(
+    policy: &MergePolicy,
+    last_activity: chrono::DateTime<chrono::Utc>,
+    notified_at: Option<chrono::DateTime<chrono::Utc>>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Option<i64> {
+    let limit = policy
+        .stall_notify_minutes
+        .unwrap_or(DEFAULT_STALL_NOTIFY_MINUTES);
+    let waited = (now - last_activity).num_minutes();
+    let told = notified_at.is_some_and(|t| t >= last_activity);
+    (waited >= limit && !told).then_some(waited)
+}
+
 #[cfg(test)]
 mod tests;

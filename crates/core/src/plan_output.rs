@@ -316,8 +316,8 @@ fn waves(depends_on: &[Vec<usize>]) -> Vec<Vec<usize>> {
     out
 }
 
-/// The branch a child task works on, as Buildd predicts it: `buildd/<id8>-<slug30>`.
-pub fn branch_name(task_id: &str, title: &str) -> String {
+/// `title` in lower case, runs of anything but letters and digits as one `-`, at most `max`.
+fn slug(title: &str, max: usize) -> String {
     let mut slug = String::new();
     for c in title.to_lowercase().chars() {
         if c.is_ascii_alphanumeric() {
@@ -326,9 +326,20 @@ pub fn branch_name(task_id: &str, title: &str) -> String {
             slug.push('-');
         }
     }
-    let slug: String = slug.trim_end_matches('-').chars().take(30).collect();
+    let slug: String = slug.trim_end_matches('-').chars().take(max).collect();
+    slug.trim_end_matches('-').to_string()
+}
+
+/// The branch a child task works on, as Buildd predicts it: `buildd/<id8>-<slug30>`.
+pub fn branch_name(task_id: &str, title: &str) -> String {
     let id8: String = task_id.chars().take(8).collect();
-    format!("buildd/{id8}-{}", slug.trim_end_matches('-'))
+    format!("buildd/{id8}-{}", slug(title, 30))
+}
+
+/// A mission's working (integration) branch, as Buildd names it: `mission/<slug40>-<id8>`.
+pub fn mission_branch_name(mission_id: &str, title: &str) -> String {
+    let id8: String = mission_id.chars().take(8).collect();
+    format!("mission/{}-{id8}", slug(title, 40))
 }
 
 #[cfg(test)]

@@ -1,11 +1,13 @@
 //! Whether a PR may merge: every safety rail that blocks gives its reason. CI must have
 //! passed for the head commit (an absent check run is not a pass), the file listing must be
 //! known, the diff within the size cap, no protected path touched, the migrations EXPAND; and
-//! only the auto-threshold tier merges without a person or a reviewer.
+//! only the auto-threshold tier merges without a person or a reviewer. A person may merge
+//! once CI passed: the rails that hold a PR are what they review.
 
 use crate::merge_policy::{EffectivePolicy, DEFAULT_MAX_LINES};
 use crate::migrations::{classify_pr_migrations, MigrationLayout, OpenMigration, Verdict};
-pub use crate::pull_request::{CheckRun, PrEvaluation, PrFile, PrState};
+use crate::pull_request::MigrationReport;
+pub use crate::pull_request::{CheckRun, PrEvaluation, PrFile, PrState, ReviewStatus};
 
 /// The PR's changed files: listed, or why not.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +25,8 @@ pub struct PrFacts<'a> {
     pub checks: &'a [CheckRun],
     pub merged: bool,
     pub closed: bool,
+    /// Where the agent-review tier's reviewer stands on the head commit.
+    pub review: ReviewStatus,
 }
 
 pub struct RailSettings<'a> {
@@ -52,7 +56,7 @@ fn short(sha: &str) -> &str {
 }
 
 /// The CI verdict for the head commit: `Ok` when every latest check run per name succeeded.
-fn ci(facts: &PrFacts) -> Result<(), (PrState, String)> {
+pub(crate) fn ci(facts: &PrFacts) -> Result<(), (PrState, String)> {
     let Some(head) = facts.head_sha else {
         return Err((
             PrState::CiPending,
@@ -109,51 +113,20 @@ fn ci(facts: &PrFacts) -> Result<(), (PrState, String)> {
     Ok(())
 }
 
-/// Evaluates a PR against its effective policy.
-pub fn evaluate_pr(facts: &PrFacts, settings: &RailSettings) -> PrEvaluation {
-    if facts.merged || facts.closed {
-        return PrEvaluation {
-            state: if facts.merged {
-                PrState::Merged
-            } else {
-                PrState::Closed
-            },
-            reasons: vec![],
-            mergeable_by_person: false,
-            auto_merge: false,
-            migrations: None,
-        };
-    }
+/// What sends a PR to a person whatever its tier or a reviewer says, taken from the file
+/// list on the server: an unknown or malformed listing, protected and escalation paths, and
+/// CONTRACT migrations (with the migration report, when there are migrations).
+pub fn escalation_triggers(
+    facts: &PrFacts,
+    settings: &RailSettings,
+) -> (Vec<String>, Option<MigrationReport>) {
     let policy = &settings.policy.policy;
     let mut reasons = Vec::new();
-    let mut state = None;
-    if let Err((s, reason)) = ci(facts) {
-        state = Some(s);
-        reasons.push(reason);
-    }
     let mut migrations = None;
     match facts.files {
         Files::Missing => reasons.push("the PR's file listing could not be fetched".into()),
         Files::Malformed => reasons.push("the PR's file listing is malformed".into()),
         Files::Listed(files) => {
-            if policy.tier == "auto-threshold" {
-                let limit = policy
-                    .threshold
-                    .as_ref()
-                    .and_then(|t| t.max_lines)
-                    .unwrap_or(DEFAULT_MAX_LINES);
-                let noise = files.iter().filter(|f| is_noise(&f.path)).count();
-                let size: i64 = files
-                    .iter()
-                    .filter(|f| !is_noise(&f.path))
-                    .map(|f| f.additions + f.deletions)
-                    .sum();
-                if size > limit {
-                    reasons.push(format!(
-                        "diff size {size} lines > limit {limit} ({noise} lock files not counted)"
-                    ));
-                }
-            }
             let guarded: Vec<&PrFile> = files
                 .iter()
                 .filter(|f| {
@@ -193,16 +166,68 @@ pub fn evaluate_pr(facts: &PrFacts, settings: &RailSettings) -> PrEvaluation {
             }
         }
     }
+    (reasons, migrations)
+}
+
+/// Evaluates a PR against its effective policy.
+pub fn evaluate_pr(facts: &PrFacts, settings: &RailSettings) -> PrEvaluation {
+    if facts.merged || facts.closed {
+        return PrEvaluation {
+            state: if facts.merged {
+                PrState::Merged
+            } else {
+                PrState::Closed
+            },
+            reasons: vec![],
+            mergeable_by_person: false,
+            auto_merge: false,
+            migrations: None,
+        };
+    }
+    let policy = &settings.policy.policy;
+    let mut reasons = Vec::new();
+    let mut state = None;
+    if let Err((s, reason)) = ci(facts) {
+        state = Some(s);
+        reasons.push(reason);
+    }
+    let (escalations, migrations) = escalation_triggers(facts, settings);
+    if let (Files::Listed(files), "auto-threshold") = (facts.files, policy.tier.as_str()) {
+        let limit = policy
+            .threshold
+            .as_ref()
+            .and_then(|t| t.max_lines)
+            .unwrap_or(DEFAULT_MAX_LINES);
+        let noise = files.iter().filter(|f| is_noise(&f.path)).count();
+        let size: i64 = files
+            .iter()
+            .filter(|f| !is_noise(&f.path))
+            .map(|f| f.additions + f.deletions)
+            .sum();
+        if size > limit {
+            reasons.push(format!(
+                "diff size {size} lines > limit {limit} ({noise} lock files not counted)"
+            ));
+        }
+    }
+    reasons.extend(escalations);
     let rails_pass = reasons.is_empty();
+    let ci_passed = state.is_none();
+    let why = &settings.policy.reason;
     let tier_hold = match policy.tier.as_str() {
-        "human" => Some(format!(
-            "{}: a person merges this PR",
-            settings.policy.reason
-        )),
-        "agent-review" => Some(format!(
-            "{}: the reviewer's verdict merges this PR",
-            settings.policy.reason
-        )),
+        "human" => Some(format!("{why}: a person merges this PR")),
+        "agent-review" => Some(match facts.review {
+            ReviewStatus::None | ReviewStatus::Pending => {
+                format!("{why}: waiting for the reviewer's verdict")
+            }
+            ReviewStatus::ChangesRequested => {
+                format!("{why}: the reviewer requested changes; a fix is under way")
+            }
+            ReviewStatus::Escalated => format!("{why}: the reviewer escalated it to a person"),
+            ReviewStatus::Approved => {
+                format!("{why}: the reviewer approved; a person merges (approve-only)")
+            }
+        }),
         _ if !settings.auto_merge_on_green => {
             Some("auto-merge on green CI is off for this workspace: a person merges this PR".into())
         }
@@ -216,7 +241,12 @@ pub fn evaluate_pr(facts: &PrFacts, settings: &RailSettings) -> PrEvaluation {
         } else {
             PrState::Held
         }),
-        mergeable_by_person: rails_pass && policy.tier != "agent-review",
+        mergeable_by_person: ci_passed
+            && (policy.tier != "agent-review"
+                || matches!(
+                    facts.review,
+                    ReviewStatus::Escalated | ReviewStatus::Approved
+                )),
         auto_merge,
         reasons,
         migrations,

@@ -73,6 +73,65 @@ pub enum PrState {
     Ready,
 }
 
+/// Where the agent-review tier's reviewer stands on a PR's head commit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewStatus {
+    /// No review of this commit yet.
+    #[default]
+    None,
+    /// A reviewer is at work.
+    Pending,
+    /// A fix for the reviewer's findings is under way.
+    ChangesRequested,
+    /// Sent to a person, by the reviewer or by an escalation trigger.
+    Escalated,
+    /// Approved under `approve-only`: a person merges.
+    Approved,
+}
+
+/// One review of a PR: the reviewer's verdict and what came of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PrReview {
+    /// 1 for the first review, one more after each requested fix.
+    pub iteration: i64,
+    #[serde(default)]
+    pub head_sha: Option<String>,
+    /// `None` when an escalation trigger sent the PR to a person without a reviewer.
+    #[serde(default)]
+    pub reviewer_task_id: Option<String>,
+    /// `approve`, `request-changes` or `escalate`; `None` while the reviewer works.
+    #[serde(default)]
+    pub verdict: Option<String>,
+    #[serde(default)]
+    pub confidence: Option<f64>,
+    #[serde(default)]
+    pub summary: Option<String>,
+    /// `merged`, `awaiting_person`, `retry`, `escalated` or `stale`; `None` while pending.
+    #[serde(default)]
+    pub outcome: Option<String>,
+    /// Why the server escalated or refused the reviewer's approval.
+    #[serde(default)]
+    pub reasons: Vec<String>,
+    pub created_at: String,
+    #[serde(default)]
+    pub decided_at: Option<String>,
+}
+
+impl PrReview {
+    /// The status this review gives its PR.
+    pub fn status(&self) -> ReviewStatus {
+        match self.outcome.as_deref() {
+            None => ReviewStatus::Pending,
+            Some("retry") => ReviewStatus::ChangesRequested,
+            Some("escalated") => ReviewStatus::Escalated,
+            Some("awaiting_person") => ReviewStatus::Approved,
+            Some(_) => ReviewStatus::None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PrEvaluation {
@@ -121,6 +180,9 @@ pub struct PullRequest {
     pub checks: Vec<CheckRun>,
     pub policy: EffectivePolicy,
     pub evaluation: PrEvaluation,
+    /// The agent-review tier's reviews, newest first.
+    #[serde(default)]
+    pub reviews: Vec<PrReview>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

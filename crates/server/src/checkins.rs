@@ -31,7 +31,7 @@ impl Default for CheckinConfig {
     }
 }
 
-/// Runs due check-ins forever, looking several times per interval.
+/// Runs due check-ins (and PR stall notices) forever, looking several times per interval.
 pub async fn run_scheduler(db: Db, config: CheckinConfig) {
     let every = (config.interval / 4)
         .clamp(Duration::seconds(1), Duration::seconds(30))
@@ -40,6 +40,9 @@ pub async fn run_scheduler(db: Db, config: CheckinConfig) {
     loop {
         if let Err(e) = tick(&db, Utc::now(), &config).await {
             tracing::warn!("check-ins: {e:?}");
+        }
+        if let Err(e) = crate::prs::notify_stalls(&db, Utc::now()).await {
+            tracing::warn!("stall notices: {e:?}");
         }
         tokio::time::sleep(every).await;
     }

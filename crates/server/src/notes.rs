@@ -153,6 +153,31 @@ struct NewNote<'a> {
     options: Vec<String>,
 }
 
+/// A note from the server itself on `mission_id`, e.g. a reviewer's verdict.
+pub async fn system_note(
+    tx: &mut Tx,
+    team_id: &str,
+    mission_id: &str,
+    task_id: Option<&str>,
+    kind: &str,
+    title: &str,
+    body: Option<String>,
+) -> ApiResult<()> {
+    let note = NewNote {
+        author: "system",
+        kind,
+        title,
+        body,
+        status: "open",
+        reply_to: None,
+        task_id: task_id.map(str::to_string),
+        worker_id: None,
+        default_choice: None,
+        options: vec![],
+    };
+    insert(tx, team_id, mission_id, note).await.map(|_| ())
+}
+
 /// Inserts a note; a person's note or answer then plans the mission again.
 async fn insert(
     tx: &mut Tx,

@@ -16,6 +16,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use buildd_core::completion::is_dormant;
 use buildd_core::plan::plan_in_review;
+use buildd_core::plan_output::mission_branch_name;
 use buildd_core::{MissionStatus, OrchestrationMode};
 use serde_json::{json, Map, Value};
 
@@ -76,6 +77,18 @@ pub async fn open_run(
     }
     if let Some(t) = trigger.task_id {
         context["triggerTaskId"] = json!(t);
+    }
+    // A mission in a workspace with a repo gets its working branch at its first run.
+    if mission.working_branch.is_none() {
+        sqlx::query(
+            "UPDATE missions SET working_branch = ? WHERE id = ? AND working_branch IS NULL \
+             AND EXISTS (SELECT 1 FROM workspaces w WHERE w.id = ? AND w.repo IS NOT NULL)",
+        )
+        .bind(mission_branch_name(&mission.id, &mission.title))
+        .bind(&mission.id)
+        .bind(workspace)
+        .execute(&mut **tx)
+        .await?;
     }
     let task_id = new_id();
     let at = now();

@@ -42,6 +42,7 @@ pub async fn task_finished(tx: &mut Tx, team_id: &str, task_id: &str) -> ApiResu
         maybe_aggregate(tx, &parent).await?;
     }
     let task = crate::tasks::find_task(tx, team_id, task_id).await?;
+    crate::prs::review_run_ended(tx, &task).await?;
     if let Some(mission) = &task.mission_id {
         crate::mission_completion::maybe_complete(tx, mission).await?;
     }

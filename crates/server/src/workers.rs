@@ -15,6 +15,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use buildd_core::plan_output::validate_planning_output;
+use buildd_core::reviewer::validate_reviewer_output;
 use buildd_core::*;
 use serde_json::{json, Map, Value};
 
@@ -143,6 +144,11 @@ pub async fn update(
                 }
             }
             let planning = TaskMode::parse(&task.mode) == TaskMode::Planning;
+            // A reviewer's answer is its verdict on a PR.
+            let reviewer = serde_json::from_str::<Value>(&task.context)
+                .ok()
+                .is_some_and(|c| c.get("reviewerFor").is_some());
+            let mut review = None;
             let outcome = match (planning, structured) {
                 (true, None) => Err(PLAN_NOT_VALIDATED.to_string()),
                 (true, Some(output)) => {
@@ -159,6 +165,31 @@ pub async fn update(
                     }
                     result.insert("structuredOutput".into(), output);
                     Ok(())
+                }
+                (false, output) if reviewer => {
+                    let checked = match &output {
+                        Some(o) => validate_reviewer_output(o),
+                        None => Err(vec!["verdict: required".to_string()]),
+                    };
+                    match checked {
+                        Ok(verdict) => {
+                            result
+                                .insert("structuredOutput".into(), serde_json::to_value(&verdict)?);
+                            review = Some(verdict);
+                            Ok(())
+                        }
+                        Err(errors) => {
+                            let errors: Vec<String> = errors
+                                .iter()
+                                .map(|e| format!("structuredOutput.{e}"))
+                                .collect();
+                            return Err(ApiError::Detailed(
+                                StatusCode::BAD_REQUEST,
+                                json!({"error": format!("Invalid reviewer output: {}", errors.join("; ")),
+                                       "errors": errors}),
+                            ));
+                        }
+                    }
                 }
                 (false, output) => {
                     if task.output_requirement == "pr_required" && pr_url.is_none() {
@@ -198,6 +229,9 @@ pub async fn update(
                 "completed"
             };
             set_task_outcome(&mut tx, &task.id, status, &Value::Object(result), &at).await?;
+            if let Some(verdict) = &review {
+                crate::prs::apply_verdict(&mut tx, &task, verdict).await?;
+            }
             task_finished(&mut tx, &caller.team_id, &task.id).await?;
         }
         Report::Failed(error) => {
@@ -219,8 +253,8 @@ pub async fn update(
 
     // A reported PR is recorded, evaluated, and merged when its policy lets it.
     if let Some(pr) = crate::prs::record_pr(&mut tx, &worker, &task, &body).await? {
-        if pr.state == "open" {
-            crate::prs::maybe_auto_merge(&mut tx, &pr).await?;
+        if pr.state == "open" && !crate::prs::maybe_auto_merge(&mut tx, &pr).await? {
+            crate::prs::request_review(&mut tx, &pr).await?;
         }
     }
     // Queued instructions reach the worker in this answer, once.

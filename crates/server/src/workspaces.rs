@@ -153,6 +153,7 @@ pub async fn update(
         return Err(ApiError::bad("gitConfig must be an object"));
     }
     if let Field::Set(config) = &git_config {
+        check_git_switches(config)?;
         match config.get("mergePolicy") {
             None | Some(Value::Null) => {}
             Some(policy) => {
@@ -208,4 +209,35 @@ pub async fn update(
     .await?;
     tx.commit().await?;
     Ok(Json(Success { success: true }))
+}
+
+/// The switches of `gitConfig` are booleans and its paths strings, named when they are not.
+fn check_git_switches(config: &serde_json::Map<String, Value>) -> ApiResult<()> {
+    let flag = |v: Option<&Value>, name: &str| match v {
+        None | Some(Value::Bool(_)) => Ok(()),
+        Some(_) => Err(ApiError::bad(format!(
+            "gitConfig.{name} must be true or false"
+        ))),
+    };
+    flag(config.get("autoMergeOnGreenCI"), "autoMergeOnGreenCI")?;
+    match config.get("policyConfig") {
+        None => {}
+        Some(Value::Object(p)) => flag(
+            p.get("reviewerPatchEvidence"),
+            "policyConfig.reviewerPatchEvidence",
+        )?,
+        Some(_) => return Err(ApiError::bad("gitConfig.policyConfig must be an object")),
+    }
+    for name in [
+        "migrationsPath",
+        "schemaFile",
+        "targetBranch",
+        "defaultBranch",
+        "prodBranch",
+    ] {
+        if config.get(name).is_some_and(|v| !v.is_string()) {
+            return Err(ApiError::bad(format!("gitConfig.{name} must be a string")));
+        }
+    }
+    Ok(())
 }

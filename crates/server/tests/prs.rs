@@ -96,6 +96,20 @@ async fn a_green_pr_for_its_head_commit_merges_by_itself() {
     let (status, p) = check(&app, 41, SHA, "completed", Some("failure")).await;
     assert_eq!(status, StatusCode::CREATED, "{p}");
     assert_eq!(p["evaluation"]["state"], "ci_failing");
+    // Nobody merges a head commit whose CI failed.
+    let (status, refused) = app
+        .call(
+            "POST",
+            "/api/prs/41/merge",
+            &app.admin,
+            Some(json!({"workspaceId": app.workspace})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(
+        refused["error"],
+        "Merge refused: CI checks failed for abc1234: test"
+    );
     // A pass for another commit is not a pass for the head.
     let (_, p) = check(&app, 41, "0000000other", "completed", Some("success")).await;
     assert_eq!(p["evaluation"]["state"], "ci_failing");
@@ -162,8 +176,8 @@ async fn every_rail_that_blocks_says_why() {
     );
     assert_eq!(migration["evaluation"]["state"], "held");
 
-    // A person may not merge past a rail either.
-    let (status, refused) = app
+    // What the rails hold is what a person reviews: once CI passed, they may merge it.
+    let (status, merged) = app
         .call(
             "POST",
             "/api/prs/52/merge",
@@ -171,11 +185,8 @@ async fn every_rail_that_blocks_says_why() {
             Some(json!({"workspaceId": app.workspace})),
         )
         .await;
-    assert_eq!(status, StatusCode::CONFLICT);
-    assert_eq!(
-        refused["error"],
-        "Merge refused: diff size 900 lines > limit 800 (0 lock files not counted)"
-    );
+    assert_eq!(status, StatusCode::OK, "{merged}");
+    assert_eq!(merged["state"], "merged");
 
     // Deny paths come from the policy; the workspace default applies.
     let (status, _) = app
@@ -258,14 +269,14 @@ async fn agent_review_and_auto_merge_off_do_not_merge_by_themselves() {
     assert!(refused["error"]
         .as_str()
         .unwrap()
-        .contains("the reviewer's verdict merges this PR"));
+        .contains("waiting for the reviewer's verdict"));
 
     let other = app.mission("Plain").await;
     app.call(
         "PATCH",
         &format!("/api/workspaces/{}", app.workspace),
         &app.admin,
-        Some(json!({"gitConfig": {"autoMergeOnGreen": false}})),
+        Some(json!({"gitConfig": {"autoMergeOnGreenCI": false}})),
     )
     .await;
     with_pr(&app, &other, 71, Some(files(json!([])))).await;

@@ -119,6 +119,18 @@ async fn patch_merges_git_config_and_validates() {
             "maxConcurrentTasks must be an integer >= 1",
         ),
         (json!({"gitConfig": "x"}), "gitConfig must be an object"),
+        (
+            json!({"gitConfig": {"autoMergeOnGreenCI": "no"}}),
+            "gitConfig.autoMergeOnGreenCI must be true or false",
+        ),
+        (
+            json!({"gitConfig": {"policyConfig": {"reviewerPatchEvidence": 1}}}),
+            "gitConfig.policyConfig.reviewerPatchEvidence must be true or false",
+        ),
+        (
+            json!({"gitConfig": {"migrationsPath": ["db"]}}),
+            "gitConfig.migrationsPath must be a string",
+        ),
         (json!({"name": ""}), "name must be a non-empty string"),
     ] {
         let (status, answer) = app

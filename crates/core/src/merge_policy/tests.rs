@@ -111,3 +111,43 @@ fn resolution_order_with_reasons() {
     assert!(r.policy.may_auto_merge());
     assert!(!workspace.may_auto_merge());
 }
+
+#[test]
+fn a_waiting_pr_is_due_one_stall_notice_per_quiet_spell() {
+    use chrono::{Duration, TimeZone, Utc};
+    let moved = Utc.with_ymd_and_hms(2026, 11, 29, 9, 0, 0).unwrap();
+    let default = MergePolicy::builtin();
+    assert_eq!(
+        stall_notice_due(&default, moved, None, moved + Duration::minutes(29)),
+        None
+    );
+    assert_eq!(
+        stall_notice_due(&default, moved, None, moved + Duration::minutes(30)),
+        Some(30)
+    );
+    let told = Some(moved + Duration::minutes(31));
+    assert_eq!(
+        stall_notice_due(&default, moved, told, moved + Duration::minutes(90)),
+        None,
+        "told once for this quiet spell"
+    );
+    let moved_again = moved + Duration::minutes(40);
+    assert_eq!(
+        stall_notice_due(
+            &default,
+            moved_again,
+            told,
+            moved_again + Duration::minutes(30)
+        ),
+        Some(30),
+        "a new spell after the PR moved"
+    );
+    let quick = MergePolicy {
+        stall_notify_minutes: Some(5),
+        ..MergePolicy::human()
+    };
+    assert_eq!(
+        stall_notice_due(&quick, moved, None, moved + Duration::minutes(6)),
+        Some(6)
+    );
+}

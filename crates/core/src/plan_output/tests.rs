@@ -175,4 +175,8 @@ fn branch_names_follow_buildd() {
         ),
         "buildd/12345678-a-very-long-title-that-goes-on"
     );
+    assert_eq!(
+        mission_branch_name("9f3c2a1b-0000", "Rate limits: per key & per IP!"),
+        "mission/rate-limits-per-key-per-ip-9f3c2a1b"
+    );
 }

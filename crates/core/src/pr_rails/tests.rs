@@ -36,6 +36,7 @@ fn evaluate(
             checks,
             merged: false,
             closed: false,
+            review: ReviewStatus::None,
         },
         &RailSettings {
             policy: &policy,
@@ -157,6 +158,87 @@ fn only_auto_threshold_merges_unattended() {
     assert!(!e.auto_merge && !e.mergeable_by_person);
     assert_eq!(
         e.reasons,
-        ["Agent review — set on this mission: the reviewer's verdict merges this PR"]
+        ["Agent review — set on this mission: waiting for the reviewer's verdict"]
     );
+}
+
+#[test]
+fn a_person_merges_what_the_rails_hold_once_ci_passed() {
+    let migration = PrFile {
+        path: "migrations/0007_drop.sql".into(),
+        status: "added".into(),
+        additions: 1,
+        deletions: 0,
+        patch: Some("+DROP TABLE users;".into()),
+    };
+    let held = Files::Listed(vec![migration]);
+    let e = evaluate(&held, &green(), None, false);
+    assert!(!e.auto_merge && e.mergeable_by_person);
+    let red = vec![check("test", "abc1234def", "completed", Some("failure"))];
+    assert!(!evaluate(&held, &red, None, false).mergeable_by_person);
+}
+
+#[test]
+fn under_agent_review_a_person_merges_only_after_a_verdict_sends_it_to_them() {
+    let files = Files::Listed(vec![file("src/lib.rs", 4)]);
+    let policy = effective_policy(
+        false,
+        false,
+        Some(&MergePolicy {
+            tier: "agent-review".into(),
+            ..MergePolicy::builtin()
+        }),
+        None,
+    );
+    let layout = MigrationLayout::default();
+    let checks = green();
+    let at = |review| {
+        evaluate_pr(
+            &PrFacts {
+                number: 12,
+                head_sha: Some("abc1234def"),
+                files: &files,
+                checks: &checks,
+                merged: false,
+                closed: false,
+                review,
+            },
+            &RailSettings {
+                policy: &policy,
+                layout: &layout,
+                open_migrations: &[],
+                auto_merge_on_green: true,
+            },
+        )
+    };
+    for (review, person, reason) in [
+        (
+            ReviewStatus::Pending,
+            false,
+            "waiting for the reviewer's verdict",
+        ),
+        (
+            ReviewStatus::ChangesRequested,
+            false,
+            "the reviewer requested changes; a fix is under way",
+        ),
+        (
+            ReviewStatus::Escalated,
+            true,
+            "the reviewer escalated it to a person",
+        ),
+        (
+            ReviewStatus::Approved,
+            true,
+            "the reviewer approved; a person merges (approve-only)",
+        ),
+    ] {
+        let e = at(review);
+        assert_eq!(e.mergeable_by_person, person, "{review:?}");
+        assert!(!e.auto_merge);
+        assert_eq!(
+            e.reasons,
+            [format!("Agent review — set on this mission: {reason}")]
+        );
+    }
 }

@@ -1,6 +1,8 @@
 //! `GET /api/prs`, `POST /api/prs/{number}/checks`, `POST /api/prs/{number}/merge`.
 
-use super::{checks_of, evaluate, find_pr, maybe_auto_merge, merge, PrRow, PR_COLUMNS};
+use super::{
+    context, evaluate, find_pr, maybe_auto_merge, merge, request_review, PrRow, PR_COLUMNS,
+};
 use crate::auth::Caller;
 use crate::body::JsonObject;
 use crate::db::Tx;
@@ -27,7 +29,8 @@ async fn view(tx: &mut Tx, pr: &PrRow) -> ApiResult<PullRequest> {
             .map(|(t,)| t),
         None => None,
     };
-    let (policy, evaluation) = evaluate(tx, pr).await?;
+    let ctx = context(tx, pr).await?;
+    let evaluation = ctx.evaluation(pr);
     let files = match pr.files() {
         Files::Listed(files) => Some(
             files
@@ -54,9 +57,10 @@ async fn view(tx: &mut Tx, pr: &PrRow) -> ApiResult<PullRequest> {
         merged_at: pr.merged_at.clone(),
         created_at: Some(pr.created_at.clone()),
         files,
-        checks: checks_of(tx, &pr.id).await?,
-        policy,
+        checks: ctx.checks,
+        policy: ctx.policy,
         evaluation,
+        reviews: ctx.reviews,
     })
 }
 
@@ -149,8 +153,8 @@ pub async fn record_check(
     .bind(now())
     .execute(&mut *tx)
     .await?;
-    if pr.state == "open" {
-        maybe_auto_merge(&mut tx, &pr).await?;
+    if pr.state == "open" && !maybe_auto_merge(&mut tx, &pr).await? {
+        request_review(&mut tx, &pr).await?;
     }
     let pr = find_pr(&mut tx, &pr.workspace_id, number)
         .await?

@@ -1,12 +1,17 @@
 //! Pull requests: reported by workers, checked by CI, evaluated against the merge policy's
 //! rails (buildd-core's `evaluate_pr`), merged automatically when the auto-threshold tier
-//! allows it or by a person otherwise. A merge is a squash and records a release.
+//! allows it, on a reviewer's approval under agent-review, or by a person otherwise. A merge
+//! is a squash and records a release.
 
 mod endpoints;
 mod record;
+mod review;
+mod stalls;
 
 pub use endpoints::{list, merge_endpoint, record_check};
 pub use record::record_pr;
+pub use review::{apply_verdict, request_review, review_run_ended};
+pub use stalls::notify_stalls;
 
 use crate::db::Tx;
 use crate::error::ApiResult;
@@ -14,7 +19,7 @@ use crate::time::{new_id, now};
 use buildd_core::merge_policy::{effective_policy, EffectivePolicy, MergePolicy};
 use buildd_core::migrations::{MigrationLayout, OpenMigration};
 use buildd_core::pr_rails::{evaluate_pr, Files, PrFacts, RailSettings};
-use buildd_core::pull_request::{CheckRun, PrEvaluation, PrFile};
+use buildd_core::pull_request::{CheckRun, PrEvaluation, PrFile, PrReview, ReviewStatus};
 use serde_json::Value;
 
 #[derive(sqlx::FromRow, Clone, Debug)]
@@ -34,11 +39,13 @@ pub struct PrRow {
     pub state: String,
     pub merged_at: Option<String>,
     pub created_at: String,
+    pub updated_at: String,
+    pub stall_notified_at: Option<String>,
 }
 
 pub const PR_COLUMNS: &str = "p.id, p.team_id, p.workspace_id, p.task_id, p.mission_id, \
     p.number, p.url, p.base_branch, p.head_branch, p.head_sha, p.files, p.files_state, \
-    p.state, p.merged_at, p.created_at";
+    p.state, p.merged_at, p.created_at, p.updated_at, p.stall_notified_at";
 
 impl PrRow {
     pub fn files(&self) -> Files {
@@ -89,8 +96,109 @@ fn policy_at(value: Option<&Value>) -> Option<MergePolicy> {
     value.and_then(|v| serde_json::from_value(v.clone()).ok())
 }
 
-/// The policy and rail evaluation of `pr` now.
-pub async fn evaluate(tx: &mut Tx, pr: &PrRow) -> ApiResult<(EffectivePolicy, PrEvaluation)> {
+/// Everything a PR is judged by, read once.
+pub struct PrContext {
+    pub policy: EffectivePolicy,
+    pub layout: MigrationLayout,
+    pub open_migrations: Vec<OpenMigration>,
+    pub checks: Vec<CheckRun>,
+    pub files: Files,
+    /// The workspace's `gitConfig`.
+    pub git: Value,
+    /// Reviews under the agent-review tier, newest first.
+    pub reviews: Vec<PrReview>,
+    /// The mission's integration branch, the only one a reviewer's approval merges into.
+    pub working_branch: Option<String>,
+}
+
+impl PrContext {
+    /// Where the reviewer stands on the head commit.
+    pub fn review_status(&self, pr: &PrRow) -> ReviewStatus {
+        self.reviews
+            .first()
+            .filter(|r| r.head_sha.is_some() && r.head_sha == pr.head_sha)
+            .map(PrReview::status)
+            .unwrap_or_default()
+    }
+
+    pub fn facts<'a>(&'a self, pr: &'a PrRow) -> PrFacts<'a> {
+        PrFacts {
+            number: pr.number,
+            head_sha: pr.head_sha.as_deref(),
+            files: &self.files,
+            checks: &self.checks,
+            merged: pr.state == "merged",
+            closed: pr.state == "closed",
+            review: self.review_status(pr),
+        }
+    }
+
+    pub fn settings(&self) -> RailSettings<'_> {
+        RailSettings {
+            policy: &self.policy,
+            layout: &self.layout,
+            open_migrations: &self.open_migrations,
+            auto_merge_on_green: self.git.get("autoMergeOnGreenCI").and_then(Value::as_bool)
+                != Some(false),
+        }
+    }
+
+    /// Branches a reviewer's approval never merges into.
+    pub fn protected_branches(&self) -> Vec<String> {
+        let mut branches = vec!["main".to_string()];
+        for key in ["targetBranch", "defaultBranch", "prodBranch"] {
+            if let Some(b) = self.git.get(key).and_then(Value::as_str) {
+                branches.push(b.to_string());
+            }
+        }
+        branches
+    }
+
+    pub fn evaluation(&self, pr: &PrRow) -> PrEvaluation {
+        evaluate_pr(&self.facts(pr), &self.settings())
+    }
+}
+
+async fn reviews_of(tx: &mut Tx, pr_id: &str) -> ApiResult<Vec<PrReview>> {
+    type Row = (
+        i64,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<f64>,
+        Option<String>,
+        Option<String>,
+        String,
+        String,
+        Option<String>,
+    );
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT iteration, head_sha, reviewer_task_id, verdict, confidence, summary, outcome, \
+         reasons, created_at, decided_at FROM pr_reviews WHERE pr_id = ? \
+         ORDER BY created_at DESC, rowid DESC",
+    )
+    .bind(pr_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| PrReview {
+            iteration: r.0,
+            head_sha: r.1,
+            reviewer_task_id: r.2,
+            verdict: r.3,
+            confidence: r.4,
+            summary: r.5,
+            outcome: r.6,
+            reasons: serde_json::from_str(&r.7).unwrap_or_default(),
+            created_at: r.8,
+            decided_at: r.9,
+        })
+        .collect())
+}
+
+/// Reads what `pr` is judged by now.
+pub async fn context(tx: &mut Tx, pr: &PrRow) -> ApiResult<PrContext> {
     let (git_config,): (String,) = sqlx::query_as("SELECT git_config FROM workspaces WHERE id = ?")
         .bind(&pr.workspace_id)
         .fetch_one(&mut **tx)
@@ -104,16 +212,16 @@ pub async fn evaluate(tx: &mut Tx, pr: &PrRow) -> ApiResult<(EffectivePolicy, Pr
             .is_some_and(|(r,)| r),
         None => false,
     };
-    let (mission_review, mission_policy) = match &pr.mission_id {
-        Some(m) => sqlx::query_as::<_, (bool, Option<String>)>(
-            "SELECT requires_review, merge_policy FROM missions WHERE id = ?",
+    let (mission_review, mission_policy, working_branch) = match &pr.mission_id {
+        Some(m) => sqlx::query_as::<_, (bool, Option<String>, Option<String>)>(
+            "SELECT requires_review, merge_policy, working_branch FROM missions WHERE id = ?",
         )
         .bind(m)
         .fetch_optional(&mut **tx)
         .await?
-        .map(|(r, p)| (r, p.and_then(|p| serde_json::from_str(&p).ok())))
-        .unwrap_or((false, None)),
-        None => (false, None),
+        .map(|(r, p, b)| (r, p.and_then(|p| serde_json::from_str(&p).ok()), b))
+        .unwrap_or((false, None, None)),
+        None => (false, None, None),
     };
     let policy = effective_policy(
         task_review,
@@ -156,26 +264,23 @@ pub async fn evaluate(tx: &mut Tx, pr: &PrRow) -> ApiResult<(EffectivePolicy, Pr
             _ => vec![],
         })
         .collect();
-    let checks = checks_of(tx, &pr.id).await?;
-    let files = pr.files();
-    let evaluation = evaluate_pr(
-        &PrFacts {
-            number: pr.number,
-            head_sha: pr.head_sha.as_deref(),
-            files: &files,
-            checks: &checks,
-            merged: pr.state == "merged",
-            closed: pr.state == "closed",
-        },
-        &RailSettings {
-            policy: &policy,
-            layout: &layout,
-            open_migrations: &open_migrations,
-            auto_merge_on_green: git.get("autoMergeOnGreen").and_then(Value::as_bool)
-                != Some(false),
-        },
-    );
-    Ok((policy, evaluation))
+    Ok(PrContext {
+        policy,
+        layout,
+        open_migrations,
+        checks: checks_of(tx, &pr.id).await?,
+        files: pr.files(),
+        git,
+        reviews: reviews_of(tx, &pr.id).await?,
+        working_branch,
+    })
+}
+
+/// The policy and rail evaluation of `pr` now.
+pub async fn evaluate(tx: &mut Tx, pr: &PrRow) -> ApiResult<(EffectivePolicy, PrEvaluation)> {
+    let ctx = context(tx, pr).await?;
+    let evaluation = ctx.evaluation(pr);
+    Ok((ctx.policy, evaluation))
 }
 
 /// Merges `pr` when its evaluation lets it merge by itself; returns whether it merged.

@@ -82,7 +82,8 @@ pub async fn record_pr(
                  head_branch = COALESCE(?, head_branch), head_sha = COALESCE(?, head_sha), \
                  files = CASE WHEN ? = 'missing' THEN files ELSE ? END, \
                  files_state = CASE WHEN ? = 'missing' THEN files_state ELSE ? END, \
-                 task_id = ?, mission_id = ?, updated_at = ? WHERE id = ?",
+                 task_id = CASE WHEN ? THEN task_id ELSE ? END, mission_id = ?, updated_at = ? \
+                 WHERE id = ?",
             )
             .bind(&url)
             .bind(&base)
@@ -92,6 +93,8 @@ pub async fn record_pr(
             .bind(&files)
             .bind(files_state)
             .bind(files_state)
+            // A fix pushed by an attempt (a reviewer retry) stays its deliverable's PR.
+            .bind(task.task_class == "attempt" && existing.task_id.is_some())
             .bind(&task.id)
             .bind(&task.mission_id)
             .bind(&at)

@@ -94,7 +94,16 @@ impl ScriptedWorker {
             heard.extend(answer["instructions"].as_str().map(str::to_string));
             tokio::time::sleep(self.pace).await;
         }
-        let done = if planning {
+        let reviewing = claimed.task.context.get("reviewerFor").is_some();
+        let done = if reviewing {
+            // A reviewer that finds the change sound: the server decides what its approval may merge.
+            json!({
+                "status": "completed",
+                "summary": "Reviewed the PR.",
+                "structuredOutput": {"verdict": "approve", "confidence": 0.82,
+                    "summary": "The change does what the task asks and its tests cover it."},
+            })
+        } else if planning {
             let feedback = claimed
                 .task
                 .context
@@ -136,7 +145,13 @@ impl ScriptedWorker {
             && claimed.task.output_requirement.as_deref() != Some("none");
         match repo.filter(|_| wants_pr) {
             Some(repo) => {
-                let n = self.next_pr.fetch_add(1, Ordering::Relaxed);
+                // A fix for a reviewer pushes to the PR it fixes.
+                let n = claimed
+                    .task
+                    .context
+                    .get("prNumber")
+                    .and_then(Value::as_i64)
+                    .unwrap_or_else(|| self.next_pr.fetch_add(1, Ordering::Relaxed));
                 let slug = claimed
                     .branch
                     .rsplit('/')
