@@ -7,6 +7,7 @@ use crate::pages::mission_page::MissionPage;
 use crate::pages::missions_page::MissionsPage;
 use crate::pages::not_found_page::NotFoundPage;
 use crate::pages::task_page::TaskPage;
+use crate::pages::workspace_page::WorkspacePage;
 use crate::state::board::provide_board;
 use crate::state::connection::provide_connection;
 use crate::state::theme::provide_theme;
@@ -29,6 +30,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/connect") view=ConnectPage />
                     <Route path=path!("/missions/:id") view=MissionPage />
                     <Route path=path!("/tasks/:id") view=TaskPage />
+                    <Route path=path!("/workspaces/:id") view=WorkspacePage />
                 </Routes>
             </main>
         </Router>

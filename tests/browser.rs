@@ -1136,7 +1136,7 @@ fn task_with_green_pr(server: &TestServer, mission: &str, number: i64, files: se
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_held_pr_shows_its_contract_reason_and_a_person_merges_a_human_tier_pr() {
+async fn a_held_pr_shows_its_contract_reason_and_a_person_merges_it() {
     let server = TestServer::start_demo().await;
     let (_, created) = send_json(
         server.addr,
@@ -1181,11 +1181,14 @@ async fn a_held_pr_shows_its_contract_reason_and_a_person_merges_a_human_tier_pr
         })
         .await;
     assert!(verdicts.contains("CONTRACT"), "{verdicts}");
-    assert!(c
-        .find_all(Locator::Css("[data-pr='501'] [data-testid=merge-pr]"))
-        .await
-        .unwrap()
-        .is_empty());
+    // What holds it is what a person reviews; they may merge it once CI passed.
+    assert_eq!(
+        c.find_all(Locator::Css("[data-pr='501'] [data-testid=merge-pr]"))
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
 
     let reason = browser
         .wait_text("[data-pr='502'] [data-testid=pr-reason]", |t| !t.is_empty())
@@ -1543,5 +1546,179 @@ async fn r_on_a_plan_in_review_opens_it_with_the_feedback_form() {
         form.is_displayed().await.unwrap(),
         "the feedback form is open"
     );
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_escalated_review_shows_why_and_a_person_merges_the_pr() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Reviewed search");
+    let (status, _) = send_json(
+        server.addr,
+        "PATCH",
+        &format!("/api/missions/{mission}"),
+        &server.key,
+        Some(
+            &serde_json::json!({"mergePolicy": {"tier": "agent-review", "agentReview": {"reviewerRole": "reviewer"}}}),
+        ),
+    );
+    assert_eq!(status, 200);
+    task_with_green_pr(
+        &server,
+        &mission,
+        601,
+        serde_json::json!([{"path": "src/search.rs", "status": "modified", "additions": 12, "deletions": 3, "patch": "+x"}]),
+    );
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    c.goto(&server.url(&format!("/missions/{mission}")))
+        .await
+        .unwrap();
+    let waiting = browser
+        .wait_text("[data-pr='601'] [data-testid=pr-review]", |t| !t.is_empty())
+        .await;
+    assert!(
+        waiting.starts_with("Reviewer at work on review 1"),
+        "{waiting}"
+    );
+    assert!(c
+        .find_all(Locator::Css("[data-pr='601'] [data-testid=merge-pr]"))
+        .await
+        .unwrap()
+        .is_empty());
+
+    // The reviewer approves a PR into main: the server sends it to a person instead.
+    let (_, prs) = get_json(
+        server.addr,
+        &format!("/api/prs?missionId={mission}"),
+        &server.key,
+    );
+    let reviewer = prs["prs"][0]["reviews"][0]["reviewerTaskId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    server.complete_with_output(
+        &reviewer,
+        serde_json::json!({"verdict": "approve", "confidence": 0.9, "summary": "Tests cover the ranking."}),
+    );
+    let review = browser
+        .wait_text("[data-pr='601'] [data-testid=pr-review]", |t| {
+            t.starts_with("Escalated")
+        })
+        .await;
+    assert!(
+        review.starts_with("Escalated to you (the reviewer said approve (confidence 0.90))"),
+        "{review}"
+    );
+    assert!(
+        review.contains(
+            "model approve: base 'main' is a protected trunk branch — human merge required"
+        ),
+        "{review}"
+    );
+    assert!(review.contains("Tests cover the ranking."), "{review}");
+    browser
+        .click("[data-pr='601'] [data-testid=merge-pr]")
+        .await;
+    browser
+        .click("[data-pr='601'] [data-testid=confirm-merge]")
+        .await;
+    browser
+        .wait_text("[data-pr='601'] [data-testid=pr-state]", |t| {
+            t.eq_ignore_ascii_case("merged")
+        })
+        .await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_workspace_default_policy_and_merge_switches_are_set_on_its_settings_page() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Inherits its workspace");
+    let workspace = mission_workspace(&server);
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    c.goto(&server.url(&format!("/missions/{mission}")))
+        .await
+        .unwrap();
+    browser.click("[data-testid=workspace-settings-link]").await;
+    let current = browser
+        .wait_text("[data-testid=workspace-policy-current]", |t| !t.is_empty())
+        .await;
+    assert_eq!(
+        current,
+        "Default: auto-threshold, 800 lines (the built-in default)"
+    );
+
+    // A refused value is shown at its field and the form keeps what was typed.
+    browser
+        .click("[data-testid=workspace-policy] [data-testid=edit-policy]")
+        .await;
+    browser.click("[data-testid=policy-override]").await;
+    browser.fill("[data-testid=policy-tier]", "human").await;
+    browser.fill("[data-testid=policy-stall]", "soon").await;
+    browser.click("[data-testid=save-policy]").await;
+    let error = browser
+        .wait_text("[data-testid=policy-error-stall]", |t| !t.is_empty())
+        .await;
+    assert!(error.starts_with("stallNotifyMinutes:"), "{error}");
+    assert_eq!(
+        browser.value("[data-testid=policy-stall]").await.as_deref(),
+        Some("soon")
+    );
+    browser.fill("[data-testid=policy-stall]", "45").await;
+    browser.click("[data-testid=save-policy]").await;
+    browser
+        .wait_text("[data-testid=workspace-policy-current]", |t| {
+            t == "Default: Human: a person merges"
+        })
+        .await;
+    let (_, ws) = get_json(
+        server.addr,
+        &format!("/api/workspaces/{workspace}"),
+        &server.key,
+    );
+    assert_eq!(
+        ws["workspace"]["gitConfig"]["mergePolicy"],
+        serde_json::json!({"tier": "human", "stallNotifyMinutes": 45})
+    );
+
+    // Switches: auto-merge off, the reviewer gets the patch.
+    browser.click("[data-testid=edit-settings]").await;
+    browser.click("[data-testid=auto-merge]").await;
+    browser.click("[data-testid=patch-evidence]").await;
+    browser.click("[data-testid=save-settings]").await;
+    let switches = browser
+        .wait_text("[data-testid=merge-settings-current]", |t| {
+            t.contains("off")
+        })
+        .await;
+    assert!(
+        switches.contains("Auto-merge on green CI: off"),
+        "{switches}"
+    );
+    assert!(
+        switches.contains("the patch, with added lines numbered"),
+        "{switches}"
+    );
+    let (_, ws) = get_json(
+        server.addr,
+        &format!("/api/workspaces/{workspace}"),
+        &server.key,
+    );
+    assert_eq!(ws["workspace"]["gitConfig"]["autoMergeOnGreenCI"], false);
+    assert_eq!(
+        ws["workspace"]["gitConfig"]["policyConfig"]["reviewerPatchEvidence"],
+        true
+    );
+
+    // The mission inherits the new default, and says so.
+    c.goto(&server.url(&format!("/missions/{mission}")))
+        .await
+        .unwrap();
+    let effective = browser
+        .wait_text("[data-testid=effective-policy]", |t| !t.is_empty())
+        .await;
+    assert!(effective.starts_with("Human"), "{effective}");
     browser.close().await;
 }

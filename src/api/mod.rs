@@ -9,7 +9,10 @@ use buildd_core::client::{ClientMission, ClientMissionList, ClientRunOutcome, Cl
 use buildd_core::note::{MissionNote, NotesPage};
 use buildd_core::organizer_runs::MissionRuns;
 use buildd_core::pull_request::{PullRequest, PullRequestList};
-use buildd_core::{ApiErrorBody, ApprovedPlan, Instructed, RejectedPlan, TaskMessages};
+use buildd_core::{
+    ApiErrorBody, ApprovedPlan, Instructed, RejectedPlan, TaskMessages, Workspace,
+    WorkspaceEnvelope,
+};
 use gloo_net::http::Request;
 use serde::de::DeserializeOwned;
 
@@ -146,6 +149,24 @@ pub async fn update_mission(
     body: serde_json::Value,
 ) -> Result<(), ApiError> {
     let path = format!("/api/missions/{}", encode(id));
+    fetch_text(conn, "PATCH", &path, Some(body.to_string()))
+        .await
+        .map(|_| ())
+}
+
+/// `GET /api/workspaces/{id}`.
+pub async fn workspace(conn: &Connection, id: &str) -> Result<Workspace, ApiError> {
+    let envelope: WorkspaceEnvelope = get(conn, &format!("/api/workspaces/{}", encode(id))).await?;
+    Ok(envelope.workspace)
+}
+
+/// `PATCH /api/workspaces/{id}` with the fields in `body` (`gitConfig` merges key by key).
+pub async fn update_workspace(
+    conn: &Connection,
+    id: &str,
+    body: serde_json::Value,
+) -> Result<(), ApiError> {
+    let path = format!("/api/workspaces/{}", encode(id));
     fetch_text(conn, "PATCH", &path, Some(body.to_string()))
         .await
         .map(|_| ())

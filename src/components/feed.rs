@@ -56,6 +56,16 @@ fn failure(e: &ApiError) -> String {
     format!("Not sent: {}", e.refusal())
 }
 
+/// The note's type as a chip; a reviewer's verdict reads as one.
+fn kind_label(kind: &str) -> String {
+    match kind {
+        "reviewer_approved" => "REVIEWER: APPROVED".into(),
+        "reviewer_request_changes" => "REVIEWER: CHANGES REQUESTED".into(),
+        "reviewer_escalated" => "REVIEWER: ESCALATED".into(),
+        other => other.to_uppercase(),
+    }
+}
+
 fn author(note: &MissionNote) -> &'static str {
     match note.author_type.as_str() {
         "user" => "You",
@@ -107,7 +117,7 @@ fn Note(
     view! {
         <li class="note" class:note--question=open_question data-testid="note">
             <div class="note__head small">
-                <span class="chip chip--outline">{note.kind.to_uppercase()}</span>
+                <span class="chip chip--outline">{kind_label(&note.kind)}</span>
                 <span>{author(&note)}</span>
                 <span class="muted">{time_ago(Some(&note.created_at))}</span>
                 {(note.kind == "question").then(|| view! { <span class="muted">{format!("· {}", note.status)}</span> })}

@@ -23,7 +23,7 @@ pub struct PolicyDraft {
 }
 
 impl PolicyDraft {
-    fn from(policy: Option<&MergePolicy>) -> Self {
+    pub fn from(policy: Option<&MergePolicy>) -> Self {
         let Some(p) = policy else {
             return Self {
                 inherit: true,
@@ -64,7 +64,7 @@ impl PolicyDraft {
     }
 
     /// The `mergePolicy` this draft sends: `null` to inherit.
-    fn to_json(&self) -> Value {
+    pub fn to_json(&self) -> Value {
         if self.inherit {
             return Value::Null;
         }
@@ -118,17 +118,47 @@ impl PolicyDraft {
 pub struct PolicyState {
     pub draft: RwSignal<Option<PolicyDraft>>,
     pub busy: RwSignal<bool>,
-    /// The server's refusals, each `mergePolicy.<path>: message`.
+    /// The server's refusals, each `<prefix><path>: message`.
     pub errors: RwSignal<Vec<String>>,
+    /// Where the policy sits in the request: `mergePolicy.` or `gitConfig.mergePolicy.`.
+    pub prefix: &'static str,
 }
 
 impl PolicyState {
+    /// A mission's override.
     pub fn new() -> Self {
+        Self::at("mergePolicy.")
+    }
+
+    /// A workspace's default.
+    pub fn for_workspace() -> Self {
+        Self::at("gitConfig.mergePolicy.")
+    }
+
+    fn at(prefix: &'static str) -> Self {
         Self {
             draft: RwSignal::new(None),
             busy: RwSignal::new(false),
             errors: RwSignal::new(vec![]),
+            prefix,
         }
+    }
+
+    /// Refusals that name no field of the form.
+    pub fn general_errors(&self) -> Option<String> {
+        let prefix = self.prefix;
+        self.errors.with(|all| {
+            let other: Vec<&str> = all
+                .iter()
+                .filter(|e| {
+                    !["tier", "threshold", "agentReview", "stallNotifyMinutes"]
+                        .iter()
+                        .any(|p| e.starts_with(&format!("{prefix}{p}")))
+                })
+                .map(String::as_str)
+                .collect();
+            (!other.is_empty()).then(|| other.join("; "))
+        })
     }
 }
 
@@ -138,7 +168,7 @@ impl Default for PolicyState {
     }
 }
 
-fn tier_label(tier: &str) -> &'static str {
+pub fn tier_label(tier: &str) -> &'static str {
     match tier {
         "human" => "Human: a person merges",
         "agent-review" => "Agent review: a reviewer agent decides",
@@ -151,7 +181,7 @@ fn errors_at(state: PolicyState, path: &'static str) -> impl Fn() -> Option<Stri
     move || {
         let found: Vec<String> = state.errors.with(|all| {
             all.iter()
-                .filter_map(|e| e.strip_prefix("mergePolicy."))
+                .filter_map(|e| e.strip_prefix(state.prefix))
                 .filter(|e| {
                     e.starts_with(&format!("{path}:")) || e.starts_with(&format!("{path}."))
                 })
@@ -162,7 +192,7 @@ fn errors_at(state: PolicyState, path: &'static str) -> impl Fn() -> Option<Stri
     }
 }
 
-fn update(state: PolicyState, f: impl Fn(&mut PolicyDraft)) {
+pub fn update(state: PolicyState, f: impl Fn(&mut PolicyDraft)) {
     state.draft.update(|d| {
         if let Some(d) = d {
             f(d)
@@ -197,6 +227,7 @@ pub fn MergePolicyEditor(
         None => format!("Inherit the workspace default: {inherited}"),
     };
     let editing = Memo::new(move |_| state.draft.with(Option::is_some));
+    let workspace = mission.workspace_id.clone();
     let id = mission.id.clone();
     let save = move |value: Value| {
         let (connection, id) = (connection.clone(), id.clone());
@@ -224,32 +255,6 @@ pub fn MergePolicyEditor(
             }
         }
     };
-    let general = move || {
-        state.errors.with(|all| {
-            let other: Vec<&String> = all
-                .iter()
-                .filter(|e| {
-                    !["tier", "threshold", "agentReview", "stallNotifyMinutes"]
-                        .iter()
-                        .any(|p| e.starts_with(&format!("mergePolicy.{p}")))
-                })
-                .collect();
-            (!other.is_empty()).then(|| {
-                other
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            })
-        })
-    };
-    let tier_is = move |t: &'static str| {
-        move || {
-            state
-                .draft
-                .with(|d| d.as_ref().is_some_and(|d| !d.inherit && d.tier == t))
-        }
-    };
     view! {
         <section class="card" data-testid="merge-policy">
             <h2 class="card__title">"Merge policy"</h2>
@@ -272,49 +277,8 @@ pub fn MergePolicyEditor(
                                 "Override for this mission"
                             </label>
                         </fieldset>
-                        <div class:hidden=move || state.draft.with(|d| d.as_ref().is_none_or(|d| d.inherit))>
-                            <label for="policy-tier">"Tier"</label>
-                            <select id="policy-tier" data-testid="policy-tier"
-                                prop:value=text(state, |d| d.tier.clone())
-                                on:change=move |ev| { let t = event_target_value(&ev); update(state, |d| d.tier = t.clone()) }>
-                                {TIERS.iter().map(|t| view! { <option value=*t>{tier_label(t)}</option> }).collect_view()}
-                            </select>
-                            {move || errors_at(state, "tier")().map(|e| view! { <p class="form__error" data-testid="policy-error-tier">{e}</p> })}
-                            <div class:hidden=move || !tier_is("auto-threshold")()>
-                                <label for="policy-max-lines">"Largest diff that merges by itself (changed lines)"</label>
-                                <input id="policy-max-lines" inputmode="numeric" placeholder="800" data-testid="policy-max-lines"
-                                    prop:value=text(state, |d| d.max_lines.clone())
-                                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.max_lines = v.clone()) } />
-                                <label for="policy-deny">"Paths that never merge by themselves (one prefix per line)"</label>
-                                <textarea id="policy-deny" rows="2" data-testid="policy-deny"
-                                    prop:value=text(state, |d| d.deny_paths.clone())
-                                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.deny_paths = v.clone()) }></textarea>
-                                {move || errors_at(state, "threshold")().map(|e| view! { <p class="form__error" data-testid="policy-error-threshold">{e}</p> })}
-                            </div>
-                            <div class:hidden=move || !tier_is("agent-review")()>
-                                <label for="policy-reviewer">"Reviewer role"</label>
-                                <input id="policy-reviewer" placeholder="reviewer" data-testid="policy-reviewer"
-                                    prop:value=text(state, |d| d.reviewer_role.clone())
-                                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.reviewer_role = v.clone()) } />
-                                <label for="policy-gate">"On approval"</label>
-                                <select id="policy-gate" prop:value=text(state, |d| d.gate_condition.clone())
-                                    on:change=move |ev| { let v = event_target_value(&ev); update(state, |d| d.gate_condition = v.clone()) }>
-                                    <option value="approve-and-merge">"Merge"</option>
-                                    <option value="approve-only">"Approve only; a person merges"</option>
-                                </select>
-                                <label for="policy-escalate">"Paths that always go to a person (one prefix per line)"</label>
-                                <textarea id="policy-escalate" rows="2"
-                                    prop:value=text(state, |d| d.escalate_paths.clone())
-                                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.escalate_paths = v.clone()) }></textarea>
-                                {move || errors_at(state, "agentReview")().map(|e| view! { <p class="form__error" data-testid="policy-error-agent-review">{e}</p> })}
-                            </div>
-                            <label for="policy-stall">"Notify when a PR waits longer than (minutes)"</label>
-                            <input id="policy-stall" inputmode="numeric" placeholder="30" data-testid="policy-stall"
-                                prop:value=text(state, |d| d.stall_minutes.clone())
-                                on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.stall_minutes = v.clone()) } />
-                            {move || errors_at(state, "stallNotifyMinutes")().map(|e| view! { <p class="form__error" data-testid="policy-error-stall">{e}</p> })}
-                        </div>
-                        {move || general().map(|e| view! { <p class="form__error" role="alert">{e}</p> })}
+                        <PolicyFields state=state />
+                        {move || state.general_errors().map(|e| view! { <p class="form__error" role="alert">{e}</p> })}
                         <div class="actions">
                             <button class="button button--primary" type="submit" data-testid="save-policy" prop:disabled=move || state.busy.get()>
                                 {move || if state.busy.get() { "Saving…" } else { "Save" }}
@@ -332,7 +296,13 @@ pub fn MergePolicyEditor(
             } else {
                 let own = own.clone();
                 view! {
-                    <p class="muted small" data-testid="mission-policy">{current.clone()}</p>
+                    <p class="muted small" data-testid="mission-policy">
+                        {current.clone()}
+                        {workspace.clone().map(|w| view! {
+                            " · "
+                            <a href=format!("/workspaces/{w}") data-testid="workspace-settings-link">"Workspace settings"</a>
+                        })}
+                    </p>
                     <div class="actions">
                         <button class="button" data-testid="edit-policy"
                             on:click=move |_| { state.errors.set(vec![]); state.draft.set(Some(PolicyDraft::from(own.as_ref()))); }>
@@ -343,5 +313,61 @@ pub fn MergePolicyEditor(
                 .into_any()
             }}
         </section>
+    }
+}
+
+/// The tier and its fields, shown unless the draft inherits.
+#[component]
+pub fn PolicyFields(state: PolicyState) -> impl IntoView {
+    let tier_is = move |t: &'static str| {
+        move || {
+            state
+                .draft
+                .with(|d| d.as_ref().is_some_and(|d| !d.inherit && d.tier == t))
+        }
+    };
+    view! {
+        <div class:hidden=move || state.draft.with(|d| d.as_ref().is_none_or(|d| d.inherit))>
+            <label for="policy-tier">"Tier"</label>
+            <select id="policy-tier" data-testid="policy-tier"
+                prop:value=text(state, |d| d.tier.clone())
+                on:change=move |ev| { let t = event_target_value(&ev); update(state, |d| d.tier = t.clone()) }>
+                {TIERS.iter().map(|t| view! { <option value=*t>{tier_label(t)}</option> }).collect_view()}
+            </select>
+            {move || errors_at(state, "tier")().map(|e| view! { <p class="form__error" data-testid="policy-error-tier">{e}</p> })}
+            <div class:hidden=move || !tier_is("auto-threshold")()>
+                <label for="policy-max-lines">"Largest diff that merges by itself (changed lines)"</label>
+                <input id="policy-max-lines" inputmode="numeric" placeholder="800" data-testid="policy-max-lines"
+                    prop:value=text(state, |d| d.max_lines.clone())
+                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.max_lines = v.clone()) } />
+                <label for="policy-deny">"Paths that never merge by themselves (one prefix per line)"</label>
+                <textarea id="policy-deny" rows="2" data-testid="policy-deny"
+                    prop:value=text(state, |d| d.deny_paths.clone())
+                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.deny_paths = v.clone()) }></textarea>
+                {move || errors_at(state, "threshold")().map(|e| view! { <p class="form__error" data-testid="policy-error-threshold">{e}</p> })}
+            </div>
+            <div class:hidden=move || !tier_is("agent-review")()>
+                <label for="policy-reviewer">"Reviewer role"</label>
+                <input id="policy-reviewer" placeholder="reviewer" data-testid="policy-reviewer"
+                    prop:value=text(state, |d| d.reviewer_role.clone())
+                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.reviewer_role = v.clone()) } />
+                <label for="policy-gate">"On approval"</label>
+                <select id="policy-gate" prop:value=text(state, |d| d.gate_condition.clone())
+                    on:change=move |ev| { let v = event_target_value(&ev); update(state, |d| d.gate_condition = v.clone()) }>
+                    <option value="approve-and-merge">"Merge"</option>
+                    <option value="approve-only">"Approve only; a person merges"</option>
+                </select>
+                <label for="policy-escalate">"Paths that always go to a person (one prefix per line)"</label>
+                <textarea id="policy-escalate" rows="2"
+                    prop:value=text(state, |d| d.escalate_paths.clone())
+                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.escalate_paths = v.clone()) }></textarea>
+                {move || errors_at(state, "agentReview")().map(|e| view! { <p class="form__error" data-testid="policy-error-agent-review">{e}</p> })}
+            </div>
+            <label for="policy-stall">"Notify when a PR waits longer than (minutes)"</label>
+            <input id="policy-stall" inputmode="numeric" placeholder="30" data-testid="policy-stall"
+                prop:value=text(state, |d| d.stall_minutes.clone())
+                on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.stall_minutes = v.clone()) } />
+            {move || errors_at(state, "stallNotifyMinutes")().map(|e| view! { <p class="form__error" data-testid="policy-error-stall">{e}</p> })}
+        </div>
     }
 }

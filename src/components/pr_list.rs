@@ -1,8 +1,9 @@
 //! The mission's pull requests: where each stands (CI pending, failing, ready, merged, held),
 //! every rail that holds it and why, the migration verdicts, and Merge for a PR that waits
-//! for a person.
+//! for a person, with the agent reviewer's latest verdict.
 
 use crate::api;
+use crate::components::pr_review::PrReviewLine;
 use crate::state::connection::Connection;
 use crate::state::refresh::Polled;
 use buildd_core::pull_request::{PrState, PullRequest, PullRequestList, Verdict};
@@ -55,6 +56,7 @@ fn PrItem(
     let number = pr.number;
     let title = pr.title.clone().unwrap_or_else(|| format!("PR #{number}"));
     let can_merge = pr.evaluation.mergeable_by_person && pr.state == "open";
+    let held = !pr.evaluation.reasons.is_empty();
     let workspace = pr.workspace_id.clone();
     let merge = move |_| {
         let (connection, workspace) = (connection.clone(), workspace.clone());
@@ -93,6 +95,7 @@ fn PrItem(
                 <span class=format!("chip chip--{tone}") data-testid="pr-state">{label}</span>
             </div>
             <p class="muted small">{pr.policy.reason.clone()}</p>
+            <PrReviewLine pr=pr.clone() />
             {(!pr.evaluation.reasons.is_empty()).then(|| view! {
                 <ul class="pr__reasons">
                     {pr.evaluation.reasons.iter().map(|r| view! { <li data-testid="pr-reason">{r.clone()}</li> }).collect_view()}
@@ -123,6 +126,11 @@ fn PrItem(
                         view! {
                             <div class="confirm" role="alertdialog" data-testid="merge-confirm">
                                 <p>{format!("Squash-merge PR #{number} into its base branch?")}</p>
+                                {held.then(|| view! {
+                                    <p class="small" data-testid="merge-warning">
+                                        "You merge past what holds it, listed above."
+                                    </p>
+                                })}
                                 <div class="actions">
                                     <button class="button button--primary" data-testid="confirm-merge" prop:disabled=move || state.busy.get() on:click=merge>
                                         {move || if state.busy.get() { "Merging…" } else { "Merge" }}

@@ -4,6 +4,7 @@ pub mod mission_page;
 pub mod missions_page;
 pub mod not_found_page;
 pub mod task_page;
+pub mod workspace_page;
 
 use crate::state::connection::{use_connection, Connection};
 use leptos::prelude::*;

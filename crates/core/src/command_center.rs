@@ -100,8 +100,9 @@ pub fn waiting_on_you(
     for pr in prs.iter().filter(|p| {
         p.state == "open"
             && p.evaluation.state == PrState::Held
+            // Held for a person: the human tier, an escalated or approve-only review, or a
+            // rail that only a person may merge past.
             && p.evaluation.mergeable_by_person
-            && p.policy.policy.tier == "human"
     }) {
         let mission = pr.mission_id.clone().unwrap_or_default();
         items.push(WaitItem {
@@ -185,5 +186,33 @@ mod tests {
         );
         assert_eq!(items[0].mission_title, "Search");
         assert_eq!(items[2].title, "Export: check-ins stopped (no workspace)");
+    }
+
+    #[test]
+    fn a_pr_waits_on_you_once_a_person_may_merge_it() {
+        let pr = |number: i64, tier: &str, state: &str, person: bool| -> PullRequest {
+            serde_json::from_value(json!({
+                "number": number, "workspaceId": "w", "missionId": "m1", "state": "open",
+                "title": "Add cache", "createdAt": format!("2026-11-29T0{number}:00:00Z"),
+                "policy": {"policy": {"tier": tier}, "source": "mission", "reason": "r"},
+                "evaluation": {"state": state, "reasons": [], "mergeableByPerson": person, "autoMerge": false}
+            }))
+            .unwrap()
+        };
+        let missions = vec![mission(
+            json!({"id": "m1", "title": "Cache", "status": "active", "tasks": []}),
+        )];
+        let prs = [
+            pr(1, "human", "held", true),
+            // Escalated by the reviewer.
+            pr(2, "agent-review", "held", true),
+            // Still with the reviewer.
+            pr(3, "agent-review", "held", false),
+            pr(4, "human", "ci_failing", false),
+        ];
+        let items = waiting_on_you(&missions, &prs, &[]);
+        let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
+        assert_eq!(titles, ["Merge PR #1: Add cache", "Merge PR #2: Add cache"]);
+        assert!(items.iter().all(|i| i.kind == WaitKind::PrHeld));
     }
 }

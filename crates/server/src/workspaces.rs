@@ -235,8 +235,13 @@ fn check_git_switches(config: &serde_json::Map<String, Value>) -> ApiResult<()> 
         "defaultBranch",
         "prodBranch",
     ] {
-        if config.get(name).is_some_and(|v| !v.is_string()) {
-            return Err(ApiError::bad(format!("gitConfig.{name} must be a string")));
+        if config
+            .get(name)
+            .is_some_and(|v| !v.is_string() && !v.is_null())
+        {
+            return Err(ApiError::bad(format!(
+                "gitConfig.{name} must be a string or null"
+            )));
         }
     }
     Ok(())

@@ -129,7 +129,7 @@ async fn patch_merges_git_config_and_validates() {
         ),
         (
             json!({"gitConfig": {"migrationsPath": ["db"]}}),
-            "gitConfig.migrationsPath must be a string",
+            "gitConfig.migrationsPath must be a string or null",
         ),
         (json!({"name": ""}), "name must be a non-empty string"),
     ] {

@@ -1,0 +1,50 @@
+//! The latest agent review of a PR: the reviewer at work, or its verdict and what came of it.
+
+use buildd_core::pull_request::{PrReview, PullRequest};
+use leptos::prelude::*;
+
+/// Says what a review decided, for the PR list.
+fn headline(review: &PrReview, pr: &PullRequest) -> String {
+    let confidence = review
+        .confidence
+        .map(|c| format!(" (confidence {c:.2})"))
+        .unwrap_or_default();
+    let n = review.iteration;
+    match (review.verdict.as_deref(), review.outcome.as_deref()) {
+        (_, None) => format!("Reviewer at work on review {n}"),
+        (_, Some("merged")) => format!("Approved by the reviewer{confidence} → merged"),
+        (_, Some("awaiting_person")) => {
+            format!("Approved by the reviewer{confidence} → waits for you to merge")
+        }
+        (_, Some("retry")) => format!(
+            "Changes requested{confidence} on review {n} → fix queued on {}",
+            pr.head_branch.as_deref().unwrap_or("its branch")
+        ),
+        (None, Some("escalated")) => "Escalated to you before review".into(),
+        (Some(verdict), Some("escalated")) => {
+            format!("Escalated to you (the reviewer said {verdict}{confidence})")
+        }
+        (_, Some(_)) => "Verdict not used".into(),
+    }
+}
+
+#[component]
+pub fn PrReviewLine(pr: PullRequest) -> impl IntoView {
+    let review = pr.reviews.first().cloned()?;
+    let text = headline(&review, &pr);
+    let task = review.reviewer_task_id.clone();
+    Some(view! {
+        <div class="pr-review" data-testid="pr-review">
+            <p class="pr-review__head">
+                <strong>{text}</strong>
+                {task.map(|t| view! { " · " <a href=format!("/tasks/{t}")>"reviewer task"</a> })}
+            </p>
+            {(!review.reasons.is_empty()).then(|| view! {
+                <ul class="pr__reasons">
+                    {review.reasons.iter().map(|r| view! { <li data-testid="pr-review-reason">{r.clone()}</li> }).collect_view()}
+                </ul>
+            })}
+            {review.summary.clone().map(|s| view! { <p class="muted small pr-review__summary">{s}</p> })}
+        </div>
+    })
+}

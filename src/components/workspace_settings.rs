@@ -1,0 +1,348 @@
+//! A workspace's merge settings: the default policy its missions inherit, and how its PRs
+//! merge — auto-merge on green CI, the reviewer's patch evidence, where migrations live.
+//! A refused save keeps what was typed and says why, at the field where it can.
+
+use crate::api;
+use crate::components::merge_policy_editor::{
+    tier_label, update, PolicyDraft, PolicyFields, PolicyState,
+};
+use crate::state::connection::Connection;
+use buildd_core::merge_policy::{MergePolicy, DEFAULT_MAX_LINES};
+use buildd_core::Workspace;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde_json::{json, Map, Value};
+
+fn git(ws: &Workspace) -> Map<String, Value> {
+    ws.git_config
+        .as_ref()
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The default policy as stored, when it is one.
+pub fn workspace_policy(ws: &Workspace) -> Option<MergePolicy> {
+    git(ws)
+        .get("mergePolicy")
+        .and_then(|p| serde_json::from_value(p.clone()).ok())
+}
+
+fn policy_summary(policy: Option<&MergePolicy>) -> String {
+    match policy {
+        Some(p) => {
+            let mut s = tier_label(&p.tier).to_string();
+            if let Some(n) = p.threshold.as_ref().and_then(|t| t.max_lines) {
+                s.push_str(&format!(", {n} lines"));
+            }
+            if let Some(r) = &p.agent_review {
+                s.push_str(&format!(", reviewer role {}", r.reviewer_role));
+            }
+            s
+        }
+        None => format!("auto-threshold, {DEFAULT_MAX_LINES} lines (the built-in default)"),
+    }
+}
+
+fn save(
+    connection: Connection,
+    id: String,
+    git_config: Value,
+    on_done: impl Fn(Result<(), String>) + 'static,
+) {
+    spawn_local(async move {
+        let result =
+            api::update_workspace(&connection, &id, json!({ "gitConfig": git_config })).await;
+        on_done(result.map_err(|e| e.refusal()));
+    });
+}
+
+#[component]
+pub fn WorkspacePolicy(
+    workspace: Workspace,
+    connection: Connection,
+    state: PolicyState,
+    refresh: Callback<()>,
+) -> impl IntoView {
+    let policy = workspace_policy(&workspace);
+    let current = policy_summary(policy.as_ref());
+    let editing = Memo::new(move |_| state.draft.with(Option::is_some));
+    let id = workspace.id.clone();
+    let send = move |value: Value| {
+        state.busy.set(true);
+        state.errors.set(vec![]);
+        save(
+            connection.clone(),
+            id.clone(),
+            json!({ "mergePolicy": value }),
+            move |result| {
+                match result {
+                    Ok(()) => {
+                        state.draft.set(None);
+                        refresh.run(());
+                    }
+                    Err(e) => state.errors.set(e.split("; ").map(String::from).collect()),
+                }
+                state.busy.set(false);
+            },
+        );
+    };
+    view! {
+        <section class="card" data-testid="workspace-policy">
+            <h2 class="card__title">"Default merge policy"</h2>
+            <p class="muted small">"Missions in this workspace use it unless they override it or require review."</p>
+            {move || if editing.get() {
+                let send = send.clone();
+                view! {
+                    <form class="form" on:submit=move |ev: leptos::ev::SubmitEvent| {
+                        ev.prevent_default();
+                        if let Some(d) = state.draft.get_untracked() { send(d.to_json()) }
+                    }>
+                        <fieldset class="choices">
+                            <label class="checkbox">
+                                <input type="radio" name="workspace-policy-mode" data-testid="policy-inherit"
+                                    prop:checked=move || state.draft.with(|d| d.as_ref().is_some_and(|d| d.inherit))
+                                    on:change=move |_| update(state, |d| d.inherit = true) />
+                                {format!("Use the built-in default (auto-threshold, {DEFAULT_MAX_LINES} lines)")}
+                            </label>
+                            <label class="checkbox">
+                                <input type="radio" name="workspace-policy-mode" data-testid="policy-override"
+                                    prop:checked=move || state.draft.with(|d| d.as_ref().is_some_and(|d| !d.inherit))
+                                    on:change=move |_| update(state, |d| d.inherit = false) />
+                                "Set a default for this workspace"
+                            </label>
+                        </fieldset>
+                        <PolicyFields state=state />
+                        {move || state.general_errors().map(|e| view! { <p class="form__error" role="alert" data-testid="policy-error">{e}</p> })}
+                        <div class="actions">
+                            <button class="button button--primary" type="submit" data-testid="save-policy" prop:disabled=move || state.busy.get()>
+                                {move || if state.busy.get() { "Saving…" } else { "Save" }}
+                            </button>
+                            <button class="button" type="button" on:click=move |_| { state.draft.set(None); state.errors.set(vec![]); }>"Cancel"</button>
+                        </div>
+                    </form>
+                }
+                .into_any()
+            } else {
+                let policy = policy.clone();
+                view! {
+                    <p data-testid="workspace-policy-current"><strong>{format!("Default: {current}")}</strong></p>
+                    <div class="actions">
+                        <button class="button" data-testid="edit-policy"
+                            on:click=move |_| { state.errors.set(vec![]); state.draft.set(Some(PolicyDraft::from(policy.as_ref()))); }>
+                            "Change"
+                        </button>
+                    </div>
+                }
+                .into_any()
+            }}
+        </section>
+    }
+}
+
+/// The merge switches as typed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MergeSwitches {
+    pub auto_merge: bool,
+    pub patch_evidence: bool,
+    pub migrations_path: String,
+    pub schema_file: String,
+}
+
+impl MergeSwitches {
+    fn from(ws: &Workspace) -> Self {
+        let git = git(ws);
+        let text = |k: &str| {
+            git.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        Self {
+            auto_merge: git.get("autoMergeOnGreenCI").and_then(Value::as_bool) != Some(false),
+            patch_evidence: git
+                .get("policyConfig")
+                .and_then(|p| p.get("reviewerPatchEvidence"))
+                .and_then(Value::as_bool)
+                == Some(true),
+            migrations_path: text("migrationsPath"),
+            schema_file: text("schemaFile"),
+        }
+    }
+
+    /// The `gitConfig` keys this form owns; other `policyConfig` keys are kept.
+    fn to_json(&self, ws: &Workspace) -> Value {
+        let mut policy_config = git(ws)
+            .get("policyConfig")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        policy_config.insert("reviewerPatchEvidence".into(), json!(self.patch_evidence));
+        let path = |s: &str| {
+            let s = s.trim();
+            if s.is_empty() {
+                Value::Null
+            } else {
+                json!(s)
+            }
+        };
+        json!({
+            "autoMergeOnGreenCI": self.auto_merge,
+            "policyConfig": policy_config,
+            "migrationsPath": path(&self.migrations_path),
+            "schemaFile": path(&self.schema_file),
+        })
+    }
+}
+
+/// The merge-switches form's state. Lives above the refreshed workspace.
+#[derive(Clone, Copy)]
+pub struct SwitchesState {
+    pub draft: RwSignal<Option<MergeSwitches>>,
+    pub busy: RwSignal<bool>,
+    pub error: RwSignal<Option<String>>,
+}
+
+impl SwitchesState {
+    pub fn new() -> Self {
+        Self {
+            draft: RwSignal::new(None),
+            busy: RwSignal::new(false),
+            error: RwSignal::new(None),
+        }
+    }
+}
+
+impl Default for SwitchesState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn edit(state: SwitchesState, f: impl Fn(&mut MergeSwitches)) {
+    state.draft.update(|d| {
+        if let Some(d) = d {
+            f(d)
+        }
+    });
+}
+
+#[component]
+pub fn MergeSettings(
+    workspace: Workspace,
+    connection: Connection,
+    state: SwitchesState,
+    refresh: Callback<()>,
+) -> impl IntoView {
+    let now = MergeSwitches::from(&workspace);
+    let on_off = |b: bool| if b { "on" } else { "off" };
+    let summary = [
+        format!("Auto-merge on green CI: {}", on_off(now.auto_merge)),
+        format!(
+            "The reviewer sees {}",
+            if now.patch_evidence {
+                "the patch, with added lines numbered"
+            } else {
+                "the changed files' names"
+            }
+        ),
+        format!(
+            "Migrations in {} · schema file {}",
+            if now.migrations_path.is_empty() {
+                "migrations/"
+            } else {
+                &now.migrations_path
+            },
+            if now.schema_file.is_empty() {
+                "schema.sql"
+            } else {
+                &now.schema_file
+            },
+        ),
+    ];
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let Some(draft) = state.draft.get_untracked() else {
+            return;
+        };
+        state.busy.set(true);
+        state.error.set(None);
+        save(
+            connection.clone(),
+            workspace.id.clone(),
+            draft.to_json(&workspace),
+            move |result| {
+                match result {
+                    Ok(()) => {
+                        state.draft.set(None);
+                        refresh.run(());
+                    }
+                    Err(e) => state.error.set(Some(format!("Not saved: {e}"))),
+                }
+                state.busy.set(false);
+            },
+        );
+    };
+    let checked = move |get: fn(&MergeSwitches) -> bool| {
+        move || state.draft.with(|d| d.as_ref().is_some_and(get))
+    };
+    let text = move |get: fn(&MergeSwitches) -> String| {
+        move || {
+            state
+                .draft
+                .with(|d| d.as_ref().map(get).unwrap_or_default())
+        }
+    };
+    view! {
+        <section class="card" data-testid="merge-settings">
+            <h2 class="card__title">"Merging"</h2>
+            {move || match state.draft.get().is_some() {
+                true => view! {
+                    <form class="form" on:submit=submit.clone()>
+                        <label class="checkbox">
+                            <input type="checkbox" data-testid="auto-merge" prop:checked=checked(|d| d.auto_merge)
+                                on:change=move |ev| { let v = event_target_checked(&ev); edit(state, |d| d.auto_merge = v) } />
+                            "Auto-merge on green CI (clear it to have a person merge every PR)"
+                        </label>
+                        <label class="checkbox">
+                            <input type="checkbox" data-testid="patch-evidence" prop:checked=checked(|d| d.patch_evidence)
+                                on:change=move |ev| { let v = event_target_checked(&ev); edit(state, |d| d.patch_evidence = v) } />
+                            "Give the reviewer agent the patch, not only the file names"
+                        </label>
+                        <label for="migrations-path">"Migrations folder"</label>
+                        <input id="migrations-path" placeholder="migrations/" data-testid="migrations-path"
+                            prop:value=text(|d| d.migrations_path.clone())
+                            on:input=move |ev| { let v = event_target_value(&ev); edit(state, |d| d.migrations_path = v.clone()) } />
+                        <label for="schema-file">"Schema file"</label>
+                        <input id="schema-file" placeholder="schema.sql" data-testid="schema-file"
+                            prop:value=text(|d| d.schema_file.clone())
+                            on:input=move |ev| { let v = event_target_value(&ev); edit(state, |d| d.schema_file = v.clone()) } />
+                        {move || state.error.get().map(|e| view! { <p class="form__error" role="alert" data-testid="settings-error">{e}</p> })}
+                        <div class="actions">
+                            <button class="button button--primary" type="submit" data-testid="save-settings" prop:disabled=move || state.busy.get()>
+                                {move || if state.busy.get() { "Saving…" } else { "Save" }}
+                            </button>
+                            <button class="button" type="button" on:click=move |_| { state.draft.set(None); state.error.set(None); }>"Cancel"</button>
+                        </div>
+                    </form>
+                }
+                .into_any(),
+                false => {
+                    let now = now.clone();
+                    view! {
+                        <ul class="plain" data-testid="merge-settings-current">
+                            {summary.iter().map(|s| view! { <li>{s.clone()}</li> }).collect_view()}
+                        </ul>
+                        <div class="actions">
+                            <button class="button" data-testid="edit-settings"
+                                on:click=move |_| { state.error.set(None); state.draft.set(Some(now.clone())); }>
+                                "Change"
+                            </button>
+                        </div>
+                    }
+                    .into_any()
+                }
+            }}
+        </section>
+    }
+}
