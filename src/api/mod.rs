@@ -8,7 +8,7 @@ use crate::state::connection::Connection;
 use buildd_core::client::{ClientMission, ClientMissionList, ClientRunOutcome, ClientTask};
 use buildd_core::note::{MissionNote, NotesPage};
 use buildd_core::organizer_runs::MissionRuns;
-use buildd_core::pull_request::{PullRequest, PullRequestList};
+use buildd_core::pull_request::PullRequestList;
 use buildd_core::{
     ApiErrorBody, ApprovedPlan, Instructed, RejectedPlan, TaskMessages, Workspace,
     WorkspaceEnvelope,
@@ -187,14 +187,18 @@ pub async fn mission_prs(conn: &Connection, mission_id: &str) -> Result<PullRequ
     get(conn, &format!("/api/prs?missionId={}", encode(mission_id))).await
 }
 
-/// `POST /api/prs/{number}/merge` `{workspaceId}`: a person merges the PR.
-pub async fn merge_pr(
-    conn: &Connection,
-    number: i64,
-    workspace_id: &str,
-) -> Result<PullRequest, ApiError> {
+/// `POST /api/prs/{number}/merge` `{workspaceId}`: a person merges the PR. Buildd answers
+/// `{ok, merged}`; the PR list refreshes to show the rest.
+pub async fn merge_pr(conn: &Connection, number: i64, workspace_id: &str) -> Result<(), ApiError> {
     let body = serde_json::json!({ "workspaceId": workspace_id }).to_string();
-    post(conn, &format!("/api/prs/{number}/merge"), Some(body)).await
+    fetch_text(
+        conn,
+        "POST",
+        &format!("/api/prs/{number}/merge"),
+        Some(body),
+    )
+    .await
+    .map(|_| ())
 }
 
 /// `GET /api/missions/{id}/notes?limit=50`: the newest notes.

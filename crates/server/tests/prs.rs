@@ -341,3 +341,52 @@ async fn check_runs_are_validated_and_scoped() {
     let (_, other_list) = app.call("GET", "/api/prs", &app.other, None).await;
     assert_eq!(other_list["prs"], json!([]));
 }
+
+#[tokio::test]
+async fn an_agent_may_ask_for_a_merge_only_under_auto_threshold() {
+    let app = TestApp::new().await;
+    let m = app.mission("Agent merges").await;
+    with_pr(&app, &m, 95, Some(files(json!([])))).await;
+    let merge = |key: String| {
+        let app = &app;
+        async move {
+            app.call(
+                "POST",
+                "/api/prs/95/merge",
+                &key,
+                Some(json!({"workspaceId": app.workspace})),
+            )
+            .await
+        }
+    };
+    // Auto-threshold: the same rails as merging by itself.
+    let (status, refused) = merge(app.worker.clone()).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+    assert_eq!(
+        refused["error"],
+        "Merge refused: no CI check run reported for head commit abc1234"
+    );
+    let (status, _) = merge(app.trigger.clone()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
+    app.call(
+        "PATCH",
+        &format!("/api/missions/{m}"),
+        &app.admin,
+        Some(json!({"mergePolicy": {"tier": "human"}})),
+    )
+    .await;
+    check(&app, 95, SHA, "completed", Some("success")).await;
+    let (status, refused) = merge(app.worker.clone()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        refused["error"],
+        "merge is gated by the merge policy tier: human PRs are merged by a person"
+    );
+    let (status, merged) = merge(app.admin.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{merged}");
+    assert_eq!(
+        (&merged["ok"], &merged["merged"], &merged["state"]),
+        (&json!(true), &json!(true), &json!("merged"))
+    );
+}

@@ -107,12 +107,10 @@ impl Browser {
             .unwrap_or_else(|e| panic!("waiting for {css}: {e}"))
     }
 
-    /// Clicks the element `css` matches.
+    /// Clicks the element `css` matches, once the page shows it.
     pub async fn click(&self, css: &str) {
-        self.client
-            .find(Locator::Css(css))
+        self.wait_for(css)
             .await
-            .unwrap_or_else(|e| panic!("finding {css}: {e}"))
             .click()
             .await
             .unwrap_or_else(|e| panic!("clicking {css}: {e}"));

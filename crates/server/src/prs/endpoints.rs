@@ -16,7 +16,7 @@ use axum::Json;
 use buildd_core::pr_rails::Files;
 use buildd_core::pull_request::{PullRequest, PullRequestList};
 use buildd_core::AccountLevel;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::collections::HashMap;
 
 /// A PR as the API shows it: files without patches, check runs, policy and evaluation.
@@ -164,14 +164,19 @@ pub async fn record_check(
     Ok((StatusCode::CREATED, Json(out)))
 }
 
-/// `POST /api/prs/{number}/merge` `{workspaceId}`: a person merges, where the rails allow.
+/// `POST /api/prs/{number}/merge` `{workspaceId}`: a person (admin key) merges once CI
+/// passed for the head commit; an agent (worker key) only under auto-threshold, and only
+/// where the PR could merge by itself. Answers Buildd's `{ok, merged}` with the PR.
 pub async fn merge_endpoint(
     State(state): State<AppState>,
     caller: Caller,
     Path(number): Path<i64>,
     body: JsonObject,
-) -> ApiResult<Json<PullRequest>> {
-    caller.require_admin()?;
+) -> ApiResult<Json<Value>> {
+    let agent = caller.level == AccountLevel::Worker;
+    if !agent {
+        caller.require_admin()?;
+    }
     let mut tx = state.db.write().await?;
     let pr = team_pr(&mut tx, &caller, &body, number).await?;
     if pr.state != "open" {
@@ -180,19 +185,38 @@ pub async fn merge_endpoint(
             pr.state
         )));
     }
-    let (_, evaluation) = evaluate(&mut tx, &pr).await?;
-    if !evaluation.mergeable_by_person {
+    let (policy, evaluation) = evaluate(&mut tx, &pr).await?;
+    let tier = policy.policy.tier.as_str();
+    if agent && tier != "auto-threshold" {
+        let who = if tier == "human" {
+            "a person"
+        } else {
+            "the reviewer's verdict"
+        };
+        return Err(ApiError::Forbidden(format!(
+            "merge is gated by the merge policy tier: {tier} PRs are merged by {who}"
+        )));
+    }
+    let allowed = if agent {
+        evaluation.auto_merge
+    } else {
+        evaluation.mergeable_by_person
+    };
+    if !allowed {
         return Err(ApiError::Detailed(
             StatusCode::CONFLICT,
             json!({"error": format!("Merge refused: {}", evaluation.reasons.join("; ")),
                    "reasons": evaluation.reasons}),
         ));
     }
-    merge(&mut tx, &pr, &format!("account:{}", caller.account_id)).await?;
+    let by = if agent { "agent" } else { "account" };
+    merge(&mut tx, &pr, &format!("{by}:{}", caller.account_id)).await?;
     let pr = find_pr(&mut tx, &pr.workspace_id, number)
         .await?
         .ok_or(ApiError::NotFound("Pull request not found"))?;
-    let out = view(&mut tx, &pr).await?;
+    let mut out = serde_json::to_value(view(&mut tx, &pr).await?)?;
+    out["ok"] = json!(true);
+    out["merged"] = json!(true);
     tx.commit().await?;
     Ok(Json(out))
 }
