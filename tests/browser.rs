@@ -1197,9 +1197,25 @@ async fn a_held_pr_shows_its_contract_reason_and_a_person_merges_it() {
         reason,
         "Human — this mission requires review: a person merges this PR"
     );
+    // Merging past a rail says so; merging what only the tier holds does not.
+    browser
+        .click("[data-pr='501'] [data-testid=merge-pr]")
+        .await;
+    let warning = browser
+        .wait_text("[data-pr='501'] [data-testid=merge-warning]", |t| !t.is_empty())
+        .await;
+    assert_eq!(warning, "You merge past what holds it, listed above.");
     browser
         .click("[data-pr='502'] [data-testid=merge-pr]")
         .await;
+    browser
+        .wait_text("[data-pr='502'] [data-testid=merge-confirm]", |t| !t.is_empty())
+        .await;
+    assert!(c
+        .find_all(Locator::Css("[data-pr='502'] [data-testid=merge-warning]"))
+        .await
+        .unwrap()
+        .is_empty());
     browser
         .click("[data-pr='502'] [data-testid=confirm-merge]")
         .await;
@@ -1504,6 +1520,23 @@ async fn the_feed_reads_older_notes_on_request() {
             .is_empty(),
         "nothing older is left to read"
     );
+
+    // New notes push the newest page on; what slides out of it stays on screen.
+    for i in 61..=63 {
+        let (status, _) = send_json(
+            server.addr,
+            "POST",
+            &format!("/api/missions/{mission}/notes"),
+            &server.worker_key,
+            Some(&serde_json::json!({"type": "update", "title": format!("Update {i}")})),
+        );
+        assert_eq!(status, 201);
+    }
+    browser
+        .wait_text("[data-testid=note]", |t| t.contains("Update 63"))
+        .await;
+    let expected: Vec<String> = (1..=63).rev().map(|i| format!("Update {i}")).collect();
+    assert_eq!(notes(c).await, expected);
     browser.close().await;
 }
 

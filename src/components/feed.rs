@@ -211,6 +211,22 @@ pub fn Feed(
             });
         }
     };
+    // Once older pages are read, every note the refreshed newest page shows is kept too, so
+    // one that slides out of it stays on screen between the newest page and the older ones.
+    Effect::new(move |_| {
+        if let Some(Ok(page)) = notes.get() {
+            if state.older.with_untracked(|o| !o.is_empty()) {
+                state.older.update(|older| {
+                    for n in page.notes.iter().rev() {
+                        if !older.iter().any(|o| o.id == n.id) {
+                            older.insert(0, n.clone());
+                        }
+                    }
+                    older.sort_by(|a, b| b.created_at.cmp(&a.created_at));
+                });
+            }
+        }
+    });
     // The newest page refreshes by itself; older pages are read on request and kept.
     let load_older = {
         let (connection, mission_id) = (connection.clone(), mission_id.clone());
@@ -228,7 +244,18 @@ pub fn Feed(
             spawn_local(async move {
                 match api::older_notes(&connection, &mission_id, &cursor).await {
                     Ok(page) => {
-                        state.older.update(|o| o.extend(page.notes));
+                        let newest = notes.with_untracked(|n| match n {
+                            Some(Ok(p)) => p.notes.clone(),
+                            _ => vec![],
+                        });
+                        state.older.update(|o| {
+                            for n in newest.into_iter().chain(page.notes) {
+                                if !o.iter().any(|k| k.id == n.id) {
+                                    o.push(n);
+                                }
+                            }
+                            o.sort_by(|a, b| b.created_at.cmp(&a.created_at));
+                        });
                         state
                             .older_done
                             .set(!page.has_more || page.next_cursor.is_none());
@@ -275,7 +302,7 @@ pub fn Feed(
                 Some(Ok(page)) => {
                     let more = page.has_more && page.next_cursor.is_some();
                     let mut shown = page.notes;
-                    // A note that slid out of the newest page is already among the older ones.
+                    // Notes kept from earlier pages, newest first, after the newest page.
                     let older: Vec<_> = state.older.with(|o| {
                         o.iter().filter(|o| !shown.iter().any(|n| n.id == o.id)).cloned().collect()
                     });

@@ -56,7 +56,8 @@ fn PrItem(
     let number = pr.number;
     let title = pr.title.clone().unwrap_or_else(|| format!("PR #{number}"));
     let can_merge = pr.evaluation.mergeable_by_person && pr.state == "open";
-    let held = !pr.evaluation.reasons.is_empty();
+    // Rails hold it, beyond the tier's own hold: the person merges past them.
+    let held = pr.evaluation.reasons.len() > usize::from(pr.evaluation.tier_hold.is_some());
     let workspace = pr.workspace_id.clone();
     let merge = move |_| {
         let (connection, workspace) = (connection.clone(), workspace.clone());

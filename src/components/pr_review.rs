@@ -16,11 +16,17 @@ fn headline(review: &PrReview, pr: &PullRequest) -> String {
         (_, Some("awaiting_person")) => {
             format!("Approved by the reviewer{confidence} → waits for you to merge")
         }
+        (_, Some("awaiting_ci")) => {
+            format!("Approved by the reviewer{confidence} → merges when CI passes")
+        }
         (_, Some("retry")) => format!(
             "Changes requested{confidence} on review {n} → fix queued on {}",
             pr.head_branch.as_deref().unwrap_or("its branch")
         ),
-        (None, Some("escalated")) => "Escalated to you before review".into(),
+        (None, Some("escalated")) if review.reviewer_task_id.is_none() => {
+            "Escalated to you before review".into()
+        }
+        (None, Some("escalated")) => "Escalated to you".into(),
         (Some(verdict), Some("escalated")) => {
             format!("Escalated to you (the reviewer said {verdict}{confidence})")
         }

@@ -181,6 +181,7 @@ pub fn evaluate_pr(facts: &PrFacts, settings: &RailSettings) -> PrEvaluation {
             reasons: vec![],
             mergeable_by_person: false,
             auto_merge: false,
+            tier_hold: None,
             migrations: None,
         };
     }
@@ -224,8 +225,9 @@ pub fn evaluate_pr(facts: &PrFacts, settings: &RailSettings) -> PrEvaluation {
                 format!("{why}: the reviewer requested changes; a fix is under way")
             }
             ReviewStatus::Escalated => format!("{why}: the reviewer escalated it to a person"),
-            ReviewStatus::Approved => {
-                format!("{why}: the reviewer approved; a person merges (approve-only)")
+            ReviewStatus::Approved => format!("{why}: the reviewer approved; a person merges"),
+            ReviewStatus::AwaitingCi => {
+                format!("{why}: the reviewer approved; the merge waits for CI on the head commit")
             }
         }),
         _ if !settings.auto_merge_on_green => {
@@ -234,7 +236,7 @@ pub fn evaluate_pr(facts: &PrFacts, settings: &RailSettings) -> PrEvaluation {
         _ => None,
     };
     let auto_merge = rails_pass && tier_hold.is_none();
-    reasons.extend(tier_hold);
+    reasons.extend(tier_hold.clone());
     PrEvaluation {
         state: state.unwrap_or(if auto_merge {
             PrState::Ready
@@ -249,6 +251,7 @@ pub fn evaluate_pr(facts: &PrFacts, settings: &RailSettings) -> PrEvaluation {
                 )),
         auto_merge,
         reasons,
+        tier_hold,
         migrations,
     }
 }

@@ -86,8 +86,10 @@ pub enum ReviewStatus {
     ChangesRequested,
     /// Sent to a person, by the reviewer or by an escalation trigger.
     Escalated,
-    /// Approved under `approve-only`: a person merges.
+    /// Approved under `approve-only` (or with auto-merge off): a person merges.
     Approved,
+    /// Approved; the merge waits for CI still running on the head commit.
+    AwaitingCi,
 }
 
 /// One review of a PR: the reviewer's verdict and what came of it.
@@ -108,7 +110,8 @@ pub struct PrReview {
     pub confidence: Option<f64>,
     #[serde(default)]
     pub summary: Option<String>,
-    /// `merged`, `awaiting_person`, `retry`, `escalated` or `stale`; `None` while pending.
+    /// `merged`, `awaiting_person`, `awaiting_ci`, `retry`, `escalated` or `stale`; `None`
+    /// while the reviewer works.
     #[serde(default)]
     pub outcome: Option<String>,
     /// Why the server escalated or refused the reviewer's approval.
@@ -127,6 +130,7 @@ impl PrReview {
             Some("retry") => ReviewStatus::ChangesRequested,
             Some("escalated") => ReviewStatus::Escalated,
             Some("awaiting_person") => ReviewStatus::Approved,
+            Some("awaiting_ci") => ReviewStatus::AwaitingCi,
             Some(_) => ReviewStatus::None,
         }
     }
@@ -142,6 +146,10 @@ pub struct PrEvaluation {
     pub mergeable_by_person: bool,
     /// Whether it merges by itself now.
     pub auto_merge: bool,
+    /// The tier's (or the workspace's) own hold, also the last of `reasons`: what remains
+    /// when no rail blocks.
+    #[serde(default)]
+    pub tier_hold: Option<String>,
     #[serde(default)]
     pub migrations: Option<MigrationReport>,
 }

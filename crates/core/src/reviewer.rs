@@ -3,7 +3,7 @@
 //! proof for the head commit, and only when no escalation trigger fires on the server's own
 //! file list at the moment the verdict lands; anything else goes to a person.
 
-use crate::pr_rails::{ci, escalation_triggers, Files, PrFacts, RailSettings};
+use crate::pr_rails::{ci, escalation_triggers, Files, PrFacts, PrState, RailSettings};
 use crate::pull_request::CheckRun;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -93,8 +93,10 @@ pub fn validate_reviewer_output(output: &Value) -> Result<ReviewerOutput, Vec<St
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReviewOutcome {
     Merge,
-    /// Approved under `approve-only`: a person merges.
+    /// Approved under `approve-only`, or in a workspace with auto-merge off: a person merges.
     AwaitingPerson,
+    /// Approved while CI still runs on the head commit: decided again when it reports.
+    AwaitingCi,
     /// A fix on the same branch, reviewed again as `next_iteration`.
     Retry {
         next_iteration: i64,
@@ -108,6 +110,7 @@ impl ReviewOutcome {
         match self {
             Self::Merge => "merged",
             Self::AwaitingPerson => "awaiting_person",
+            Self::AwaitingCi => "awaiting_ci",
             Self::Retry { .. } => "retry",
             Self::Escalate(_) => "escalated",
         }
@@ -182,8 +185,8 @@ fn build_proof(head: &str, checks: &[CheckRun]) -> Result<(), String> {
 }
 
 /// Where a model approval may merge: into this mission's integration branch only, never a
-/// protected trunk, and only with a build proof for the head commit.
-pub fn approval_bound(ctx: &ReviewContext) -> Result<(), String> {
+/// protected trunk.
+pub fn branch_bound(ctx: &ReviewContext) -> Result<(), String> {
     let Some(base) = ctx.base_branch else {
         return Err("model approve: PR base ref is unknown — refusing an unattended merge".into());
     };
@@ -197,8 +200,7 @@ pub fn approval_bound(ctx: &ReviewContext) -> Result<(), String> {
             "model approve: base '{base}' is not this mission's integration branch — human merge required"
         ));
     }
-    let head = ctx.facts.head_sha.unwrap_or_default();
-    build_proof(head, ctx.facts.checks)
+    Ok(())
 }
 
 /// What a verdict leads to, checked against the PR as it is now.
@@ -217,17 +219,30 @@ pub fn decide_review(output: &ReviewerOutput, ctx: &ReviewContext) -> ReviewOutc
                 .agent_review
                 .as_ref()
                 .and_then(|a| a.gate_condition.as_deref());
-            if gate == Some("approve-only") {
+            // Approve-only, or a workspace where a person merges every PR.
+            if gate == Some("approve-only") || !ctx.settings.auto_merge_on_green {
                 return ReviewOutcome::AwaitingPerson;
             }
-            let mut reasons: Vec<String> = approval_bound(ctx).err().into_iter().collect();
-            if let Err((_, ci_reason)) = ci(ctx.facts) {
-                reasons.push(ci_reason);
+            if let Err(bound) = branch_bound(ctx) {
+                return ReviewOutcome::Escalate(vec![bound]);
             }
-            if reasons.is_empty() {
-                ReviewOutcome::Merge
-            } else {
-                ReviewOutcome::Escalate(reasons)
+            let head = ctx.facts.head_sha.unwrap_or_default();
+            let ran = ctx.facts.checks.iter().any(|c| c.head_sha == head);
+            match ci(ctx.facts) {
+                // CI still runs on this commit: the approval waits for it.
+                Err((PrState::CiPending, _)) if ran => ReviewOutcome::AwaitingCi,
+                Err((_, reason)) => {
+                    let mut reasons: Vec<String> = build_proof(head, ctx.facts.checks)
+                        .err()
+                        .into_iter()
+                        .collect();
+                    reasons.push(reason);
+                    ReviewOutcome::Escalate(reasons)
+                }
+                Ok(()) => match build_proof(head, ctx.facts.checks) {
+                    Ok(()) => ReviewOutcome::Merge,
+                    Err(proof) => ReviewOutcome::Escalate(vec![proof]),
+                },
             }
         }
         "request-changes" if ctx.iteration < MAX_REVIEW_ITERATIONS => ReviewOutcome::Retry {

@@ -11,7 +11,7 @@ CREATE TABLE pr_reviews (
     confidence        REAL,
     summary           TEXT,
     -- NULL while the reviewer works.
-    outcome           TEXT CHECK (outcome IN ('merged', 'awaiting_person', 'retry', 'escalated', 'stale')),
+    outcome           TEXT CHECK (outcome IN ('merged', 'awaiting_person', 'awaiting_ci', 'retry', 'escalated', 'stale')),
     reasons           TEXT NOT NULL DEFAULT '[]',
     created_at        TEXT NOT NULL,
     decided_at        TEXT

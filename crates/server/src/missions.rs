@@ -249,6 +249,8 @@ pub async fn update(
             .bind(&id)
             .execute(&mut *tx)
             .await?;
+        // Open PRs now under agent-review get their reviewer.
+        crate::prs::start_reviews(&mut tx, Some(&id), None).await?;
     }
     if let Some(work) = &work {
         sqlx::query("UPDATE missions SET mode = ? WHERE id = ?")

@@ -7,7 +7,7 @@ use crate::body::{Field, JsonObject};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::outcomes::task_finished;
-use crate::rows::{WorkerRow, WORKER_COLUMNS};
+use crate::rows::{TaskRow, WorkerRow, WORKER_COLUMNS};
 use crate::state::AppState;
 use crate::tasks::find_task;
 use crate::time::now;
@@ -113,6 +113,7 @@ pub async fn update(
     let pr_url = pr_url.or(worker.pr_url.clone());
     let pr_number = pr_number.or(worker.pr_number);
 
+    let completed = matches!(report, Report::Completed);
     match report {
         Report::Progress(status) => {
             sqlx::query(
@@ -232,6 +233,11 @@ pub async fn update(
             if let Some(verdict) = &review {
                 crate::prs::apply_verdict(&mut tx, &task, verdict).await?;
             }
+            // Its PR is recorded and routed (merged, or sent for review) before anything
+            // asks whether the mission still has open work.
+            if status == "completed" {
+                route_pr(&mut tx, &worker, &task, &body, true).await?;
+            }
             task_finished(&mut tx, &caller.team_id, &task.id).await?;
         }
         Report::Failed(error) => {
@@ -251,11 +257,9 @@ pub async fn update(
         }
     }
 
-    // A reported PR is recorded, evaluated, and merged when its policy lets it.
-    if let Some(pr) = crate::prs::record_pr(&mut tx, &worker, &task, &body).await? {
-        if pr.state == "open" && !crate::prs::maybe_auto_merge(&mut tx, &pr).await? {
-            crate::prs::request_review(&mut tx, &pr).await?;
-        }
+    // A PR reported with progress or a failure is recorded too.
+    if !completed {
+        route_pr(&mut tx, &worker, &task, &body, false).await?;
     }
     // Queued instructions reach the worker in this answer, once.
     let instructions = deliver_instructions(&mut tx, &id).await?;
@@ -266,6 +270,23 @@ pub async fn update(
         out["instructions"] = Value::String(text);
     }
     Ok(Json(out))
+}
+
+/// Records the PR a report carries, merges it when its policy lets it, and — once the work
+/// is done — starts its review under agent-review.
+async fn route_pr(
+    tx: &mut Tx,
+    worker: &WorkerRow,
+    task: &TaskRow,
+    body: &JsonObject,
+    done: bool,
+) -> ApiResult<()> {
+    if let Some(pr) = crate::prs::record_pr(tx, worker, task, body).await? {
+        if pr.state == "open" && !crate::prs::maybe_auto_merge(tx, &pr).await? && done {
+            crate::prs::request_review(tx, &pr).await?;
+        }
+    }
+    Ok(())
 }
 
 async fn finish(

@@ -207,6 +207,10 @@ pub async fn update(
     .bind(&id)
     .execute(&mut *tx)
     .await?;
+    if merged_git_config.is_some() {
+        // Open PRs that the new default puts under agent-review get their reviewer.
+        crate::prs::start_reviews(&mut tx, None, Some(&id)).await?;
+    }
     tx.commit().await?;
     Ok(Json(Success { success: true }))
 }

@@ -428,7 +428,7 @@ async fn approve_only_leaves_the_merge_to_a_person_and_a_lost_reviewer_escalates
     assert_eq!(p["evaluation"]["mergeableByPerson"], true);
     assert_eq!(
         p["evaluation"]["reasons"],
-        json!(["Agent review — set on this mission: the reviewer approved; a person merges (approve-only)"])
+        json!(["Agent review — set on this mission: the reviewer approved; a person merges"])
     );
 
     open_pr(&app, &m, 88, "main", SHA, src_files()).await;
@@ -520,4 +520,173 @@ async fn a_waiting_pr_tells_its_mission_once_per_quiet_spell() {
             .contains("a person merges this PR"),
         "{stalled}"
     );
+}
+
+/// A mission under agent-review whose first organizer run named its working branch.
+async fn with_working_branch(app: &TestApp, extra: Value) -> (String, String) {
+    let m = agent_review_mission(app, extra).await;
+    let (status, _) = app
+        .call("POST", &format!("/api/missions/{m}/run"), &app.admin, None)
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    app.finish_planning(&m).await;
+    let branch = app.mission_json(&m).await["workingBranch"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (m, branch)
+}
+
+#[tokio::test]
+async fn an_approval_while_ci_runs_waits_for_it() {
+    let app = TestApp::new().await;
+    let (m, branch) = with_working_branch(&app, json!({})).await;
+    open_pr(&app, &m, 91, &branch, SHA, src_files()).await;
+    app.call("POST", "/api/prs/91/checks", &app.worker,
+             Some(json!({"workspaceId": app.workspace, "headSha": SHA, "name": "test", "status": "in_progress"})))
+        .await;
+    let reviewer = reviewer_of(&pr(&app, &m, 91).await);
+    verdict(
+        &app,
+        &reviewer,
+        json!({"verdict": "approve", "confidence": 0.8, "summary": "Good."}),
+    )
+    .await;
+    let p = pr(&app, &m, 91).await;
+    assert_eq!(p["reviews"][0]["outcome"], "awaiting_ci");
+    assert_eq!(
+        p["evaluation"]["reasons"].as_array().unwrap().last().unwrap(),
+        "Agent review — set on this mission: the reviewer approved; the merge waits for CI on the head commit"
+    );
+    let p = green(&app, 91, SHA).await;
+    assert_eq!(p["state"], "merged", "{p}");
+    assert_eq!(p["reviews"][0]["outcome"], "merged");
+}
+
+#[tokio::test]
+async fn with_auto_merge_off_an_approval_waits_for_a_person() {
+    let app = TestApp::new().await;
+    app.call(
+        "PATCH",
+        &format!("/api/workspaces/{}", app.workspace),
+        &app.admin,
+        Some(json!({"gitConfig": {"autoMergeOnGreenCI": false}})),
+    )
+    .await;
+    let (m, branch) = with_working_branch(&app, json!({})).await;
+    open_pr(&app, &m, 92, &branch, SHA, src_files()).await;
+    let p = green(&app, 92, SHA).await;
+    verdict(
+        &app,
+        &reviewer_of(&p),
+        json!({"verdict": "approve", "confidence": 0.8, "summary": "Good."}),
+    )
+    .await;
+    let p = pr(&app, &m, 92).await;
+    assert_eq!(p["state"], "open");
+    assert_eq!(p["reviews"][0]["outcome"], "awaiting_person");
+    assert_eq!(p["evaluation"]["mergeableByPerson"], true);
+}
+
+#[tokio::test]
+async fn a_newer_commit_makes_a_running_review_stale() {
+    let app = TestApp::new().await;
+    let m = agent_review_mission(&app, json!({})).await;
+    let task = open_pr(&app, &m, 93, "main", SHA, src_files()).await;
+    let first = reviewer_of(&pr(&app, &m, 93).await);
+    // The same deliverable pushes again (e.g. a retried run) before the reviewer answered.
+    let again = app.task(Some(&m), "Change 93 again").await;
+    let (status, body) = app
+        .complete_task(
+            &again,
+            json!({"summary": "again", "prNumber": 93,
+            "prUrl": "https://github.com/acme/web/pull/93", "baseBranch": "main",
+            "headBranch": "buildd/93", "headSha": "5ec0ndc0mm1t", "files": src_files()}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let p = pr(&app, &m, 93).await;
+    assert_eq!(p["reviews"].as_array().unwrap().len(), 2);
+    assert_eq!(p["reviews"][0]["headSha"], "5ec0ndc0mm1t");
+    assert_eq!(
+        p["reviews"][0]["iteration"], 1,
+        "a stale review is not a round"
+    );
+    assert_eq!(p["reviews"][1]["outcome"], "stale");
+    assert_eq!(task_json(&app, &first).await["status"], "cancelled");
+    let _ = task;
+}
+
+#[tokio::test]
+async fn a_fix_that_ends_without_a_commit_sends_the_pr_to_a_person() {
+    let app = TestApp::new().await;
+    let m = agent_review_mission(&app, json!({})).await;
+    open_pr(&app, &m, 94, "main", SHA, src_files()).await;
+    green(&app, 94, SHA).await;
+    let reviewer = reviewer_of(&pr(&app, &m, 94).await);
+    verdict(
+        &app,
+        &reviewer,
+        json!({"verdict": "request-changes", "confidence": 0.6,
+        "summary": "Needs work.", "feedback": "Handle empty carts."}),
+    )
+    .await;
+    let (_, page) = app
+        .call(
+            "GET",
+            &format!("/api/tasks?missionId={m}&status=pending"),
+            &app.admin,
+            None,
+        )
+        .await;
+    let fix = page["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["title"] == "[reviewer retry] Change 94")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let worker = app.claim_task(&fix).await;
+    let (status, _) = app
+        .report(
+            &worker,
+            json!({"status": "failed", "error": "could not push"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let p = pr(&app, &m, 94).await;
+    assert_eq!(p["reviews"][0]["outcome"], "escalated");
+    assert_eq!(
+        p["reviews"][0]["reasons"],
+        json!(["the fix the reviewer asked for ended without a new commit (failed)"])
+    );
+    assert_eq!(p["evaluation"]["mergeableByPerson"], true);
+}
+
+#[tokio::test]
+async fn switching_a_mission_to_agent_review_starts_reviews_of_its_open_prs() {
+    let app = TestApp::new().await;
+    let m = app.mission("Switched").await;
+    app.call(
+        "PATCH",
+        &format!("/api/missions/{m}"),
+        &app.admin,
+        Some(json!({"mergePolicy": {"tier": "human"}})),
+    )
+    .await;
+    open_pr(&app, &m, 95, "main", SHA, src_files()).await;
+    assert!(pr(&app, &m, 95).await["reviews"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let (status, _) = app
+        .call("PATCH", &format!("/api/missions/{m}"), &app.admin,
+              Some(json!({"mergePolicy": {"tier": "agent-review", "agentReview": {"reviewerRole": "reviewer"}}})))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let p = pr(&app, &m, 95).await;
+    assert_eq!(p["reviews"].as_array().unwrap().len(), 1, "{p}");
+    assert!(p["reviews"][0]["reviewerTaskId"].is_string());
 }

@@ -230,7 +230,7 @@ fn under_agent_review_a_person_merges_only_after_a_verdict_sends_it_to_them() {
         (
             ReviewStatus::Approved,
             true,
-            "the reviewer approved; a person merges (approve-only)",
+            "the reviewer approved; a person merges",
         ),
     ] {
         let e = at(review);

@@ -57,6 +57,7 @@ struct Pr {
     integration: Option<&'static str>,
     policy: EffectivePolicy,
     iteration: i64,
+    auto_merge_on_green: bool,
 }
 
 impl Pr {
@@ -68,6 +69,7 @@ impl Pr {
             integration: Some("mission/rate-limits"),
             policy: policy(None, &[]),
             iteration: 1,
+            auto_merge_on_green: true,
         }
     }
 
@@ -86,7 +88,7 @@ impl Pr {
             policy: &self.policy,
             layout: &layout,
             open_migrations: &[],
-            auto_merge_on_green: true,
+            auto_merge_on_green: self.auto_merge_on_green,
         };
         let protected = vec!["main".to_string(), "release".to_string()];
         decide_review(
@@ -256,4 +258,23 @@ fn an_escalation_keeps_the_reviewers_reason_and_is_never_upgraded() {
         pr.decide(&output("escalate")),
         ReviewOutcome::Escalate(vec!["the reviewer escalated it".into()])
     );
+}
+
+#[test]
+fn an_approval_waits_for_ci_still_running_on_the_head() {
+    let mut pr = Pr::approvable();
+    pr.checks = vec![CheckRun {
+        name: "test".into(),
+        head_sha: HEAD.into(),
+        status: "in_progress".into(),
+        conclusion: None,
+    }];
+    assert_eq!(pr.decide(&output("approve")), ReviewOutcome::AwaitingCi);
+}
+
+#[test]
+fn with_auto_merge_off_an_approval_leaves_the_merge_to_a_person() {
+    let mut pr = Pr::approvable();
+    pr.auto_merge_on_green = false;
+    assert_eq!(pr.decide(&output("approve")), ReviewOutcome::AwaitingPerson);
 }

@@ -1,7 +1,8 @@
 //! `GET /api/prs`, `POST /api/prs/{number}/checks`, `POST /api/prs/{number}/merge`.
 
 use super::{
-    context, evaluate, find_pr, maybe_auto_merge, merge, request_review, PrRow, PR_COLUMNS,
+    context, evaluate, find_pr, maybe_auto_merge, merge, recheck_approval, request_review, PrRow,
+    PR_COLUMNS,
 };
 use crate::auth::Caller;
 use crate::body::JsonObject;
@@ -155,6 +156,8 @@ pub async fn record_check(
     .await?;
     if pr.state == "open" && !maybe_auto_merge(&mut tx, &pr).await? {
         request_review(&mut tx, &pr).await?;
+        // An approval that waited for CI on this commit is decided now.
+        recheck_approval(&mut tx, &pr).await?;
     }
     let pr = find_pr(&mut tx, &pr.workspace_id, number)
         .await?

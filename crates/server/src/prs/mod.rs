@@ -10,7 +10,9 @@ mod stalls;
 
 pub use endpoints::{list, merge_endpoint, record_check};
 pub use record::record_pr;
-pub use review::{apply_verdict, request_review, review_run_ended};
+pub use review::{
+    apply_verdict, recheck_approval, request_review, review_run_ended, start_reviews,
+};
 pub use stalls::notify_stalls;
 
 use crate::db::Tx;

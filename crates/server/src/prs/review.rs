@@ -145,7 +145,14 @@ pub async fn request_review(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
     {
         return Ok(());
     }
-    let iteration = ctx.reviews.iter().map(|r| r.iteration).max().unwrap_or(0) + 1;
+    supersede(tx, pr).await?;
+    // Each requested fix earns one more review; stale and trigger-escalated ones do not count.
+    let fixes = ctx
+        .reviews
+        .iter()
+        .filter(|r| r.outcome.as_deref() == Some("retry"))
+        .count() as i64;
+    let iteration = fixes + 1;
     let (facts, settings, protected) = (ctx.facts(pr), ctx.settings(), ctx.protected_branches());
     let triggers = escalations(&review_context(
         &ctx, pr, &facts, &settings, &protected, iteration,
@@ -247,17 +254,49 @@ async fn decide(
     Ok(())
 }
 
+/// Reviews of older commits still open are stale once a newer commit is pushed: their
+/// reviewers stop, and nothing they say is used.
+async fn supersede(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
+    let stale: Vec<(String, Option<String>)> = sqlx::query_as(
+        "SELECT id, reviewer_task_id FROM pr_reviews WHERE pr_id = ? \
+         AND (outcome IS NULL OR outcome = 'awaiting_ci') AND head_sha IS NOT ?",
+    )
+    .bind(&pr.id)
+    .bind(&pr.head_sha)
+    .fetch_all(&mut **tx)
+    .await?;
+    for (review, reviewer) in stale {
+        let why = ["a newer commit was pushed: this review is stale".to_string()];
+        decide(tx, &review, None, "stale", &why).await?;
+        if let Some(task) = reviewer {
+            sqlx::query(
+                "UPDATE tasks SET status = 'cancelled', updated_at = ? WHERE id = ? \
+                 AND status IN ('pending', 'assigned', 'in_progress')",
+            )
+            .bind(now())
+            .bind(&task)
+            .execute(&mut **tx)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+async fn pr_by_id(tx: &mut Tx, id: &str) -> ApiResult<PrRow> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.id = ?"
+    ))
+    .bind(id)
+    .fetch_one(&mut **tx)
+    .await?)
+}
+
 /// Applies the verdict of reviewer task `task`, checked against the PR as it is now.
 pub async fn apply_verdict(tx: &mut Tx, task: &TaskRow, output: &ReviewerOutput) -> ApiResult<()> {
     let Some(review) = pending_review(tx, &task.id).await? else {
         return Ok(());
     };
-    let pr: PrRow = sqlx::query_as(&format!(
-        "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.id = ?"
-    ))
-    .bind(&review.pr_id)
-    .fetch_one(&mut **tx)
-    .await?;
+    let pr = pr_by_id(tx, &review.pr_id).await?;
     if pr.state != "open" || pr.head_sha != review.head_sha {
         let why = if pr.state != "open" {
             format!("the PR is already {}: the verdict is not needed", pr.state)
@@ -266,9 +305,20 @@ pub async fn apply_verdict(tx: &mut Tx, task: &TaskRow, output: &ReviewerOutput)
         };
         return decide(tx, &review.id, Some(output), "stale", &[why]).await;
     }
-    let ctx = context(tx, &pr).await?;
-    let (facts, settings, protected) = (ctx.facts(&pr), ctx.settings(), ctx.protected_branches());
-    let rc = review_context(&ctx, &pr, &facts, &settings, &protected, review.iteration);
+    settle(tx, &pr, &review, Some(&task.id), output).await
+}
+
+/// Decides what `output` on `review` leads to now, records it and carries it out.
+async fn settle(
+    tx: &mut Tx,
+    pr: &PrRow,
+    review: &PendingReview,
+    reviewer: Option<&str>,
+    output: &ReviewerOutput,
+) -> ApiResult<()> {
+    let ctx = context(tx, pr).await?;
+    let (facts, settings, protected) = (ctx.facts(pr), ctx.settings(), ctx.protected_branches());
+    let rc = review_context(&ctx, pr, &facts, &settings, &protected, review.iteration);
     let outcome = decide_review(output, &rc);
     let reasons = match &outcome {
         ReviewOutcome::Escalate(r) => r.clone(),
@@ -279,11 +329,16 @@ pub async fn apply_verdict(tx: &mut Tx, task: &TaskRow, output: &ReviewerOutput)
     let summary = output.summary.clone();
     match outcome {
         ReviewOutcome::Merge => {
-            merge(tx, &pr, &format!("reviewer:{}", task.id)).await?;
+            merge(
+                tx,
+                pr,
+                &format!("reviewer:{}", reviewer.unwrap_or("approval")),
+            )
+            .await?;
             note(
                 tx,
-                &pr,
-                Some(&task.id),
+                pr,
+                reviewer,
                 "reviewer_approved",
                 &format!("PR #{n} approved by the reviewer and merged"),
                 summary,
@@ -293,25 +348,27 @@ pub async fn apply_verdict(tx: &mut Tx, task: &TaskRow, output: &ReviewerOutput)
         ReviewOutcome::AwaitingPerson => {
             note(
                 tx,
-                &pr,
-                Some(&task.id),
+                pr,
+                reviewer,
                 "reviewer_approved",
                 &format!("PR #{n} approved by the reviewer: merge it when ready"),
                 summary,
             )
             .await
         }
+        // Decided again when CI reports for this commit.
+        ReviewOutcome::AwaitingCi => Ok(()),
         ReviewOutcome::Retry { next_iteration } => {
             let feedback = output.feedback.clone().unwrap_or_else(|| summary.clone());
-            open_fix(tx, &pr, &feedback, review.iteration, next_iteration).await?;
+            open_fix(tx, pr, &feedback, review.iteration, next_iteration).await?;
             let title = format!(
                 "PR #{n}: the reviewer requested changes (review {} of {MAX_REVIEW_ITERATIONS})",
                 review.iteration
             );
             note(
                 tx,
-                &pr,
-                Some(&task.id),
+                pr,
+                reviewer,
                 "reviewer_request_changes",
                 &title,
                 feedback,
@@ -322,8 +379,8 @@ pub async fn apply_verdict(tx: &mut Tx, task: &TaskRow, output: &ReviewerOutput)
             let body = format!("{}\n\n{summary}", reasons.join("\n\n"));
             note(
                 tx,
-                &pr,
-                Some(&task.id),
+                pr,
+                reviewer,
                 "reviewer_escalated",
                 &format!("PR #{n} escalated to you"),
                 body,
@@ -331,6 +388,43 @@ pub async fn apply_verdict(tx: &mut Tx, task: &TaskRow, output: &ReviewerOutput)
             .await
         }
     }
+}
+
+/// An approval that waited for CI is decided again now that CI reported on `pr`.
+pub async fn recheck_approval(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
+    type Waiting = (
+        String,
+        i64,
+        Option<String>,
+        Option<String>,
+        Option<f64>,
+        Option<String>,
+    );
+    let waiting: Option<Waiting> = sqlx::query_as(
+        "SELECT id, iteration, head_sha, reviewer_task_id, confidence, summary FROM pr_reviews \
+         WHERE pr_id = ? AND outcome = 'awaiting_ci' AND head_sha IS ?",
+    )
+    .bind(&pr.id)
+    .bind(&pr.head_sha)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let Some((id, iteration, head_sha, reviewer, confidence, summary)) = waiting else {
+        return Ok(());
+    };
+    let output = ReviewerOutput {
+        verdict: "approve".into(),
+        confidence: confidence.unwrap_or_default(),
+        summary: summary.unwrap_or_default(),
+        feedback: None,
+        escalation_reason: None,
+    };
+    let review = PendingReview {
+        id,
+        pr_id: pr.id.clone(),
+        iteration,
+        head_sha,
+    };
+    settle(tx, pr, &review, reviewer.as_deref(), &output).await
 }
 
 /// A fix for the reviewer's findings, on the PR's own branch.
@@ -374,22 +468,70 @@ async fn open_fix(
     Ok(())
 }
 
-/// A reviewer task that ended without a verdict (failed or cancelled) leaves the PR to a
-/// person rather than waiting forever.
+/// A reviewer task that ended without a verdict (failed or cancelled), or a fix that ended
+/// without pushing a new commit, leaves the PR to a person rather than waiting forever.
 pub async fn review_run_ended(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
-    let Some(review) = pending_review(tx, &task.id).await? else {
+    if let Some(review) = pending_review(tx, &task.id).await? {
+        let pr = pr_by_id(tx, &review.pr_id).await?;
+        if pr.state != "open" || pr.head_sha != review.head_sha {
+            let why = ["the reviewer stopped after the PR moved on".to_string()];
+            return decide(tx, &review.id, None, "stale", &why).await;
+        }
+        let why = vec![format!(
+            "the reviewer run ended without a verdict ({})",
+            task.status
+        )];
+        decide(tx, &review.id, None, "escalated", &why).await?;
+        let title = format!("PR #{} escalated to you", pr.number);
+        return note(
+            tx,
+            &pr,
+            Some(&task.id),
+            "reviewer_escalated",
+            &title,
+            why.join("\n\n"),
+        )
+        .await;
+    }
+    fix_ended(tx, task).await
+}
+
+/// A fix the reviewer asked for ended; unless it pushed a commit that is now under review,
+/// the PR goes to a person.
+async fn fix_ended(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
+    let context: Value = serde_json::from_str(&task.context).unwrap_or_default();
+    let (Some(number), true) = (
+        context.get("prNumber").and_then(Value::as_i64),
+        context.get("reviewFeedback").is_some(),
+    ) else {
+        return Ok(());
+    };
+    let Some(pr) = super::find_pr(tx, &task.workspace_id, number).await? else {
+        return Ok(());
+    };
+    // The review that asked for this fix, still the latest on the PR's head.
+    let asked: Option<(String,)> = sqlx::query_as(
+        "SELECT id FROM pr_reviews WHERE pr_id = ? AND head_sha IS ? AND outcome = 'retry' \
+         ORDER BY created_at DESC, rowid DESC LIMIT 1",
+    )
+    .bind(&pr.id)
+    .bind(&pr.head_sha)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let Some((review,)) = asked.filter(|_| pr.state == "open") else {
         return Ok(());
     };
     let why = vec![format!(
-        "the reviewer run ended without a verdict ({})",
+        "the fix the reviewer asked for ended without a new commit ({})",
         task.status
     )];
-    decide(tx, &review.id, None, "escalated", &why).await?;
-    let pr: PrRow = sqlx::query_as(&format!(
-        "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.id = ?"
-    ))
-    .bind(&review.pr_id)
-    .fetch_one(&mut **tx)
+    sqlx::query(
+        "UPDATE pr_reviews SET outcome = 'escalated', reasons = ?, decided_at = ? WHERE id = ?",
+    )
+    .bind(serde_json::to_string(&why)?)
+    .bind(now())
+    .bind(&review)
+    .execute(&mut **tx)
     .await?;
     let title = format!("PR #{} escalated to you", pr.number);
     note(
@@ -401,4 +543,25 @@ pub async fn review_run_ended(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
         why.join("\n\n"),
     )
     .await
+}
+
+/// Starts the reviews a policy change calls for: open PRs of `mission` (or of every mission
+/// in `workspace`) now under agent-review without a review of their head.
+pub async fn start_reviews(
+    tx: &mut Tx,
+    mission: Option<&str>,
+    workspace: Option<&str>,
+) -> ApiResult<()> {
+    let open: Vec<PrRow> = sqlx::query_as(&format!(
+        "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.state = 'open' \
+         AND (?1 IS NULL OR p.mission_id = ?1) AND (?2 IS NULL OR p.workspace_id = ?2)"
+    ))
+    .bind(mission)
+    .bind(workspace)
+    .fetch_all(&mut **tx)
+    .await?;
+    for pr in &open {
+        request_review(tx, pr).await?;
+    }
+    Ok(())
 }

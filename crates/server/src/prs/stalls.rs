@@ -15,35 +15,35 @@ fn parse(t: &str) -> Option<DateTime<Utc>> {
         .map(|t| t.with_timezone(&Utc))
 }
 
-/// Posts the stall notices due at `now`; returns how many.
+/// Posts the stall notices due at `now`; returns how many. Only PRs quiet for a minute
+/// and not told since they last moved are looked at, each in its own transaction.
 pub async fn notify_stalls(db: &Db, now: DateTime<Utc>) -> ApiResult<usize> {
-    let mut tx = db.write().await?;
-    let open: Vec<PrRow> = sqlx::query_as(&format!(
-        "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.state = 'open' \
-         AND p.mission_id IS NOT NULL"
-    ))
-    .fetch_all(&mut *tx)
-    .await?;
+    // It last moved when it was reported, CI ran, or a review began or ended.
+    let candidates: Vec<(String, String)> = {
+        let mut tx = db.read().await?;
+        sqlx::query_as(
+            "SELECT id, moved FROM (SELECT p.id, p.stall_notified_at AS told, MAX(p.updated_at, \
+               COALESCE((SELECT MAX(c.created_at) FROM check_runs c WHERE c.pr_id = p.id), ''), \
+               COALESCE((SELECT MAX(COALESCE(r.decided_at, r.created_at)) FROM pr_reviews r \
+                         WHERE r.pr_id = p.id), '')) AS moved \
+             FROM pull_requests p WHERE p.state = 'open' AND p.mission_id IS NOT NULL) \
+             WHERE moved <= ? AND (told IS NULL OR told < moved)",
+        )
+        .bind(iso(now - chrono::Duration::minutes(1)))
+        .fetch_all(&mut *tx)
+        .await?
+    };
     let mut told = 0;
-    for pr in open {
+    for (id, moved) in candidates {
+        let Some(moved) = parse(&moved) else { continue };
+        let mut tx = db.write().await?;
+        let pr: PrRow = sqlx::query_as(&format!(
+            "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.id = ? AND p.state = 'open'"
+        ))
+        .bind(&id)
+        .fetch_one(&mut *tx)
+        .await?;
         let ctx = context(&mut tx, &pr).await?;
-        // It last moved when it was reported, CI ran, or a review began or ended.
-        let (check,): (Option<String>,) =
-            sqlx::query_as("SELECT MAX(created_at) FROM check_runs WHERE pr_id = ?")
-                .bind(&pr.id)
-                .fetch_one(&mut *tx)
-                .await?;
-        let moved = [Some(pr.updated_at.clone()), check]
-            .into_iter()
-            .chain(
-                ctx.reviews
-                    .iter()
-                    .map(|r| r.decided_at.clone().or(Some(r.created_at.clone()))),
-            )
-            .flatten()
-            .filter_map(|t| parse(&t))
-            .max();
-        let Some(moved) = moved else { continue };
         let notified = pr.stall_notified_at.as_deref().and_then(parse);
         let Some(minutes) = stall_notice_due(&ctx.policy.policy, moved, notified, now) else {
             continue;
@@ -70,8 +70,8 @@ pub async fn notify_stalls(db: &Db, now: DateTime<Utc>) -> ApiResult<usize> {
             .bind(&pr.id)
             .execute(&mut *tx)
             .await?;
+        tx.commit().await?;
         told += 1;
     }
-    tx.commit().await?;
     Ok(told)
 }
