@@ -1202,14 +1202,18 @@ async fn a_held_pr_shows_its_contract_reason_and_a_person_merges_it() {
         .click("[data-pr='501'] [data-testid=merge-pr]")
         .await;
     let warning = browser
-        .wait_text("[data-pr='501'] [data-testid=merge-warning]", |t| !t.is_empty())
+        .wait_text("[data-pr='501'] [data-testid=merge-warning]", |t| {
+            !t.is_empty()
+        })
         .await;
     assert_eq!(warning, "You merge past what holds it, listed above.");
     browser
         .click("[data-pr='502'] [data-testid=merge-pr]")
         .await;
     browser
-        .wait_text("[data-pr='502'] [data-testid=merge-confirm]", |t| !t.is_empty())
+        .wait_text("[data-pr='502'] [data-testid=merge-confirm]", |t| {
+            !t.is_empty()
+        })
         .await;
     assert!(c
         .find_all(Locator::Css("[data-pr='502'] [data-testid=merge-warning]"))
