@@ -13,12 +13,12 @@ fn count(n: usize, one: &str, many: &str) -> String {
 }
 
 /// `Ok` when the mission's work is done; otherwise every reason it is not, in words
-/// ("2 tasks in progress", "PR #41 not merged").
+/// ("2 tasks still open", "PR #41 not merged").
 pub fn completion_check(tasks: &[MissionTask]) -> Result<(), Vec<String>> {
     let mut why = Vec::new();
     let open = tasks.iter().filter(|t| !t.status.is_terminal()).count();
     if open > 0 {
-        why.push(count(open, "task in progress", "tasks in progress"));
+        why.push(count(open, "task still open", "tasks still open"));
     }
     if plan_in_review(tasks).is_some() {
         why.push("a plan waits for review".into());
@@ -54,7 +54,7 @@ pub fn completion_check(tasks: &[MissionTask]) -> Result<(), Vec<String>> {
     }
 }
 
-/// "Not complete yet: 2 tasks in progress, PR #41 not merged".
+/// "Not complete yet: 2 tasks still open, PR #41 not merged".
 pub fn why_not_text(why: &[String]) -> String {
     format!("Not complete yet: {}", why.join(", "))
 }
@@ -100,7 +100,7 @@ mod tests {
         let why = completion_check(&tasks).unwrap_err();
         assert_eq!(
             why_not_text(&why),
-            "Not complete yet: 2 tasks in progress, 1 task failed, PR #41 not merged"
+            "Not complete yet: 2 tasks still open, 1 task failed, PR #41 not merged"
         );
     }
 
