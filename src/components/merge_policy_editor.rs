@@ -144,6 +144,29 @@ impl PolicyState {
         }
     }
 
+    /// Sends `request` (a save of the draft); on success the form closes and `refresh` runs,
+    /// on a refusal the draft stays with the server's errors.
+    pub fn send(
+        self,
+        request: impl std::future::Future<Output = Result<(), crate::api::ApiError>> + 'static,
+        refresh: Callback<()>,
+    ) {
+        self.busy.set(true);
+        self.errors.set(vec![]);
+        spawn_local(async move {
+            match request.await {
+                Ok(()) => {
+                    self.draft.set(None);
+                    refresh.run(());
+                }
+                Err(e) => self
+                    .errors
+                    .set(e.refusal().split("; ").map(String::from).collect()),
+            }
+            self.busy.set(false);
+        });
+    }
+
     /// Refusals that name no field of the form.
     pub fn general_errors(&self) -> Option<String> {
         let prefix = self.prefix;
@@ -192,7 +215,7 @@ fn errors_at(state: PolicyState, path: &'static str) -> impl Fn() -> Option<Stri
     }
 }
 
-pub fn update(state: PolicyState, f: impl Fn(&mut PolicyDraft)) {
+fn update(state: PolicyState, f: impl Fn(&mut PolicyDraft)) {
     state.draft.update(|d| {
         if let Some(d) = d {
             f(d)
@@ -229,68 +252,26 @@ pub fn MergePolicyEditor(
     let editing = Memo::new(move |_| state.draft.with(Option::is_some));
     let workspace = mission.workspace_id.clone();
     let id = mission.id.clone();
-    let save = move |value: Value| {
+    let save = Callback::new(move |value: Value| {
         let (connection, id) = (connection.clone(), id.clone());
-        state.busy.set(true);
-        state.errors.set(vec![]);
-        spawn_local(async move {
-            match api::update_mission(&connection, &id, json!({ "mergePolicy": value })).await {
-                Ok(()) => {
-                    state.draft.set(None);
-                    refresh.run(());
-                }
-                Err(e) => state
-                    .errors
-                    .set(e.refusal().split("; ").map(String::from).collect()),
-            }
-            state.busy.set(false);
-        });
-    };
-    let submit = {
-        let save = save.clone();
-        move |ev: leptos::ev::SubmitEvent| {
-            ev.prevent_default();
-            if let Some(d) = state.draft.get_untracked() {
-                save(d.to_json());
-            }
-        }
-    };
+        state.send(
+            async move { api::update_mission(&connection, &id, json!({ "mergePolicy": value })).await },
+            refresh,
+        );
+    });
     view! {
         <section class="card" data-testid="merge-policy">
             <h2 class="card__title">"Merge policy"</h2>
             <p data-testid="effective-policy"><strong>{effective.reason.clone()}</strong></p>
             {move || if editing.get() {
-                let save = save.clone();
                 view! {
-                    <form class="form" on:submit=submit.clone()>
-                        <fieldset class="choices">
-                            <label class="checkbox">
-                                <input type="radio" name="policy-mode" data-testid="policy-inherit"
-                                    prop:checked=move || state.draft.with(|d| d.as_ref().is_some_and(|d| d.inherit))
-                                    on:change=move |_| update(state, |d| d.inherit = true) />
-                                {format!("Inherit (workspace default: {inherited})")}
-                            </label>
-                            <label class="checkbox">
-                                <input type="radio" name="policy-mode" data-testid="policy-override"
-                                    prop:checked=move || state.draft.with(|d| d.as_ref().is_some_and(|d| !d.inherit))
-                                    on:change=move |_| update(state, |d| d.inherit = false) />
-                                "Override for this mission"
-                            </label>
-                        </fieldset>
-                        <PolicyFields state=state />
-                        {move || state.general_errors().map(|e| view! { <p class="form__error" role="alert">{e}</p> })}
-                        <div class="actions">
-                            <button class="button button--primary" type="submit" data-testid="save-policy" prop:disabled=move || state.busy.get()>
-                                {move || if state.busy.get() { "Saving…" } else { "Save" }}
-                            </button>
-                            <button class="button" type="button" on:click=move |_| { state.draft.set(None); state.errors.set(vec![]); }>"Cancel"</button>
-                            <button class="button button--ghost" type="button" data-testid="reset-policy"
-                                prop:disabled=move || state.busy.get()
-                                on:click=move |_| save(Value::Null)>
-                                "Reset to inherited"
-                            </button>
-                        </div>
-                    </form>
+                    <PolicyForm
+                        state=state
+                        inherit_label=format!("Inherit (workspace default: {inherited})")
+                        override_label="Override for this mission"
+                        save=save
+                        reset=true
+                    />
                 }
                 .into_any()
             } else {
@@ -316,9 +297,60 @@ pub fn MergePolicyEditor(
     }
 }
 
+/// The edit form: inherit or set a policy, the tier's fields, the server's refusals, Save
+/// and Cancel, and with `reset` a "Reset to inherited" that saves `null` at once.
+#[component]
+pub fn PolicyForm(
+    state: PolicyState,
+    #[prop(into)] inherit_label: String,
+    override_label: &'static str,
+    save: Callback<Value>,
+    #[prop(optional)] reset: bool,
+) -> impl IntoView {
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if let Some(d) = state.draft.get_untracked() {
+            save.run(d.to_json());
+        }
+    };
+    view! {
+        <form class="form" on:submit=submit>
+            <fieldset class="choices">
+                <label class="checkbox">
+                    <input type="radio" name="policy-mode" data-testid="policy-inherit"
+                        prop:checked=move || state.draft.with(|d| d.as_ref().is_some_and(|d| d.inherit))
+                        on:change=move |_| update(state, |d| d.inherit = true) />
+                    {inherit_label}
+                </label>
+                <label class="checkbox">
+                    <input type="radio" name="policy-mode" data-testid="policy-override"
+                        prop:checked=move || state.draft.with(|d| d.as_ref().is_some_and(|d| !d.inherit))
+                        on:change=move |_| update(state, |d| d.inherit = false) />
+                    {override_label}
+                </label>
+            </fieldset>
+            <PolicyFields state=state />
+            {move || state.general_errors().map(|e| view! { <p class="form__error" role="alert" data-testid="policy-error">{e}</p> })}
+            <div class="actions">
+                <button class="button button--primary" type="submit" data-testid="save-policy" prop:disabled=move || state.busy.get()>
+                    {move || if state.busy.get() { "Saving…" } else { "Save" }}
+                </button>
+                <button class="button" type="button" on:click=move |_| { state.draft.set(None); state.errors.set(vec![]); }>"Cancel"</button>
+                {reset.then(|| view! {
+                    <button class="button button--ghost" type="button" data-testid="reset-policy"
+                        prop:disabled=move || state.busy.get()
+                        on:click=move |_| save.run(Value::Null)>
+                        "Reset to inherited"
+                    </button>
+                })}
+            </div>
+        </form>
+    }
+}
+
 /// The tier and its fields, shown unless the draft inherits.
 #[component]
-pub fn PolicyFields(state: PolicyState) -> impl IntoView {
+fn PolicyFields(state: PolicyState) -> impl IntoView {
     let tier_is = move |t: &'static str| {
         move || {
             state

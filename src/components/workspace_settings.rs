@@ -3,9 +3,7 @@
 //! A refused save keeps what was typed and says why, at the field where it can.
 
 use crate::api;
-use crate::components::merge_policy_editor::{
-    tier_label, update, PolicyDraft, PolicyFields, PolicyState,
-};
+use crate::components::merge_policy_editor::{tier_label, PolicyDraft, PolicyForm, PolicyState};
 use crate::state::connection::Connection;
 use buildd_core::merge_policy::{MergePolicy, DEFAULT_MAX_LINES};
 use buildd_core::Workspace;
@@ -68,59 +66,26 @@ pub fn WorkspacePolicy(
     let current = policy_summary(policy.as_ref());
     let editing = Memo::new(move |_| state.draft.with(Option::is_some));
     let id = workspace.id.clone();
-    let send = move |value: Value| {
-        state.busy.set(true);
-        state.errors.set(vec![]);
-        save(
-            connection.clone(),
-            id.clone(),
-            json!({ "mergePolicy": value }),
-            move |result| {
-                match result {
-                    Ok(()) => {
-                        state.draft.set(None);
-                        refresh.run(());
-                    }
-                    Err(e) => state.errors.set(e.split("; ").map(String::from).collect()),
-                }
-                state.busy.set(false);
-            },
+    let save = Callback::new(move |value: Value| {
+        let (connection, id) = (connection.clone(), id.clone());
+        let git = json!({ "gitConfig": { "mergePolicy": value } });
+        state.send(
+            async move { api::update_workspace(&connection, &id, git).await },
+            refresh,
         );
-    };
+    });
     view! {
         <section class="card" data-testid="workspace-policy">
             <h2 class="card__title">"Default merge policy"</h2>
             <p class="muted small">"Missions in this workspace use it unless they override it or require review."</p>
             {move || if editing.get() {
-                let send = send.clone();
                 view! {
-                    <form class="form" on:submit=move |ev: leptos::ev::SubmitEvent| {
-                        ev.prevent_default();
-                        if let Some(d) = state.draft.get_untracked() { send(d.to_json()) }
-                    }>
-                        <fieldset class="choices">
-                            <label class="checkbox">
-                                <input type="radio" name="workspace-policy-mode" data-testid="policy-inherit"
-                                    prop:checked=move || state.draft.with(|d| d.as_ref().is_some_and(|d| d.inherit))
-                                    on:change=move |_| update(state, |d| d.inherit = true) />
-                                {format!("Use the built-in default (auto-threshold, {DEFAULT_MAX_LINES} lines)")}
-                            </label>
-                            <label class="checkbox">
-                                <input type="radio" name="workspace-policy-mode" data-testid="policy-override"
-                                    prop:checked=move || state.draft.with(|d| d.as_ref().is_some_and(|d| !d.inherit))
-                                    on:change=move |_| update(state, |d| d.inherit = false) />
-                                "Set a default for this workspace"
-                            </label>
-                        </fieldset>
-                        <PolicyFields state=state />
-                        {move || state.general_errors().map(|e| view! { <p class="form__error" role="alert" data-testid="policy-error">{e}</p> })}
-                        <div class="actions">
-                            <button class="button button--primary" type="submit" data-testid="save-policy" prop:disabled=move || state.busy.get()>
-                                {move || if state.busy.get() { "Saving…" } else { "Save" }}
-                            </button>
-                            <button class="button" type="button" on:click=move |_| { state.draft.set(None); state.errors.set(vec![]); }>"Cancel"</button>
-                        </div>
-                    </form>
+                    <PolicyForm
+                        state=state
+                        inherit_label=format!("Use the built-in default (auto-threshold, {DEFAULT_MAX_LINES} lines)")
+                        override_label="Set a default for this workspace"
+                        save=save
+                    />
                 }
                 .into_any()
             } else {

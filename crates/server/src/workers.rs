@@ -154,15 +154,7 @@ pub async fn update(
                 (true, None) => Err(PLAN_NOT_VALIDATED.to_string()),
                 (true, Some(output)) => {
                     if let Err(errors) = validate_planning_output(&output) {
-                        let errors: Vec<String> = errors
-                            .iter()
-                            .map(|e| format!("structuredOutput.{e}"))
-                            .collect();
-                        return Err(ApiError::Detailed(
-                            StatusCode::BAD_REQUEST,
-                            json!({"error": format!("Invalid planning output: {}", errors.join("; ")),
-                                   "errors": errors}),
-                        ));
+                        return Err(invalid_output("planning", errors));
                     }
                     result.insert("structuredOutput".into(), output);
                     Ok(())
@@ -179,17 +171,7 @@ pub async fn update(
                             review = Some(verdict);
                             Ok(())
                         }
-                        Err(errors) => {
-                            let errors: Vec<String> = errors
-                                .iter()
-                                .map(|e| format!("structuredOutput.{e}"))
-                                .collect();
-                            return Err(ApiError::Detailed(
-                                StatusCode::BAD_REQUEST,
-                                json!({"error": format!("Invalid reviewer output: {}", errors.join("; ")),
-                                       "errors": errors}),
-                            ));
-                        }
+                        Err(errors) => return Err(invalid_output("reviewer", errors)),
                     }
                 }
                 (false, output) => {
@@ -270,6 +252,18 @@ pub async fn update(
         out["instructions"] = Value::String(text);
     }
     Ok(Json(out))
+}
+
+/// 400 naming every field of `structuredOutput` that the `kind` schema refuses.
+fn invalid_output(kind: &str, errors: Vec<String>) -> ApiError {
+    let errors: Vec<String> = errors
+        .iter()
+        .map(|e| format!("structuredOutput.{e}"))
+        .collect();
+    ApiError::Detailed(
+        StatusCode::BAD_REQUEST,
+        json!({"error": format!("Invalid {kind} output: {}", errors.join("; ")), "errors": errors}),
+    )
 }
 
 /// Records the PR a report carries, merges it when its policy lets it, and — once the work

@@ -31,22 +31,7 @@ async fn with_pr(app: &TestApp, mission: &str, number: i64, files: Option<Value>
 }
 
 async fn pr(app: &TestApp, mission: &str, number: i64) -> Value {
-    let (status, list) = app
-        .call(
-            "GET",
-            &format!("/api/prs?missionId={mission}"),
-            &app.admin,
-            None,
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{list}");
-    list["prs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["number"] == number)
-        .cloned()
-        .unwrap_or_else(|| panic!("no PR #{number}: {list}"))
+    app.pr_json(mission, number).await
 }
 
 async fn check(
@@ -56,13 +41,7 @@ async fn check(
     status: &str,
     conclusion: Option<&str>,
 ) -> (StatusCode, Value) {
-    app.call(
-        "POST",
-        &format!("/api/prs/{number}/checks"),
-        &app.worker,
-        Some(json!({"workspaceId": app.workspace, "headSha": sha, "name": "test", "status": status, "conclusion": conclusion})),
-    )
-    .await
+    app.check_run(number, sha, status, conclusion).await
 }
 
 fn reasons(pr: &Value) -> Vec<String> {

@@ -53,36 +53,14 @@ async fn open_pr(
 
 async fn green(app: &TestApp, number: i64, sha: &str) -> Value {
     let (status, pr) = app
-        .call(
-            "POST",
-            &format!("/api/prs/{number}/checks"),
-            &app.worker,
-            Some(
-                json!({"workspaceId": app.workspace, "headSha": sha, "name": "test",
-                          "status": "completed", "conclusion": "success"}),
-            ),
-        )
+        .check_run(number, sha, "completed", Some("success"))
         .await;
     assert_eq!(status, StatusCode::CREATED, "{pr}");
     pr
 }
 
 async fn pr(app: &TestApp, mission: &str, number: i64) -> Value {
-    let (_, list) = app
-        .call(
-            "GET",
-            &format!("/api/prs?missionId={mission}"),
-            &app.admin,
-            None,
-        )
-        .await;
-    list["prs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["number"] == number)
-        .cloned()
-        .unwrap_or_else(|| panic!("no PR #{number}: {list}"))
+    app.pr_json(mission, number).await
 }
 
 async fn task_json(app: &TestApp, id: &str) -> Value {

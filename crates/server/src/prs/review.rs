@@ -477,21 +477,8 @@ pub async fn review_run_ended(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
             let why = ["the reviewer stopped after the PR moved on".to_string()];
             return decide(tx, &review.id, None, "stale", &why).await;
         }
-        let why = vec![format!(
-            "the reviewer run ended without a verdict ({})",
-            task.status
-        )];
-        decide(tx, &review.id, None, "escalated", &why).await?;
-        let title = format!("PR #{} escalated to you", pr.number);
-        return note(
-            tx,
-            &pr,
-            Some(&task.id),
-            "reviewer_escalated",
-            &title,
-            why.join("\n\n"),
-        )
-        .await;
+        let why = format!("the reviewer run ended without a verdict ({})", task.status);
+        return to_a_person(tx, &pr, task, &review.id, why).await;
     }
     fix_ended(tx, task).await
 }
@@ -521,28 +508,32 @@ async fn fix_ended(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
     let Some((review,)) = asked.filter(|_| pr.state == "open") else {
         return Ok(());
     };
-    let why = vec![format!(
+    let why = format!(
         "the fix the reviewer asked for ended without a new commit ({})",
         task.status
-    )];
+    );
+    to_a_person(tx, &pr, task, &review, why).await
+}
+
+/// Sends `pr` to a person: `review` is escalated with `why` (its verdict kept), and the
+/// mission's feed says so.
+async fn to_a_person(
+    tx: &mut Tx,
+    pr: &PrRow,
+    task: &TaskRow,
+    review: &str,
+    why: String,
+) -> ApiResult<()> {
     sqlx::query(
         "UPDATE pr_reviews SET outcome = 'escalated', reasons = ?, decided_at = ? WHERE id = ?",
     )
-    .bind(serde_json::to_string(&why)?)
+    .bind(serde_json::to_string(&[&why])?)
     .bind(now())
-    .bind(&review)
+    .bind(review)
     .execute(&mut **tx)
     .await?;
     let title = format!("PR #{} escalated to you", pr.number);
-    note(
-        tx,
-        &pr,
-        Some(&task.id),
-        "reviewer_escalated",
-        &title,
-        why.join("\n\n"),
-    )
-    .await
+    note(tx, pr, Some(&task.id), "reviewer_escalated", &title, why).await
 }
 
 /// Starts the reviews a policy change calls for: open PRs of `mission` (or of every mission

@@ -226,6 +226,46 @@ impl TestApp {
         assert_eq!(status, StatusCode::OK, "{body}");
     }
 
+    /// PR `number` of `mission` as `GET /api/prs?missionId=` lists it.
+    pub async fn pr_json(&self, mission: &str, number: i64) -> Value {
+        let (status, list) = self
+            .call(
+                "GET",
+                &format!("/api/prs?missionId={mission}"),
+                &self.admin,
+                None,
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{list}");
+        list["prs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["number"] == number)
+            .cloned()
+            .unwrap_or_else(|| panic!("no PR #{number}: {list}"))
+    }
+
+    /// A CI check run "test" on PR `number` at `sha`, reported with the worker key.
+    pub async fn check_run(
+        &self,
+        number: i64,
+        sha: &str,
+        status: &str,
+        conclusion: Option<&str>,
+    ) -> (StatusCode, Value) {
+        self.call(
+            "POST",
+            &format!("/api/prs/{number}/checks"),
+            &self.worker,
+            Some(
+                json!({"workspaceId": self.workspace, "headSha": sha, "name": "test",
+                        "status": status, "conclusion": conclusion}),
+            ),
+        )
+        .await
+    }
+
     /// `GET /api/missions/{id}`, which must succeed.
     pub async fn mission_json(&self, id: &str) -> Value {
         let (status, body) = self
