@@ -84,6 +84,28 @@ async fn notes(app: &TestApp, mission: &str) -> Vec<Value> {
     page["notes"].as_array().unwrap().clone()
 }
 
+/// The pending fix the reviewer asked for on the PR of task `title`.
+async fn fix_task(app: &TestApp, mission: &str, title: &str) -> String {
+    let (_, page) = app
+        .call(
+            "GET",
+            &format!("/api/tasks?missionId={mission}&status=pending"),
+            &app.admin,
+            None,
+        )
+        .await;
+    let wanted = format!("[reviewer retry] {title}");
+    page["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["title"] == wanted.as_str())
+        .unwrap_or_else(|| panic!("no fix task: {page}"))["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 fn reviewer_of(pr: &Value) -> String {
     pr["reviews"][0]["reviewerTaskId"]
         .as_str()
@@ -336,23 +358,7 @@ async fn requested_changes_go_back_to_the_same_branch_until_the_limit() {
         }
         assert_eq!(p["reviews"][0]["outcome"], "retry");
         // The fix: an attempt under the same deliverable, on the PR's branch, with the feedback.
-        let (_, page) = app
-            .call(
-                "GET",
-                &format!("/api/tasks?missionId={m}&status=pending"),
-                &app.admin,
-                None,
-            )
-            .await;
-        let fix = page["tasks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|t| t["title"] == "[reviewer retry] Change 86")
-            .unwrap_or_else(|| panic!("no fix task: {page}"))["id"]
-            .as_str()
-            .unwrap()
-            .to_string();
+        let fix = fix_task(&app, &m, "Change 86").await;
         let fix_task = task_json(&app, &fix).await;
         assert_eq!(fix_task["parentTaskId"], root.as_str());
         assert_eq!(fix_task["context"]["headBranch"], "buildd/86");
@@ -609,23 +615,7 @@ async fn a_fix_that_ends_without_a_commit_sends_the_pr_to_a_person() {
         "summary": "Needs work.", "feedback": "Handle empty carts."}),
     )
     .await;
-    let (_, page) = app
-        .call(
-            "GET",
-            &format!("/api/tasks?missionId={m}&status=pending"),
-            &app.admin,
-            None,
-        )
-        .await;
-    let fix = page["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["title"] == "[reviewer retry] Change 94")
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let fix = fix_task(&app, &m, "Change 94").await;
     let worker = app.claim_task(&fix).await;
     let (status, _) = app
         .report(
