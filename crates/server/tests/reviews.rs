@@ -658,3 +658,27 @@ async fn switching_a_mission_to_agent_review_starts_reviews_of_its_open_prs() {
     assert_eq!(p["reviews"].as_array().unwrap().len(), 1, "{p}");
     assert!(p["reviews"][0]["reviewerTaskId"].is_string());
 }
+
+#[tokio::test]
+async fn a_verdict_after_the_mission_left_agent_review_is_not_used() {
+    let app = TestApp::new().await;
+    let (m, branch) = with_working_branch(&app, json!({})).await;
+    open_pr(&app, &m, 96, &branch, SHA, src_files()).await;
+    let p = green(&app, 96, SHA).await;
+    app.call(
+        "PATCH",
+        &format!("/api/missions/{m}"),
+        &app.admin,
+        Some(json!({"mergePolicy": {"tier": "human"}})),
+    )
+    .await;
+    verdict(
+        &app,
+        &reviewer_of(&p),
+        json!({"verdict": "approve", "confidence": 0.9, "summary": "Good."}),
+    )
+    .await;
+    let p = pr(&app, &m, 96).await;
+    assert_eq!(p["state"], "open", "a person merges under the human tier");
+    assert_eq!(p["reviews"][0]["outcome"], "stale");
+}

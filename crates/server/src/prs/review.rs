@@ -317,6 +317,13 @@ async fn settle(
     output: &ReviewerOutput,
 ) -> ApiResult<()> {
     let ctx = context(tx, pr).await?;
+    if ctx.policy.policy.tier != "agent-review" {
+        let why = [format!(
+            "the PR is no longer under agent review ({}): the verdict is not used",
+            ctx.policy.reason
+        )];
+        return decide(tx, &review.id, Some(output), "stale", &why).await;
+    }
     let (facts, settings, protected) = (ctx.facts(pr), ctx.settings(), ctx.protected_branches());
     let rc = review_context(&ctx, pr, &facts, &settings, &protected, review.iteration);
     let outcome = decide_review(output, &rc);
