@@ -96,3 +96,124 @@ async fn the_scripted_worker_plans_and_opens_prs_over_http() {
     let base = last[0].task.context["baseBranch"].as_str().unwrap();
     assert!(base.ends_with("-build-the-server-side-of-saved"), "{base}");
 }
+
+/// Under agent-review the scripted worker also reviews: it approves, and the server — not the
+/// reviewer — decides that an approval into `main` goes to a person.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_scripted_worker_reviews_prs_under_agent_review() {
+    let app = TestApp::new().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = app.router.clone();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let worker = ScriptedWorker::new(
+        WorkerClient::new(&format!("http://{addr}"), &app.worker),
+        Duration::ZERO,
+    );
+    let m = app.mission("Reviewed exports").await;
+    let (status, _) = app
+        .call(
+            "PATCH",
+            &format!("/api/missions/{m}"),
+            &app.admin,
+            Some(serde_json::json!({"mergePolicy": {"tier": "agent-review",
+                                    "agentReview": {"reviewerRole": "reviewer"}}})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let task = app.task(Some(&m), "Export as CSV").await;
+    let claimed = worker.claim_once().await.unwrap();
+    assert_eq!(claimed[0].task.id, task);
+    worker
+        .work(claimed.into_iter().next().unwrap())
+        .await
+        .unwrap();
+
+    // The PR waits for its reviewer, which the same worker claims and answers.
+    let reviewer = worker.claim_once().await.unwrap();
+    assert_eq!(reviewer.len(), 1);
+    assert!(reviewer[0].task.title.starts_with("[reviewer] PR #"));
+    worker
+        .work(reviewer.into_iter().next().unwrap())
+        .await
+        .unwrap();
+
+    let (_, list) = app
+        .call("GET", &format!("/api/prs?missionId={m}"), &app.admin, None)
+        .await;
+    let pr = &list["prs"][0];
+    assert_eq!(pr["state"], "open");
+    assert_eq!(pr["reviews"][0]["verdict"], "approve");
+    assert_eq!(pr["reviews"][0]["outcome"], "escalated");
+    assert_eq!(
+        pr["reviews"][0]["reasons"][0],
+        "model approve: base 'main' is a protected trunk branch — human merge required"
+    );
+    assert_eq!(pr["evaluation"]["mergeableByPerson"], true);
+}
+
+/// A fix the reviewer asks for is pushed by the scripted worker to the same PR, which then
+/// gets its second review.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_scripted_worker_pushes_a_requested_fix_to_the_same_pr() {
+    let app = TestApp::new().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = app.router.clone();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let worker = ScriptedWorker::new(
+        WorkerClient::new(&format!("http://{addr}"), &app.worker),
+        Duration::ZERO,
+    );
+    let m = app.mission("Fixed exports").await;
+    app.call(
+        "PATCH",
+        &format!("/api/missions/{m}"),
+        &app.admin,
+        Some(serde_json::json!({"mergePolicy": {"tier": "agent-review",
+                                "agentReview": {"reviewerRole": "reviewer"}}})),
+    )
+    .await;
+    app.task(Some(&m), "Export as JSON").await;
+    let claimed = worker.claim_once().await.unwrap();
+    worker
+        .work(claimed.into_iter().next().unwrap())
+        .await
+        .unwrap();
+    let pr_of = |list: &serde_json::Value| list["prs"][0].clone();
+    let (_, list) = app
+        .call("GET", &format!("/api/prs?missionId={m}"), &app.admin, None)
+        .await;
+    let first = pr_of(&list);
+    let reviewer = first["reviews"][0]["reviewerTaskId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // A reviewer (here, the test) asks for changes.
+    let (status, body) = app
+        .complete_task(
+            &reviewer,
+            serde_json::json!({"structuredOutput": {"verdict": "request-changes",
+                "confidence": 0.7, "summary": "Missing header row.", "feedback": "Add a header row."}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let fix = worker.claim_once().await.unwrap();
+    assert_eq!(fix.len(), 1);
+    assert!(fix[0].task.title.starts_with("[reviewer retry]"));
+    assert_eq!(fix[0].branch, first["headBranch"].as_str().unwrap());
+    worker.work(fix.into_iter().next().unwrap()).await.unwrap();
+
+    let (_, list) = app
+        .call("GET", &format!("/api/prs?missionId={m}"), &app.admin, None)
+        .await;
+    assert_eq!(
+        list["prs"].as_array().unwrap().len(),
+        1,
+        "the same PR: {list}"
+    );
+    let second = pr_of(&list);
+    assert_eq!(second["number"], first["number"]);
+    assert_ne!(second["headSha"], first["headSha"]);
+    assert_eq!(second["reviews"][0]["iteration"], 2);
+}
