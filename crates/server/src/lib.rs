@@ -27,6 +27,7 @@ pub mod state;
 pub mod steering;
 pub mod task_checks;
 pub mod task_list;
+pub mod task_memo;
 pub mod tasks;
 pub mod time;
 pub mod workers;
@@ -88,6 +89,7 @@ pub fn app_with(db: Db, dist: Option<&Path>, checkins: CheckinConfig) -> Router 
     let router = Router::new().nest("/api", api).with_state(AppState {
         db,
         cache: Default::default(),
+        tasks: Default::default(),
         checkins,
     });
     match dist {

@@ -4,9 +4,11 @@
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::rows::*;
+use crate::task_memo::TaskMemo;
 use buildd_core::merge_policy::{effective_policy, MergePolicy};
 use buildd_core::*;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The mission `id` of `team_id`; another team's mission is "not found".
 pub async fn find_mission(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<MissionRow> {
@@ -242,18 +244,23 @@ pub async fn mission_detail(
     team_id: &str,
     id: &str,
     checkins: &crate::checkins::CheckinConfig,
+    memo: &TaskMemo,
 ) -> ApiResult<MissionDetail> {
     let row = find_mission(tx, team_id, id).await?;
-    let filter = MissionFilter {
-        team_id,
-        status: None,
-        workspace_id: None,
-        mission_id: Some(id),
+    let (task_generation,): (i64,) =
+        sqlx::query_as("SELECT task_generation FROM missions WHERE id = ?")
+            .bind(id)
+            .fetch_one(&mut **tx)
+            .await?;
+    let tasks = match memo.get(id, task_generation) {
+        Some(kept) => kept,
+        None => {
+            let read = Arc::new(mission_tasks(tx, team_id, id).await?);
+            memo.keep(id, task_generation, read.clone());
+            read
+        }
     };
-    let tasks = tasks_by_mission(tx, &filter, true)
-        .await?
-        .remove(id)
-        .unwrap_or_default();
+    let tasks = Vec::clone(&tasks);
     let (workspace, schedule, sub_missions, blocker): (
         Option<String>,
         Option<String>,

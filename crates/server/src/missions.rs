@@ -69,7 +69,9 @@ pub async fn detail(
     match state.cache.lookup(&mut tx, key, &headers).await? {
         Lookup::Hit(response) => Ok(response),
         Lookup::Miss { key, generation } => {
-            let detail = mission_detail(&mut tx, &caller.team_id, &id, &state.checkins).await?;
+            let detail =
+                mission_detail(&mut tx, &caller.team_id, &id, &state.checkins, &state.tasks)
+                    .await?;
             state.cache.keep(key, generation, &detail)
         }
     }

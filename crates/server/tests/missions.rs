@@ -594,3 +594,31 @@ async fn a_mission_is_worked_in_dispatch_or_interactive_mode() {
         (StatusCode::CREATED, Some("interactive"))
     );
 }
+
+/// The mission page reuses its task list only while neither its tasks nor their workers moved.
+#[tokio::test]
+async fn the_mission_page_shows_every_change_to_its_tasks_and_workers() {
+    let app = TestApp::new().await;
+    let m = app.mission("Kept tasks").await;
+    let other = app.mission("Elsewhere").await;
+    let t = app.task(Some(&m), "Ship it").await;
+    let detail = app.mission_json(&m).await;
+    assert_eq!(detail["tasks"][0]["status"], "pending");
+    // Something else changes: the page is rebuilt, its tasks are the same.
+    app.task(Some(&other), "Unrelated").await;
+    assert_eq!(app.mission_json(&m).await["tasks"], detail["tasks"]);
+    // Its task is claimed (a task and a worker change), then its worker reports a PR.
+    let worker = app.claim_task(&t).await;
+    assert_eq!(app.mission_json(&m).await["tasks"][0]["status"], "assigned");
+    let (status, _) = app
+        .report(
+            &worker,
+            json!({"status": "running", "prNumber": 7,
+                                "prUrl": "https://github.com/acme/web/pull/7"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let detail = app.mission_json(&m).await;
+    assert_eq!(detail["tasks"][0]["workers"][0]["prNumber"], 7);
+    assert_eq!(detail["tasks"][0]["workers"][0]["status"], "running");
+}

@@ -161,45 +161,52 @@ fn timed_gets(
 fn api_latency(server: &TestServer, mission: &str, runtime: &tokio::runtime::Handle) {
     let path = format!("/api/missions/{mission}");
     let (warm, size) = timed_gets(server, &path, 200, || {});
-    // Cold: the data changed before every request, so each response is rebuilt.
-    let (cold, _) = timed_gets(server, &path, 100, || {
+    let write = |sql: &str| {
         runtime.block_on(async {
             let mut tx = server.db.write().await.unwrap();
-            sqlx::query("UPDATE generation SET value = value + 1")
+            sqlx::query(sql)
+                .bind(mission)
                 .execute(&mut *tx)
                 .await
                 .unwrap();
             tx.commit().await.unwrap();
         })
+    };
+    // Something else changed before every request: the page is rebuilt around its tasks.
+    let (other, _) = timed_gets(server, &path, 100, || {
+        write("UPDATE generation SET value = value + 1 WHERE ?1 IS NOT NULL")
+    });
+    // One of its own tasks changed before every request: everything is read again.
+    let (own, _) = timed_gets(server, &path, 100, || {
+        write(
+            "UPDATE tasks SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
+             WHERE id = (SELECT id FROM tasks WHERE mission_id = ?1 LIMIT 1)",
+        )
     });
     println!(
         "\nGET /api/missions/{{id}} with {TASKS} tasks ({} KB body, one keep-alive connection)",
         size / 1000
     );
-    for (name, times) in [
-        ("unchanged data", &warm),
-        ("data changed before each", &cold),
-    ] {
-        println!(
-            "  {name:<26} p50 {:>6.2} ms   p99 {:>6.2} ms   ({} requests)",
-            percentile(times, 0.5),
-            percentile(times, 0.99),
-            times.len()
-        );
-    }
-    println!(
-        "  budget: p50 <= 5 ms -> {} unchanged, {} rebuilt",
-        if percentile(&warm, 0.5) <= 5.0 {
-            "within"
-        } else {
-            "OVER"
-        },
-        if percentile(&cold, 0.5) <= 5.0 {
+    let verdict = |times: &[f64]| {
+        if percentile(times, 0.5) <= 5.0 {
             "within"
         } else {
             "OVER"
         }
-    );
+    };
+    for (name, times) in [
+        ("unchanged data", &warm),
+        ("other data changed before", &other),
+        ("its task changed before", &own),
+    ] {
+        println!(
+            "  {name:<26} p50 {:>6.2} ms   p99 {:>6.2} ms   ({} requests)   budget p50 <= 5 ms: {}",
+            percentile(times, 0.5),
+            percentile(times, 0.99),
+            times.len(),
+            verdict(times)
+        );
+    }
 }
 
 /// Steps of the plan approved in the approve benchmark.
