@@ -9,9 +9,12 @@ use std::sync::{Arc, Mutex};
 /// At most this many missions' task lists are kept.
 const CAPACITY: usize = 64;
 
+/// A mission's tasks as read at its `task_generation`.
+type Kept = (i64, Arc<Vec<MissionTask>>);
+
 #[derive(Clone, Default)]
 pub struct TaskMemo {
-    entries: Arc<Mutex<HashMap<String, (i64, Arc<Vec<MissionTask>>)>>>,
+    entries: Arc<Mutex<HashMap<String, Kept>>>,
 }
 
 impl TaskMemo {
