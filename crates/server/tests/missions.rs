@@ -621,4 +621,26 @@ async fn the_mission_page_shows_every_change_to_its_tasks_and_workers() {
     let detail = app.mission_json(&m).await;
     assert_eq!(detail["tasks"][0]["workers"][0]["prNumber"], 7);
     assert_eq!(detail["tasks"][0]["workers"][0]["status"], "running");
+
+    // Among many, the one that changed is read again; the rest keep their place.
+    let more = [
+        app.task(Some(&m), "Second").await,
+        app.task(Some(&m), "Third").await,
+    ];
+    let before = app.mission_json(&m).await["tasks"].clone();
+    let ids = |tasks: &Value| -> Vec<String> {
+        tasks
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids(&before), [more[1].clone(), more[0].clone(), t.clone()]);
+    app.set_task_status(&more[0], "cancelled").await;
+    let after = app.mission_json(&m).await["tasks"].clone();
+    assert_eq!(ids(&after), ids(&before));
+    assert_eq!(after[1]["status"], "cancelled");
+    assert_eq!(after[0], before[0]);
+    assert_eq!(after[2], before[2]);
 }
