@@ -216,14 +216,19 @@ pub fn Feed(
     Effect::new(move |_| {
         if let Some(Ok(page)) = notes.get() {
             if state.older.with_untracked(|o| !o.is_empty()) {
-                state.older.update(|older| {
-                    for n in page.notes.iter().rev() {
-                        if !older.iter().any(|o| o.id == n.id) {
-                            older.insert(0, n.clone());
-                        }
+                let mut older = state.older.get_untracked();
+                for n in page.notes.iter().rev() {
+                    // The newest copy wins: a question answered since shows answered.
+                    match older.iter_mut().find(|o| o.id == n.id) {
+                        Some(kept) => *kept = n.clone(),
+                        None => older.insert(0, n.clone()),
                     }
-                    older.sort_by(|a, b| b.created_at.cmp(&a.created_at));
-                });
+                }
+                older.sort_by(|a, b| b.created_at.cmp(&a.created_at));
+                // Only a change re-renders the list, so a reply being typed keeps its focus.
+                if state.older.with_untracked(|o| *o != older) {
+                    state.older.set(older);
+                }
             }
         }
     });

@@ -19,8 +19,10 @@ CREATE TABLE pr_reviews (
 
 CREATE INDEX pr_reviews_by_pr ON pr_reviews (pr_id, created_at);
 CREATE UNIQUE INDEX pr_reviews_by_task ON pr_reviews (reviewer_task_id) WHERE reviewer_task_id IS NOT NULL;
--- One review per head commit: concurrent reports cannot start two.
-CREATE UNIQUE INDEX pr_reviews_one_per_head ON pr_reviews (pr_id, head_sha);
+-- One live review per head commit: concurrent reports cannot start two. A stale one (its
+-- verdict came after the PR left agent review) leaves room for the next.
+CREATE UNIQUE INDEX pr_reviews_one_per_head ON pr_reviews (pr_id, head_sha)
+    WHERE outcome IS NOT 'stale';
 
 ALTER TABLE pull_requests ADD COLUMN stall_notified_at TEXT;
 

@@ -251,8 +251,6 @@ pub async fn update(
             .bind(&id)
             .execute(&mut *tx)
             .await?;
-        // Open PRs now under agent-review get their reviewer.
-        crate::prs::start_reviews(&mut tx, Some(&id), None).await?;
     }
     if let Some(work) = &work {
         sqlx::query("UPDATE missions SET mode = ? WHERE id = ?")
@@ -261,12 +259,16 @@ pub async fn update(
             .execute(&mut *tx)
             .await?;
     }
-    if let Field::Set(review) = requires_review {
+    if let Field::Set(review) = &requires_review {
         sqlx::query("UPDATE missions SET requires_review = ? WHERE id = ?")
-            .bind(review)
+            .bind(*review)
             .bind(&id)
             .execute(&mut *tx)
             .await?;
+    }
+    // Open PRs that the change puts under agent-review get their reviewer.
+    if policy.is_some() || matches!(requires_review, Field::Set(_)) {
+        crate::prs::start_reviews(&mut tx, Some(&id), None).await?;
     }
     // A raised budget resumes a mission that ran out of it, and it plans again.
     let mut budget_raised = false;

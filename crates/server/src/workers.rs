@@ -113,7 +113,7 @@ pub async fn update(
     let pr_url = pr_url.or(worker.pr_url.clone());
     let pr_number = pr_number.or(worker.pr_number);
 
-    let completed = matches!(report, Report::Completed);
+    let progress = matches!(report, Report::Progress(_));
     match report {
         Report::Progress(status) => {
             sqlx::query(
@@ -217,9 +217,7 @@ pub async fn update(
             }
             // Its PR is recorded and routed (merged, or sent for review) before anything
             // asks whether the mission still has open work.
-            if status == "completed" {
-                route_pr(&mut tx, &worker, &task, &body, true).await?;
-            }
+            route_pr(&mut tx, &worker, &task, &body, status == "completed").await?;
             task_finished(&mut tx, &caller.team_id, &task.id).await?;
         }
         Report::Failed(error) => {
@@ -235,12 +233,12 @@ pub async fn update(
             .await?;
             let result = json!({"error": error});
             set_task_outcome(&mut tx, &task.id, "failed", &result, &at).await?;
+            route_pr(&mut tx, &worker, &task, &body, false).await?;
             task_finished(&mut tx, &caller.team_id, &task.id).await?;
         }
     }
-
-    // A PR reported with progress or a failure is recorded too.
-    if !completed {
+    // A PR reported with progress is recorded too.
+    if progress {
         route_pr(&mut tx, &worker, &task, &body, false).await?;
     }
     // Queued instructions reach the worker in this answer, once.
@@ -275,8 +273,17 @@ async fn route_pr(
     body: &JsonObject,
     done: bool,
 ) -> ApiResult<()> {
-    if let Some(pr) = crate::prs::record_pr(tx, worker, task, body).await? {
-        if pr.state == "open" && !crate::prs::maybe_auto_merge(tx, &pr).await? && done {
+    let pr = match crate::prs::record_pr(tx, worker, task, body).await? {
+        Some(pr) => Some(pr),
+        // Done without naming its PR: the one it reported earlier.
+        None if done => match worker.pr_number {
+            Some(n) => crate::prs::find_pr(tx, &task.workspace_id, n).await?,
+            None => None,
+        },
+        None => None,
+    };
+    if let Some(pr) = pr.filter(|p| p.state == "open") {
+        if !crate::prs::maybe_auto_merge(tx, &pr).await? && done {
             crate::prs::request_review(tx, &pr).await?;
         }
     }

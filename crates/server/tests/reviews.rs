@@ -681,4 +681,82 @@ async fn a_verdict_after_the_mission_left_agent_review_is_not_used() {
     let p = pr(&app, &m, 96).await;
     assert_eq!(p["state"], "open", "a person merges under the human tier");
     assert_eq!(p["reviews"][0]["outcome"], "stale");
+    // Back under agent review, the same commit gets a fresh reviewer.
+    app.call(
+        "PATCH",
+        &format!("/api/missions/{m}"),
+        &app.admin,
+        Some(json!({"mergePolicy": {"tier": "agent-review", "agentReview": {"reviewerRole": "reviewer"}}})),
+    )
+    .await;
+    let p = pr(&app, &m, 96).await;
+    assert_eq!(p["reviews"].as_array().unwrap().len(), 2, "{p}");
+    assert!(p["reviews"][0]["outcome"].is_null());
+    assert_ne!(
+        p["reviews"][0]["reviewerTaskId"],
+        p["reviews"][1]["reviewerTaskId"]
+    );
+}
+
+#[tokio::test]
+async fn clearing_requires_review_under_an_agent_review_default_starts_the_review() {
+    let app = TestApp::new().await;
+    app.call(
+        "PATCH",
+        &format!("/api/workspaces/{}", app.workspace),
+        &app.admin,
+        Some(json!({"gitConfig": {"mergePolicy": {"tier": "agent-review", "agentReview": {"reviewerRole": "reviewer"}}}})),
+    )
+    .await;
+    let m = app
+        .mission_with(
+            json!({"title": "Held", "orchestrationMode": "manual", "requiresReview": true}),
+        )
+        .await;
+    open_pr(&app, &m, 97, "main", SHA, src_files()).await;
+    assert!(pr(&app, &m, 97).await["reviews"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let (status, _) = app
+        .call(
+            "PATCH",
+            &format!("/api/missions/{m}"),
+            &app.admin,
+            Some(json!({"requiresReview": false})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let p = pr(&app, &m, 97).await;
+    assert_eq!(p["reviews"].as_array().unwrap().len(), 1, "{p}");
+}
+
+#[tokio::test]
+async fn work_that_reported_its_pr_earlier_is_reviewed_when_it_completes() {
+    let app = TestApp::new().await;
+    let m = agent_review_mission(&app, json!({})).await;
+    let t = app.task(Some(&m), "Change 98").await;
+    let worker = app.claim_task(&t).await;
+    let (status, body) = app
+        .report(
+            &worker,
+            json!({"status": "running", "prNumber": 98,
+            "prUrl": "https://github.com/acme/web/pull/98", "baseBranch": "main",
+            "headBranch": "buildd/98", "headSha": SHA, "files": src_files()}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(
+        pr(&app, &m, 98).await["reviews"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "not done yet"
+    );
+    let (status, body) = app
+        .report(&worker, json!({"status": "completed", "summary": "done"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let p = pr(&app, &m, 98).await;
+    assert_eq!(p["reviews"].as_array().unwrap().len(), 1, "{p}");
 }

@@ -80,6 +80,17 @@ fn reviewer_brief(ctx: &PrContext, pr: &PrRow, title: &str, iteration: i64) -> S
         pr.base_branch.as_deref().unwrap_or("its base"),
         head.get(..7).unwrap_or(head),
     );
+    let threshold = ctx
+        .policy
+        .policy
+        .agent_review
+        .as_ref()
+        .and_then(|a| a.max_confidence_threshold);
+    if let Some(t) = threshold {
+        text.push_str(&format!(
+            "Escalate rather than approve when your confidence is below {t}.\n\n"
+        ));
+    }
     let evidence = ctx
         .git
         .pointer("/policyConfig/reviewerPatchEvidence")
@@ -137,12 +148,12 @@ pub async fn request_review(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
         return Ok(());
     };
     let ctx = context(tx, pr).await?;
-    if ctx.policy.policy.tier != "agent-review"
-        || ctx
-            .reviews
-            .iter()
-            .any(|r| r.head_sha.as_deref() == Some(head))
-    {
+    // A stale review of this commit (its verdict came after the tier changed) does not count.
+    let reviewed = ctx
+        .reviews
+        .iter()
+        .any(|r| r.head_sha.as_deref() == Some(head) && r.outcome.as_deref() != Some("stale"));
+    if ctx.policy.policy.tier != "agent-review" || reviewed {
         return Ok(());
     }
     supersede(tx, pr).await?;

@@ -37,12 +37,14 @@ pub async fn notify_stalls(db: &Db, now: DateTime<Utc>) -> ApiResult<usize> {
     for (id, moved) in candidates {
         let Some(moved) = parse(&moved) else { continue };
         let mut tx = db.write().await?;
-        let pr: PrRow = sqlx::query_as(&format!(
+        // It may have merged since the candidates were read.
+        let pr: Option<PrRow> = sqlx::query_as(&format!(
             "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.id = ? AND p.state = 'open'"
         ))
         .bind(&id)
-        .fetch_one(&mut *tx)
+        .fetch_optional(&mut *tx)
         .await?;
+        let Some(pr) = pr else { continue };
         let ctx = context(&mut tx, &pr).await?;
         let notified = pr.stall_notified_at.as_deref().and_then(parse);
         let Some(minutes) = stall_notice_due(&ctx.policy.policy, moved, notified, now) else {
