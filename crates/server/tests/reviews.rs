@@ -417,14 +417,7 @@ async fn approve_only_leaves_the_merge_to_a_person_and_a_lost_reviewer_escalates
 
     open_pr(&app, &m, 88, "main", SHA, src_files()).await;
     let reviewer = reviewer_of(&pr(&app, &m, 88).await);
-    let worker = app.claim_task(&reviewer).await;
-    let (status, _) = app
-        .report(
-            &worker,
-            json!({"status": "failed", "error": "runner crashed"}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    app.fail_task(&reviewer, "runner crashed").await;
     let p = pr(&app, &m, 88).await;
     assert_eq!(p["reviews"][0]["outcome"], "escalated");
     assert_eq!(
@@ -616,14 +609,7 @@ async fn a_fix_that_ends_without_a_commit_sends_the_pr_to_a_person() {
     )
     .await;
     let fix = fix_task(&app, &m, "Change 94").await;
-    let worker = app.claim_task(&fix).await;
-    let (status, _) = app
-        .report(
-            &worker,
-            json!({"status": "failed", "error": "could not push"}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK);
+    app.fail_task(&fix, "could not push").await;
     let p = pr(&app, &m, 94).await;
     assert_eq!(p["reviews"][0]["outcome"], "escalated");
     assert_eq!(

@@ -3,20 +3,26 @@ mod common;
 use axum::http::StatusCode;
 use buildd_server::scripted_worker::{ScriptedWorker, WorkerClient};
 use common::*;
+use std::sync::Arc;
 use std::time::Duration;
+
+/// The app served on a loopback port, and a scripted worker speaking HTTP to it.
+async fn served_worker(app: &TestApp) -> Arc<ScriptedWorker> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = app.router.clone();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    ScriptedWorker::new(
+        WorkerClient::new(&format!("http://{addr}"), &app.worker),
+        Duration::ZERO,
+    )
+}
 
 /// The scripted worker, over real HTTP, plans a mission and then works its steps.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_scripted_worker_plans_and_opens_prs_over_http() {
     let app = TestApp::new().await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let router = app.router.clone();
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    let worker = ScriptedWorker::new(
-        WorkerClient::new(&format!("http://{addr}"), &app.worker),
-        Duration::ZERO,
-    );
+    let worker = served_worker(&app).await;
 
     let m = app.mission("Saved searches").await;
     let (_, run) = app
@@ -102,14 +108,7 @@ async fn the_scripted_worker_plans_and_opens_prs_over_http() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_scripted_worker_reviews_prs_under_agent_review() {
     let app = TestApp::new().await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let router = app.router.clone();
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    let worker = ScriptedWorker::new(
-        WorkerClient::new(&format!("http://{addr}"), &app.worker),
-        Duration::ZERO,
-    );
+    let worker = served_worker(&app).await;
     let m = app.mission("Reviewed exports").await;
     let (status, _) = app
         .call(
@@ -157,14 +156,7 @@ async fn the_scripted_worker_reviews_prs_under_agent_review() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_scripted_worker_pushes_a_requested_fix_to_the_same_pr() {
     let app = TestApp::new().await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let router = app.router.clone();
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    let worker = ScriptedWorker::new(
-        WorkerClient::new(&format!("http://{addr}"), &app.worker),
-        Duration::ZERO,
-    );
+    let worker = served_worker(&app).await;
     let m = app.mission("Fixed exports").await;
     app.call(
         "PATCH",

@@ -197,6 +197,15 @@ impl TestApp {
         self.report(&worker, body).await
     }
 
+    /// Claims `task` and reports it failed with `error`, as a runner would.
+    pub async fn fail_task(&self, task: &str, error: &str) {
+        let worker = self.claim_task(task).await;
+        let (status, body) = self
+            .report(&worker, json!({"status": "failed", "error": error}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+
     /// Completes the mission's organizer run in flight with an empty plan, as its runner
     /// would.
     pub async fn finish_planning(&self, mission: &str) {
