@@ -646,11 +646,13 @@ async fn switching_a_mission_to_agent_review_starts_reviews_of_its_open_prs() {
 }
 
 #[tokio::test]
-async fn a_verdict_after_the_mission_left_agent_review_is_not_used() {
+async fn leaving_agent_review_stops_the_review_in_flight() {
     let app = TestApp::new().await;
     let (m, branch) = with_working_branch(&app, json!({})).await;
     open_pr(&app, &m, 96, &branch, SHA, src_files()).await;
     let p = green(&app, 96, SHA).await;
+    let reviewer = reviewer_of(&p);
+    let worker = app.claim_task(&reviewer).await;
     app.call(
         "PATCH",
         &format!("/api/missions/{m}"),
@@ -658,15 +660,20 @@ async fn a_verdict_after_the_mission_left_agent_review_is_not_used() {
         Some(json!({"mergePolicy": {"tier": "human"}})),
     )
     .await;
-    verdict(
-        &app,
-        &reviewer_of(&p),
-        json!({"verdict": "approve", "confidence": 0.9, "summary": "Good."}),
-    )
-    .await;
+    // The review in flight ends and its reviewer is stopped; its late verdict is refused.
+    let p = pr(&app, &m, 96).await;
+    assert_eq!(p["reviews"][0]["outcome"], "stale");
+    assert_eq!(task_json(&app, &reviewer).await["status"], "cancelled");
+    let (status, _) = app
+        .report(
+            &worker,
+            json!({"status": "completed", "structuredOutput":
+                {"verdict": "approve", "confidence": 0.9, "summary": "Good."}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
     let p = pr(&app, &m, 96).await;
     assert_eq!(p["state"], "open", "a person merges under the human tier");
-    assert_eq!(p["reviews"][0]["outcome"], "stale");
     // Back under agent review, the same commit gets a fresh reviewer.
     app.call(
         "PATCH",

@@ -153,7 +153,12 @@ pub async fn request_review(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
         .reviews
         .iter()
         .any(|r| r.head_sha.as_deref() == Some(head) && r.outcome.as_deref() != Some("stale"));
-    if ctx.policy.policy.tier != "agent-review" || reviewed {
+    if ctx.policy.policy.tier != "agent-review" {
+        // Its reviews in flight are not needed any more.
+        let why = format!("the PR left agent review ({})", ctx.policy.reason);
+        return retire(tx, pr, true, &why).await;
+    }
+    if reviewed {
         return Ok(());
     }
     supersede(tx, pr).await?;
@@ -268,17 +273,24 @@ async fn decide(
 /// Reviews of older commits still open are stale once a newer commit is pushed: their
 /// reviewers stop, and nothing they say is used.
 async fn supersede(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
+    let why = "a newer commit was pushed: this review is stale";
+    retire(tx, pr, false, why).await
+}
+
+/// Ends the live reviews of `pr` — those of other commits, or with `all` every one — as
+/// stale with `why`, and stops their reviewers.
+async fn retire(tx: &mut Tx, pr: &PrRow, all: bool, why: &str) -> ApiResult<()> {
     let stale: Vec<(String, Option<String>)> = sqlx::query_as(
         "SELECT id, reviewer_task_id FROM pr_reviews WHERE pr_id = ? \
-         AND (outcome IS NULL OR outcome = 'awaiting_ci') AND head_sha IS NOT ?",
+         AND (outcome IS NULL OR outcome = 'awaiting_ci') AND (? OR head_sha IS NOT ?)",
     )
     .bind(&pr.id)
+    .bind(all)
     .bind(&pr.head_sha)
     .fetch_all(&mut **tx)
     .await?;
     for (review, reviewer) in stale {
-        let why = ["a newer commit was pushed: this review is stale".to_string()];
-        decide(tx, &review, None, "stale", &why).await?;
+        decide(tx, &review, None, "stale", &[why.to_string()]).await?;
         if let Some(task) = reviewer {
             sqlx::query(
                 "UPDATE tasks SET status = 'cancelled', updated_at = ? WHERE id = ? \
