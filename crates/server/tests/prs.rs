@@ -76,14 +76,7 @@ async fn a_green_pr_for_its_head_commit_merges_by_itself() {
     assert_eq!(status, StatusCode::CREATED, "{p}");
     assert_eq!(p["evaluation"]["state"], "ci_failing");
     // Nobody merges a head commit whose CI failed.
-    let (status, refused) = app
-        .call(
-            "POST",
-            "/api/prs/41/merge",
-            &app.admin,
-            Some(json!({"workspaceId": app.workspace})),
-        )
-        .await;
+    let (status, refused) = app.merge_pr(41, &app.admin).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(
         refused["error"],
@@ -156,14 +149,7 @@ async fn every_rail_that_blocks_says_why() {
     assert_eq!(migration["evaluation"]["state"], "held");
 
     // What the rails hold is what a person reviews: once CI passed, they may merge it.
-    let (status, merged) = app
-        .call(
-            "POST",
-            "/api/prs/52/merge",
-            &app.admin,
-            Some(json!({"workspaceId": app.workspace})),
-        )
-        .await;
+    let (status, merged) = app.merge_pr(52, &app.admin).await;
     assert_eq!(status, StatusCode::OK, "{merged}");
     assert_eq!(merged["state"], "merged");
 
@@ -236,14 +222,7 @@ async fn agent_review_and_auto_merge_off_do_not_merge_by_themselves() {
     with_pr(&app, &m, 70, Some(files(json!([])))).await;
     let (_, p) = check(&app, 70, SHA, "completed", Some("success")).await;
     assert_eq!(p["state"], "open");
-    let (status, refused) = app
-        .call(
-            "POST",
-            "/api/prs/70/merge",
-            &app.admin,
-            Some(json!({"workspaceId": app.workspace})),
-        )
-        .await;
+    let (status, refused) = app.merge_pr(70, &app.admin).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(refused["error"]
         .as_str()
@@ -326,26 +305,14 @@ async fn an_agent_may_ask_for_a_merge_only_under_auto_threshold() {
     let app = TestApp::new().await;
     let m = app.mission("Agent merges").await;
     with_pr(&app, &m, 95, Some(files(json!([])))).await;
-    let merge = |key: String| {
-        let app = &app;
-        async move {
-            app.call(
-                "POST",
-                "/api/prs/95/merge",
-                &key,
-                Some(json!({"workspaceId": app.workspace})),
-            )
-            .await
-        }
-    };
     // Auto-threshold: the same rails as merging by itself.
-    let (status, refused) = merge(app.worker.clone()).await;
+    let (status, refused) = app.merge_pr(95, &app.worker).await;
     assert_eq!(status, StatusCode::CONFLICT, "{refused}");
     assert_eq!(
         refused["error"],
         "Merge refused: no CI check run reported for head commit abc1234"
     );
-    let (status, _) = merge(app.trigger.clone()).await;
+    let (status, _) = app.merge_pr(95, &app.trigger).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 
     app.call(
@@ -356,13 +323,13 @@ async fn an_agent_may_ask_for_a_merge_only_under_auto_threshold() {
     )
     .await;
     check(&app, 95, SHA, "completed", Some("success")).await;
-    let (status, refused) = merge(app.worker.clone()).await;
+    let (status, refused) = app.merge_pr(95, &app.worker).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(
         refused["error"],
         "merge is gated by the merge policy tier: human PRs are merged by a person"
     );
-    let (status, merged) = merge(app.admin.clone()).await;
+    let (status, merged) = app.merge_pr(95, &app.admin).await;
     assert_eq!(status, StatusCode::OK, "{merged}");
     assert_eq!(
         (&merged["ok"], &merged["merged"], &merged["state"]),

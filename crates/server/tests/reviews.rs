@@ -158,14 +158,7 @@ async fn a_pr_under_agent_review_gets_a_reviewer_task_and_waits_for_its_verdict(
     let p = green(&app, 80, SHA).await;
     assert_eq!(p["reviews"].as_array().unwrap().len(), 1);
     assert_eq!(p["evaluation"]["mergeableByPerson"], false);
-    let (status, refused) = app
-        .call(
-            "POST",
-            "/api/prs/80/merge",
-            &app.admin,
-            Some(json!({"workspaceId": app.workspace})),
-        )
-        .await;
+    let (status, refused) = app.merge_pr(80, &app.admin).await;
     assert_eq!(status, StatusCode::CONFLICT, "{refused}");
 
     // A reviewer must answer with a verdict.
@@ -213,14 +206,7 @@ async fn an_approval_into_a_trunk_goes_to_a_person_who_merges_it() {
     let escalated = &notes(&app, &m).await[0];
     assert_eq!(escalated["type"], "reviewer_escalated");
     assert_eq!(escalated["title"], "PR #81 escalated to you");
-    let (status, merged) = app
-        .call(
-            "POST",
-            "/api/prs/81/merge",
-            &app.admin,
-            Some(json!({"workspaceId": app.workspace})),
-        )
-        .await;
+    let (status, merged) = app.merge_pr(81, &app.admin).await;
     assert_eq!(status, StatusCode::OK, "{merged}");
     assert_eq!(merged["state"], "merged");
 }

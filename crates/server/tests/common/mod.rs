@@ -255,6 +255,17 @@ impl TestApp {
             .unwrap_or_else(|| panic!("no PR #{number}: {list}"))
     }
 
+    /// `POST /api/prs/{number}/merge` of the test workspace's PR with `key`.
+    pub async fn merge_pr(&self, number: i64, key: &str) -> (StatusCode, Value) {
+        self.call(
+            "POST",
+            &format!("/api/prs/{number}/merge"),
+            key,
+            Some(json!({"workspaceId": self.workspace})),
+        )
+        .await
+    }
+
     /// A CI check run "test" on PR `number` at `sha`, reported with the worker key.
     pub async fn check_run(
         &self,
