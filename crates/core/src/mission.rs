@@ -258,16 +258,17 @@ pub struct SubMission {
 }
 
 /// `GET /api/missions/{id}`: the bare mission plus tasks, workspace, schedule and the
-/// computed fields.
+/// computed fields. A task is a [`MissionTask`], or whatever serializes as one (the server
+/// answers with tasks it serialized before).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct MissionDetail {
+pub struct MissionDetail<T = MissionTask> {
     #[serde(flatten)]
     pub mission: Mission,
     #[serde(default)]
     pub workspace: Option<WorkspaceRef>,
-    #[serde(default)]
-    pub tasks: Vec<MissionTask>,
+    #[serde(default = "Vec::new")]
+    pub tasks: Vec<T>,
     #[serde(default)]
     pub sub_missions: Vec<SubMission>,
     #[serde(default)]

@@ -174,7 +174,15 @@ pub fn percent(part: u32, whole: u32) -> u32 {
 
 /// The progress of a mission in `mission_status` made of `tasks`.
 pub fn compute_progress(mission_status: &MissionStatus, tasks: &[MissionTask]) -> MissionProgress {
-    let by_id: HashMap<&str, &MissionTask> = tasks.iter().map(|t| (t.id.as_str(), t)).collect();
+    progress_of(mission_status, tasks.iter())
+}
+
+/// [`compute_progress`] of tasks held some other way (the server keeps them shared).
+pub fn progress_of<'a, I>(mission_status: &MissionStatus, tasks: I) -> MissionProgress
+where
+    I: Iterator<Item = &'a MissionTask> + Clone,
+{
+    let by_id: HashMap<&str, &MissionTask> = tasks.clone().map(|t| (t.id.as_str(), t)).collect();
 
     // Walk an attempt up to the first ancestor that is not an attempt.
     fn root_of<'a>(
@@ -198,7 +206,7 @@ pub fn compute_progress(mission_status: &MissionStatus, tasks: &[MissionTask]) -
     }
     let mut rows: Vec<Row> = Vec::new();
     let mut index: HashMap<&str, usize> = HashMap::new();
-    for task in tasks.iter().filter(|t| !is_attempt(t)) {
+    for task in tasks.clone().filter(|t| !is_attempt(t)) {
         index.insert(task.id.as_str(), rows.len());
         rows.push(Row {
             task,
@@ -206,7 +214,7 @@ pub fn compute_progress(mission_status: &MissionStatus, tasks: &[MissionTask]) -
             workers: task.workers.iter().collect(),
         });
     }
-    for attempt in tasks.iter().filter(|t| is_attempt(t)) {
+    for attempt in tasks.filter(|t| is_attempt(t)) {
         match root_of(attempt, &by_id).and_then(|root| index.get(root)) {
             Some(&i) => {
                 let row = &mut rows[i];

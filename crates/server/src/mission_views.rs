@@ -4,11 +4,10 @@
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::rows::*;
-use crate::task_memo::TaskMemo;
+use crate::task_memo::{TaskJson, TaskMemo};
 use buildd_core::merge_policy::{effective_policy, MergePolicy};
 use buildd_core::*;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 /// The mission `id` of `team_id`; another team's mission is "not found".
 pub async fn find_mission(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<MissionRow> {
@@ -37,7 +36,7 @@ const FILTER: &str = "m.team_id = ?1 AND (?2 IS NULL OR m.status = ?2) \
 /// one row per mission instead of one per task, so thousands of tasks answer in
 /// milliseconds. `?5` (detail) adds priority, createdAt and every result; the list keeps
 /// the results of planning runs only, which tell a plan in review.
-const TASK_JSON: &str = "json_object( \
+pub(crate) const TASK_JSON: &str = "json_object( \
     'id', t.id, 'title', t.title, 'status', t.status, \
     'priority', CASE WHEN ?5 THEN t.priority END, \
     'roleSlug', t.role_slug, \
@@ -238,29 +237,16 @@ const DETAIL_EXTRAS_JSON: &str = "SELECT \
          AND m.dependency_met_at IS NULL) \
     FROM missions m WHERE m.id = ? AND m.team_id = ?";
 
-/// `GET /api/missions/{id}`.
+/// `GET /api/missions/{id}`, read in the read-only `tx` (its tasks come through `memo`).
 pub async fn mission_detail(
     tx: &mut Tx,
     team_id: &str,
     id: &str,
     checkins: &crate::checkins::CheckinConfig,
     memo: &TaskMemo,
-) -> ApiResult<MissionDetail> {
+) -> ApiResult<MissionDetail<TaskJson>> {
     let row = find_mission(tx, team_id, id).await?;
-    let (task_generation,): (i64,) =
-        sqlx::query_as("SELECT task_generation FROM missions WHERE id = ?")
-            .bind(id)
-            .fetch_one(&mut **tx)
-            .await?;
-    let tasks = match memo.get(id, task_generation) {
-        Some(kept) => kept,
-        None => {
-            let read = Arc::new(mission_tasks(tx, team_id, id).await?);
-            memo.keep(id, task_generation, read.clone());
-            read
-        }
-    };
-    let tasks = Vec::clone(&tasks);
+    let tasks = memo.mission_tasks(tx, team_id, id).await?;
     let (workspace, schedule, sub_missions, blocker): (
         Option<String>,
         Option<String>,
@@ -278,7 +264,7 @@ pub async fn mission_detail(
     let blocker: Option<SubMission> = blocker.map(|b| serde_json::from_str(&b)).transpose()?;
 
     let mission = row.to_mission();
-    let progress = compute_progress(&mission.status, &tasks);
+    let progress = progress_of(&mission.status, tasks.iter().map(|t| &t.0.task));
     let last_check = crate::mission_schedule::last_check(tx, id).await?;
     let check_ins = crate::mission_schedule::settings(schedule.as_ref(), last_check, checkins);
     let workspace_policy: Option<MergePolicy> = match &row.workspace_id {
@@ -337,7 +323,7 @@ pub async fn mission_detail(
         check_ins: Some(check_ins),
         effective_merge_policy: Some(effective),
         workspace_merge_policy: workspace_policy,
-        tasks,
+        tasks: tasks.to_vec(),
         mission,
     })
 }

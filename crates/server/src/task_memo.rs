@@ -1,42 +1,196 @@
-//! Each mission's task list as last read, tagged with the mission's `task_generation`. Any
-//! write anywhere moves the global generation and rebuilds a mission page; its 2,000 tasks
-//! need reading again only when they (or their workers) moved.
+//! Each mission's task list as last read, tagged with the `task_changes` sequence number of
+//! the snapshot it was read in. A mission page rebuilt later reads again only the tasks
+//! logged as changed since, so a change to one of 2,000 tasks costs one task's read.
 
+use crate::db::{Db, Tx};
+use crate::error::ApiResult;
+use crate::mission_views::TASK_JSON;
 use buildd_core::MissionTask;
-use std::collections::HashMap;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 /// At most this many missions' task lists are kept.
 const CAPACITY: usize = 64;
 
-/// A mission's tasks as read at its `task_generation`.
-type Kept = (i64, Arc<Vec<MissionTask>>);
+/// Log entries kept when pruning; a list kept from before them is read again in full.
+const LOG_KEPT: i64 = 50_000;
+
+/// A task as kept: parsed for the rules, serialized for the answer.
+pub struct KeptTask {
+    /// The tie-break of the list's order (newest first by `createdAt`, then rowid).
+    rowid: i64,
+    pub task: MissionTask,
+    json: Box<RawValue>,
+}
+
+/// A kept task in an answer: its JSON, written as it was serialized when read.
+#[derive(Clone)]
+pub struct TaskJson(pub Arc<KeptTask>);
+
+impl Serialize for TaskJson {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.json.serialize(s)
+    }
+}
+
+/// A mission's tasks, newest first.
+type Tasks = Arc<Vec<TaskJson>>;
 
 #[derive(Clone, Default)]
 pub struct TaskMemo {
-    entries: Arc<Mutex<HashMap<String, Kept>>>,
+    entries: Arc<Mutex<HashMap<String, (i64, Tasks)>>>,
 }
 
 impl TaskMemo {
-    /// The tasks of `mission` at `generation`, when they were kept.
-    pub fn get(&self, mission: &str, generation: i64) -> Option<Arc<Vec<MissionTask>>> {
+    fn get(&self, mission: &str) -> Option<(i64, Tasks)> {
         self.entries
             .lock()
             .expect("task memo lock")
             .get(mission)
-            .filter(|(g, _)| *g == generation)
-            .map(|(_, tasks)| tasks.clone())
+            .cloned()
     }
 
-    /// Keeps `tasks` read at `generation`, unless a newer read is already kept.
-    pub fn keep(&self, mission: &str, generation: i64, tasks: Arc<Vec<MissionTask>>) {
+    /// Keeps `tasks` read at `seq`, unless a newer read is already kept.
+    fn keep(&self, mission: &str, seq: i64, tasks: Tasks) {
         let mut entries = self.entries.lock().expect("task memo lock");
-        if entries.get(mission).is_some_and(|(g, _)| *g > generation) {
+        if entries.get(mission).is_some_and(|(s, _)| *s > seq) {
             return;
         }
         if entries.len() >= CAPACITY && !entries.contains_key(mission) {
             entries.clear();
         }
-        entries.insert(mission.to_string(), (generation, tasks));
+        entries.insert(mission.to_string(), (seq, tasks));
     }
+
+    /// The tasks of `mission_id` (already checked to be `team_id`'s) as the snapshot of the
+    /// read-only `tx` has them, newest first.
+    pub async fn mission_tasks(
+        &self,
+        tx: &mut Tx,
+        team_id: &str,
+        mission_id: &str,
+    ) -> ApiResult<Tasks> {
+        let (seq, floor): (i64, i64) = sqlx::query_as(
+            "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'task_changes'), 0), \
+                    (SELECT seq FROM task_changes_floor WHERE id = 1)",
+        )
+        .fetch_one(&mut **tx)
+        .await?;
+        let tasks = match self.get(mission_id) {
+            Some((kept, tasks)) if kept == seq => tasks,
+            Some((kept, tasks)) if kept >= floor && kept < seq => {
+                let changed: Vec<(String,)> = sqlx::query_as(
+                    "SELECT DISTINCT task_id FROM task_changes WHERE mission_id = ? AND seq > ?",
+                )
+                .bind(mission_id)
+                .bind(kept)
+                .fetch_all(&mut **tx)
+                .await?;
+                let changed: HashSet<String> = changed.into_iter().map(|(id,)| id).collect();
+                let tasks = if changed.is_empty() {
+                    tasks
+                } else {
+                    Arc::new(patch(
+                        &tasks,
+                        &changed,
+                        read(tx, team_id, mission_id, Some(&changed)).await?,
+                    ))
+                };
+                self.keep(mission_id, seq, tasks.clone());
+                tasks
+            }
+            _ => {
+                let tasks = Arc::new(read(tx, team_id, mission_id, None).await?);
+                self.keep(mission_id, seq, tasks.clone());
+                tasks
+            }
+        };
+        Ok(tasks)
+    }
+}
+
+/// `kept` with the `changed` tasks replaced by what `read` found of them (gone when absent).
+fn patch(kept: &[TaskJson], changed: &HashSet<String>, read: Vec<TaskJson>) -> Vec<TaskJson> {
+    let mut fresh: HashMap<String, TaskJson> =
+        read.into_iter().map(|t| (t.0.task.id.clone(), t)).collect();
+    let mut out: Vec<TaskJson> = kept
+        .iter()
+        .filter_map(|t| {
+            if !changed.contains(&t.0.task.id) {
+                return Some(t.clone());
+            }
+            fresh.remove(&t.0.task.id)
+        })
+        .collect();
+    if !fresh.is_empty() {
+        out.extend(fresh.into_values());
+        let key = |t: &TaskJson| (t.0.task.created_at.clone(), t.0.rowid);
+        out.sort_by_cached_key(|t| std::cmp::Reverse(key(t)));
+    }
+    out
+}
+
+/// The mission's tasks, all or only `ids`, newest first, with their rowids.
+async fn read(
+    tx: &mut Tx,
+    team_id: &str,
+    mission_id: &str,
+    ids: Option<&HashSet<String>>,
+) -> ApiResult<Vec<TaskJson>> {
+    let ids = ids.map(serde_json::to_string).transpose()?;
+    let which = match ids {
+        // The index hands rows over oldest first (created_at, then rowid): nothing is sorted.
+        None => "tasks t INDEXED BY tasks_by_mission",
+        Some(_) => "tasks t",
+    };
+    let (rowids, tasks): (String, String) = sqlx::query_as(&format!(
+        "SELECT json_group_array(t.rowid), json_group_array({TASK_JSON}) \
+         FROM {which} LEFT JOIN workers w ON w.id = t.latest_worker_id \
+         WHERE (?6 IS NULL OR t.id IN (SELECT value FROM json_each(?6))) \
+           AND t.mission_id = ?4 AND t.team_id = ?1"
+    ))
+    .bind(team_id)
+    .bind(None::<&str>)
+    .bind(None::<&str>)
+    .bind(mission_id)
+    .bind(true)
+    .bind(ids)
+    .fetch_one(&mut **tx)
+    .await?;
+    let rowids: Vec<i64> = serde_json::from_str(&rowids)?;
+    let tasks: Vec<MissionTask> = serde_json::from_str(&tasks)?;
+    rowids
+        .into_iter()
+        .zip(tasks)
+        .rev()
+        .map(|(rowid, task)| {
+            let json = serde_json::value::to_raw_value(&task)?;
+            Ok(TaskJson(Arc::new(KeptTask { rowid, task, json })))
+        })
+        .collect()
+}
+
+/// Drops all but the newest [`LOG_KEPT`] log entries.
+pub async fn prune_log(db: &Db) -> ApiResult<()> {
+    prune_log_keeping(db, LOG_KEPT).await
+}
+
+/// Drops all but the newest `kept` log entries.
+pub async fn prune_log_keeping(db: &Db, kept: i64) -> ApiResult<()> {
+    let mut tx = db.write().await?;
+    sqlx::query(
+        "UPDATE task_changes_floor SET seq = MAX(seq, \
+           COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'task_changes'), 0) - ?) \
+         WHERE id = 1",
+    )
+    .bind(kept)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("DELETE FROM task_changes WHERE seq <= (SELECT seq FROM task_changes_floor)")
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
 }

@@ -1,0 +1,121 @@
+//! A mission page reuses the tasks it read before and reads again only those that moved:
+//! after every kind of change it answers exactly what a cold read answers.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use buildd_server::task_memo::prune_log_keeping;
+use common::TestApp;
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+
+/// The mission's tasks and progress as `router` answers them.
+async fn tasks_of(app: &TestApp, router: &axum::Router, mission: &str) -> Value {
+    let req = Request::get(format!("/api/missions/{mission}"))
+        .header("Authorization", format!("Bearer {}", app.admin))
+        .body(Body::empty())
+        .unwrap();
+    let response = router.clone().oneshot(req).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let detail: Value = serde_json::from_slice(&body).unwrap();
+    serde_json::json!({
+        "tasks": detail["tasks"], "segments": detail["segments"],
+        "progress": detail["progress"], "totalTasks": detail["totalTasks"],
+    })
+}
+
+/// The warm server's answer, checked against a server that has kept nothing.
+async fn same_as_cold(app: &TestApp, mission: &str) -> Value {
+    let warm = tasks_of(app, &app.router, mission).await;
+    let cold = tasks_of(app, &buildd_server::app(app.db.clone(), None), mission).await;
+    assert_eq!(warm, cold, "kept tasks differ from a fresh read");
+    warm
+}
+
+fn ids(tasks: &Value) -> Vec<String> {
+    tasks["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["title"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn sql(app: &TestApp, statement: &str, binds: &[&str]) {
+    let mut tx = app.db.write().await.unwrap();
+    let mut q = sqlx::query(statement);
+    for b in binds {
+        q = q.bind(*b);
+    }
+    q.execute(&mut *tx).await.unwrap();
+    tx.commit().await.unwrap();
+}
+
+#[tokio::test]
+async fn every_change_to_a_missions_tasks_shows_on_its_page() {
+    let app = TestApp::new().await;
+    let m = app.mission("Memo").await;
+    let other = app.mission("Elsewhere").await;
+    let a = app.task(Some(&m), "A").await;
+    let b = app.task(Some(&m), "B").await;
+    let c = app.task(Some(&m), "C").await;
+    assert_eq!(ids(&same_as_cold(&app, &m).await), ["C", "B", "A"]);
+
+    // A task's own fields.
+    app.set_task_status(&a, "completed").await;
+    let now = same_as_cold(&app, &m).await;
+    assert_eq!(now["tasks"][2]["status"], "completed");
+    assert_eq!(now["progress"], 33);
+
+    // A new task, newest first.
+    let d = app.task(Some(&m), "D").await;
+    assert_eq!(ids(&same_as_cold(&app, &m).await), ["D", "C", "B", "A"]);
+
+    // A worker: running, then a PR.
+    app.worker_on(&b, "running", None, false).await;
+    let now = same_as_cold(&app, &m).await;
+    assert_eq!(now["tasks"][2]["workers"][0]["status"], "running");
+    app.worker_on(&c, "completed", Some(7), false).await;
+    let now = same_as_cold(&app, &m).await;
+    assert_eq!(now["tasks"][1]["workers"][0]["prNumber"], 7);
+
+    // A task created earlier than others lands in its place, not at the top.
+    sql(
+        &app,
+        "INSERT INTO tasks (id, team_id, workspace_id, mission_id, title, status, created_at, updated_at) \
+         SELECT 'late', team_id, workspace_id, mission_id, 'Between', 'pending', \
+           (SELECT created_at FROM tasks WHERE id = ?2), updated_at FROM tasks WHERE id = ?1",
+        &[&a, &b],
+    )
+    .await;
+    assert_eq!(
+        ids(&same_as_cold(&app, &m).await),
+        ["D", "C", "Between", "B", "A"]
+    );
+
+    // Deleted, and moved to another mission.
+    sql(&app, "DELETE FROM tasks WHERE id = 'late'", &[]).await;
+    assert_eq!(ids(&same_as_cold(&app, &m).await), ["D", "C", "B", "A"]);
+    assert_eq!(ids(&same_as_cold(&app, &other).await), Vec::<String>::new());
+    sql(
+        &app,
+        "UPDATE tasks SET mission_id = ?2 WHERE id = ?1",
+        &[&d, &other],
+    )
+    .await;
+    assert_eq!(ids(&same_as_cold(&app, &m).await), ["C", "B", "A"]);
+    assert_eq!(ids(&same_as_cold(&app, &other).await), ["D"]);
+
+    // A change whose log entry was pruned: the page reads everything again.
+    app.set_task_status(&c, "failed").await;
+    prune_log_keeping(&app.db, 0).await.unwrap();
+    let now = same_as_cold(&app, &m).await;
+    assert_eq!(now["tasks"][0]["status"], "failed");
+    app.set_task_status(&b, "cancelled").await;
+    let now = same_as_cold(&app, &m).await;
+    assert_eq!(now["tasks"][1]["status"], "cancelled");
+    assert_eq!(now["totalTasks"], 2, "cancelled work leaves the count");
+}
