@@ -31,7 +31,8 @@ impl Default for CheckinConfig {
     }
 }
 
-/// Runs due check-ins (and PR stall notices, and pruning of the task change log) forever, looking several times per interval.
+/// Runs due check-ins forever, with the other periodic chores (PR stall notices, expired
+/// claims, pruning the task change log), looking several times per interval.
 pub async fn run_scheduler(db: Db, config: CheckinConfig) {
     let every = (config.interval / 4)
         .clamp(Duration::seconds(1), Duration::seconds(30))
@@ -43,6 +44,9 @@ pub async fn run_scheduler(db: Db, config: CheckinConfig) {
         }
         if let Err(e) = crate::prs::notify_stalls(&db, Utc::now()).await {
             tracing::warn!("stall notices: {e:?}");
+        }
+        if let Err(e) = crate::leases::release_expired(&db, Utc::now()).await {
+            tracing::warn!("expired claims: {e:?}");
         }
         if let Err(e) = crate::task_memo::prune_log(&db).await {
             tracing::warn!("task change log: {e:?}");

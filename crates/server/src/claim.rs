@@ -9,18 +9,16 @@ use crate::error::{ApiError, ApiResult};
 use crate::missions::team_workspace;
 use crate::rows::{TaskRow, TASK_COLUMNS, TASK_FROM};
 use crate::state::AppState;
-use crate::time::{iso, new_id, now};
+use crate::time::{new_id, now};
 use axum::extract::State;
 use axum::Json;
 use buildd_core::dependencies::dependency_satisfied;
 use buildd_core::plan_output::branch_name;
 use buildd_core::*;
-use chrono::{Duration, Utc};
+use chrono::Utc;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
-/// How long a claim holds a task before it may be handed to another runner.
-const CLAIM_TTL_MINUTES: i64 = 60;
 const MAX_TASKS_LIMIT: i64 = 20;
 
 /// Why candidates were passed over, counted while scanning.
@@ -189,7 +187,7 @@ async fn take(
     task: &TaskRow,
     at: &str,
 ) -> ApiResult<Option<ClaimedWorker>> {
-    let expires = iso(Utc::now() + Duration::minutes(CLAIM_TTL_MINUTES));
+    let expires = crate::leases::lease_until(Utc::now());
     let moved = sqlx::query(
         "UPDATE tasks SET status = 'assigned', claimed_by = ?, claimed_at = ?, expires_at = ?, \
          updated_at = ? WHERE id = ? AND status = 'pending'",

@@ -11,6 +11,7 @@ pub mod db;
 pub mod demo;
 pub mod error;
 pub mod keys;
+pub mod leases;
 pub mod mission_completion;
 pub mod mission_runs;
 pub mod mission_schedule;

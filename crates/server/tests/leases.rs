@@ -1,0 +1,102 @@
+//! A claim lasts while its runner reports: a runner that goes silent loses its task to the
+//! queue, and its late reports are refused.
+
+mod common;
+
+use axum::http::StatusCode;
+use buildd_server::leases::{release_expired, CLAIM_TTL_MINUTES};
+use chrono::{DateTime, Duration, Utc};
+use common::TestApp;
+use serde_json::{json, Value};
+
+async fn task_json(app: &TestApp, id: &str) -> Value {
+    let (status, body) = app
+        .call("GET", &format!("/api/tasks/{id}"), &app.admin, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body
+}
+
+fn expires_at(task: &Value) -> DateTime<Utc> {
+    task["expiresAt"].as_str().unwrap().parse().unwrap()
+}
+
+#[tokio::test]
+async fn a_silent_runner_loses_its_task_and_its_late_report_is_refused() {
+    let app = TestApp::new().await;
+    let m = app.mission("Leases").await;
+    let silent = app.task(Some(&m), "Silent work").await;
+    let busy = app.task(Some(&m), "Busy work").await;
+    let silent_worker = app.claim_task(&silent).await;
+    let busy_worker = app.claim_task(&busy).await;
+    let claimed = expires_at(&task_json(&app, &silent).await);
+    assert!(claimed > Utc::now() + Duration::minutes(CLAIM_TTL_MINUTES - 1));
+
+    // Nothing runs out before its time.
+    assert_eq!(release_expired(&app.db, Utc::now()).await.unwrap(), 0);
+
+    // Both claims are a minute from running out; the busy runner reports, the silent one
+    // does not.
+    let soon = Utc::now() + Duration::minutes(1);
+    let mut tx = app.db.write().await.unwrap();
+    sqlx::query("UPDATE tasks SET expires_at = ? WHERE id IN (?, ?)")
+        .bind(soon.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+        .bind(&silent)
+        .bind(&busy)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let (status, body) = app
+        .report(
+            &busy_worker,
+            json!({"status": "running", "currentAction": "Testing"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let renewed = expires_at(&task_json(&app, &busy).await);
+    assert!(
+        renewed > soon + Duration::minutes(CLAIM_TTL_MINUTES - 2),
+        "a report renews the claim"
+    );
+
+    let later = soon + Duration::minutes(1);
+    assert_eq!(release_expired(&app.db, later).await.unwrap(), 1);
+    let task = task_json(&app, &silent).await;
+    assert_eq!(task["status"], "pending");
+    assert_eq!(task["claimedBy"], Value::Null);
+    assert_eq!(task["expiresAt"], Value::Null);
+    assert_eq!(task_json(&app, &busy).await["status"], "assigned");
+    assert_eq!(
+        release_expired(&app.db, later).await.unwrap(),
+        0,
+        "released once"
+    );
+
+    // The silent runner's worker failed; when it wakes up, it is told to stop.
+    let (status, body) = app
+        .report(
+            &silent_worker,
+            json!({"status": "completed", "summary": "Late"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["abort"], true);
+    assert_eq!(body["actualStatus"], "failed");
+
+    // The mission's feed says what happened, and another runner can take the task.
+    let (_, notes) = app
+        .call("GET", &format!("/api/missions/{m}/notes"), &app.admin, None)
+        .await;
+    let note = &notes["notes"][0];
+    assert_eq!(note["type"], "warning");
+    assert_eq!(note["title"], "\"Silent work\" went back to the queue");
+    assert_eq!(note["taskId"], silent.as_str());
+    let again = app.claim_task(&silent).await;
+    assert_ne!(again, silent_worker);
+    let (status, body) = app
+        .report(&again, json!({"status": "completed", "summary": "Done"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(task_json(&app, &silent).await["status"], "completed");
+}
