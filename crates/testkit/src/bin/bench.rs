@@ -176,7 +176,7 @@ fn api_latency(server: &TestServer, mission: &str, runtime: &tokio::runtime::Han
     let (other, _) = timed_gets(server, &path, 100, || {
         write("UPDATE generation SET value = value + 1 WHERE ?1 IS NOT NULL")
     });
-    // One of its own tasks changed before every request: everything is read again.
+    // One of its own tasks changed before every request: that task is read again.
     let (own, _) = timed_gets(server, &path, 100, || {
         write(
             "UPDATE tasks SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
