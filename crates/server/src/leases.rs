@@ -16,14 +16,22 @@ pub fn lease_until(now: DateTime<Utc>) -> String {
     iso(now + Duration::minutes(CLAIM_TTL_MINUTES))
 }
 
-/// Renews the claim on `task_id`: its runner just reported.
-pub async fn renew(tx: &mut Tx, task_id: &str, now: DateTime<Utc>) -> ApiResult<()> {
+/// Renews the claim on `task_id` when `worker_id` holds it (its latest worker): its runner
+/// just reported. A worker the task has moved on from renews nothing.
+pub async fn renew(
+    tx: &mut Tx,
+    task_id: &str,
+    worker_id: &str,
+    now: DateTime<Utc>,
+) -> ApiResult<()> {
     sqlx::query(
         "UPDATE tasks SET expires_at = ? \
-         WHERE id = ? AND status IN ('assigned', 'in_progress') AND expires_at IS NOT NULL",
+         WHERE id = ? AND latest_worker_id = ? \
+           AND status IN ('assigned', 'in_progress') AND expires_at IS NOT NULL",
     )
     .bind(lease_until(now))
     .bind(task_id)
+    .bind(worker_id)
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -21,6 +21,7 @@ pub mod notes;
 pub mod organizer;
 pub mod outcomes;
 pub mod plans;
+pub mod precompress;
 pub mod prs;
 pub mod rows;
 pub mod scripted_worker;
@@ -95,8 +96,15 @@ pub fn app_with(db: Db, dist: Option<&Path>, checkins: CheckinConfig) -> Router 
     });
     match dist {
         Some(dist) => {
+            precompress::precompress_in_background(dist);
             // Trunk's file names do not change with their content: always revalidate.
-            let files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
+            let index = ServeFile::new(dist.join("index.html"))
+                .precompressed_br()
+                .precompressed_gzip();
+            let files = ServeDir::new(dist)
+                .precompressed_br()
+                .precompressed_gzip()
+                .fallback(index);
             router.fallback_service(
                 tower::ServiceBuilder::new()
                     .layer(SetResponseHeaderLayer::overriding(

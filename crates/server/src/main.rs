@@ -28,7 +28,8 @@ enum Command {
         /// SQLite database file; created and migrated when missing.
         #[arg(long, env = "BUILDD_DB", default_value = "buildd.db")]
         db: PathBuf,
-        /// The built dashboard (trunk's dist/) to serve at /.
+        /// The built dashboard (trunk's dist/) to serve at /; brotli and gzip copies of its
+        /// files are written next to them.
         #[arg(long, env = "BUILDD_DIST")]
         dist: Option<PathBuf>,
         /// Seed a demo team, workspace and missions into an empty database, and print a

@@ -44,9 +44,9 @@ pub async fn list(
         workspace_id.unwrap_or("")
     );
     let mut tx = state.db.read().await?;
-    let (key, generation) = match state.cache.lookup(&mut tx, key, &headers).await? {
+    let pending = match state.cache.lookup(&mut tx, key, &headers).await? {
         Lookup::Hit(response) => return Ok(response),
-        Lookup::Miss { key, generation } => (key, generation),
+        Lookup::Miss(pending) => pending,
     };
     let filter = MissionFilter {
         team_id: &caller.team_id,
@@ -55,7 +55,7 @@ pub async fn list(
         mission_id: None,
     };
     let missions = mission_list(&mut tx, &filter).await?;
-    state.cache.keep(key, generation, &MissionList { missions })
+    state.cache.keep(pending, &MissionList { missions })
 }
 
 pub async fn detail(
@@ -68,11 +68,11 @@ pub async fn detail(
     let mut tx = state.db.read().await?;
     match state.cache.lookup(&mut tx, key, &headers).await? {
         Lookup::Hit(response) => Ok(response),
-        Lookup::Miss { key, generation } => {
+        Lookup::Miss(pending) => {
             let detail =
                 mission_detail(&mut tx, &caller.team_id, &id, &state.checkins, &state.tasks)
                     .await?;
-            state.cache.keep(key, generation, &detail)
+            state.cache.keep(pending, &detail)
         }
     }
 }

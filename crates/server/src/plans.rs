@@ -82,20 +82,27 @@ pub async fn approve(
         None => None,
     };
 
-    // Pass one: every child exists, so every step has an id.
+    // Every step's id is known before any is written: refs become ids and branch names as
+    // each child is inserted, complete, in one statement.
     let at = now();
     let ids: Vec<String> = plan.plan.iter().map(|_| new_id()).collect();
-    for (step, child) in plan.plan.iter().zip(&ids) {
+    for (i, (step, child)) in plan.plan.iter().zip(&ids).enumerate() {
         let requirement = step
             .output_requirement
             .clone()
             .or_else(|| default_requirement.clone())
             .unwrap_or_else(|| "auto".into());
+        let depends_on: Vec<&String> = resolved.depends_on[i].iter().map(|&d| &ids[d]).collect();
+        let context = match resolved.base_branch[i] {
+            Some(b) => json!({"baseBranch": branch_name(&ids[b], &plan.plan[b].title)}),
+            None => json!({}),
+        };
         sqlx::query(
             "INSERT INTO tasks (id, team_id, workspace_id, mission_id, parent_task_id, title, \
              description, mode, task_class, status, creation_source, priority, role_slug, \
-             output_requirement, required_capabilities, created_by_account_id, created_at, updated_at) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, 'execution', 'work', 'pending', 'api', ?, ?, ?, ?, ?, ?, ?)",
+             output_requirement, required_capabilities, depends_on, context, \
+             created_by_account_id, created_at, updated_at) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, 'execution', 'work', 'pending', 'api', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(child)
         .bind(&caller.team_id)
@@ -108,25 +115,13 @@ pub async fn approve(
         .bind(&step.role_slug)
         .bind(&requirement)
         .bind(serde_json::to_string(&step.required_capabilities)?)
+        .bind(serde_json::to_string(&depends_on)?)
+        .bind(context.to_string())
         .bind(&caller.account_id)
         .bind(&at)
         .bind(&at)
         .execute(&mut *tx)
         .await?;
-    }
-    // Pass two: refs become ids and branch names.
-    for (i, child) in ids.iter().enumerate() {
-        let depends_on: Vec<&String> = resolved.depends_on[i].iter().map(|&d| &ids[d]).collect();
-        let context = match resolved.base_branch[i] {
-            Some(b) => json!({"baseBranch": branch_name(&ids[b], &plan.plan[b].title)}),
-            None => json!({}),
-        };
-        sqlx::query("UPDATE tasks SET depends_on = ?, context = ? WHERE id = ?")
-            .bind(serde_json::to_string(&depends_on)?)
-            .bind(context.to_string())
-            .bind(child)
-            .execute(&mut *tx)
-            .await?;
     }
     tx.commit().await?;
     Ok(Json(ApprovedPlan { tasks: ids }))

@@ -65,7 +65,8 @@ impl TaskMemo {
     }
 
     /// The tasks of `mission_id` (already checked to be `team_id`'s) as the snapshot of the
-    /// read-only `tx` has them, newest first.
+    /// read-only `tx` has them, newest first. Never call it in a write transaction: a rolled
+    /// back write hands its sequence numbers out again, and a list kept at one would lie.
     pub async fn mission_tasks(
         &self,
         tx: &mut Tx,
@@ -111,22 +112,26 @@ impl TaskMemo {
     }
 }
 
-/// `kept` with the `changed` tasks replaced by what `read` found of them (gone when absent).
+/// `kept` with the `changed` tasks replaced by what `read` found of them (gone when absent),
+/// sorted again when one is new or its place in the order moved.
 fn patch(kept: &[TaskJson], changed: &HashSet<String>, read: Vec<TaskJson>) -> Vec<TaskJson> {
     let mut fresh: HashMap<String, TaskJson> =
         read.into_iter().map(|t| (t.0.task.id.clone(), t)).collect();
+    let key = |t: &TaskJson| (t.0.task.created_at.clone(), t.0.rowid);
+    let mut moved = false;
     let mut out: Vec<TaskJson> = kept
         .iter()
         .filter_map(|t| {
             if !changed.contains(&t.0.task.id) {
                 return Some(t.clone());
             }
-            fresh.remove(&t.0.task.id)
+            let now = fresh.remove(&t.0.task.id)?;
+            moved |= key(&now) != key(t);
+            Some(now)
         })
         .collect();
-    if !fresh.is_empty() {
+    if moved || !fresh.is_empty() {
         out.extend(fresh.into_values());
-        let key = |t: &TaskJson| (t.0.task.created_at.clone(), t.0.rowid);
         out.sort_by_cached_key(|t| std::cmp::Reverse(key(t)));
     }
     out
@@ -140,16 +145,16 @@ async fn read(
     ids: Option<&HashSet<String>>,
 ) -> ApiResult<Vec<TaskJson>> {
     let ids = ids.map(serde_json::to_string).transpose()?;
-    let which = match ids {
+    let (from, which) = match ids {
         // The index hands rows over oldest first (created_at, then rowid): nothing is sorted.
-        None => "tasks t INDEXED BY tasks_by_mission",
-        Some(_) => "tasks t",
+        None => ("tasks t INDEXED BY tasks_by_mission", "?6 IS NULL"),
+        // A few tasks, by primary key.
+        Some(_) => ("tasks t", "t.id IN (SELECT value FROM json_each(?6))"),
     };
     let (rowids, tasks): (String, String) = sqlx::query_as(&format!(
         "SELECT json_group_array(t.rowid), json_group_array({TASK_JSON}) \
-         FROM {which} LEFT JOIN workers w ON w.id = t.latest_worker_id \
-         WHERE (?6 IS NULL OR t.id IN (SELECT value FROM json_each(?6))) \
-           AND t.mission_id = ?4 AND t.team_id = ?1"
+         FROM {from} LEFT JOIN workers w ON w.id = t.latest_worker_id \
+         WHERE {which} AND t.mission_id = ?4 AND t.team_id = ?1"
     ))
     .bind(team_id)
     .bind(None::<&str>)
@@ -177,8 +182,20 @@ pub async fn prune_log(db: &Db) -> ApiResult<()> {
     prune_log_keeping(db, LOG_KEPT).await
 }
 
-/// Drops all but the newest `kept` log entries.
+/// Drops all but the newest `kept` log entries, once at least as many more have gathered.
 pub async fn prune_log_keeping(db: &Db, kept: i64) -> ApiResult<()> {
+    let (logged,): (i64,) = {
+        let mut tx = db.read().await?;
+        sqlx::query_as(
+            "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'task_changes'), 0) \
+                    - (SELECT seq FROM task_changes_floor WHERE id = 1)",
+        )
+        .fetch_one(&mut *tx)
+        .await?
+    };
+    if logged <= kept.saturating_mul(2) {
+        return Ok(());
+    }
     let mut tx = db.write().await?;
     sqlx::query(
         "UPDATE task_changes_floor SET seq = MAX(seq, \

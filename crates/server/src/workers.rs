@@ -130,7 +130,7 @@ pub async fn update(
             .bind(&id)
             .execute(&mut *tx)
             .await?;
-            crate::leases::renew(&mut tx, &task.id, chrono::Utc::now()).await?;
+            crate::leases::renew(&mut tx, &task.id, &id, chrono::Utc::now()).await?;
         }
         Report::Completed => {
             let mut result = Map::new();

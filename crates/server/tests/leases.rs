@@ -100,3 +100,34 @@ async fn a_silent_runner_loses_its_task_and_its_late_report_is_refused() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(task_json(&app, &silent).await["status"], "completed");
 }
+
+#[tokio::test]
+async fn a_worker_the_task_moved_on_from_does_not_renew_its_claim() {
+    let app = TestApp::new().await;
+    let m = app.mission("Handover").await;
+    let task = app.task(Some(&m), "Handed over").await;
+    let first = app.claim_task(&task).await;
+    app.set_task_status(&task, "pending").await;
+    let second = app.claim_task(&task).await;
+    assert_ne!(first, second);
+    let soon = Utc::now() + Duration::minutes(1);
+    let soon_text = soon.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let mut tx = app.db.write().await.unwrap();
+    sqlx::query("UPDATE tasks SET expires_at = ? WHERE id = ?")
+        .bind(&soon_text)
+        .bind(&task)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+
+    let (status, body) = app.report(&first, json!({"status": "running"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        task_json(&app, &task).await["expiresAt"],
+        soon_text.as_str()
+    );
+    let (status, body) = app.report(&second, json!({"status": "running"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(expires_at(&task_json(&app, &task).await) > soon + Duration::minutes(30));
+}

@@ -435,6 +435,64 @@ async fn list_and_detail_agree_with_the_shared_progress_rule() {
 }
 
 #[tokio::test]
+async fn polled_reads_go_out_gzipped_to_clients_that_accept_it() {
+    use axum::body::Body;
+    use axum::http::{header, Request};
+    use http_body_util::BodyExt;
+    use std::io::Read;
+    use tower::ServiceExt;
+    let app = TestApp::new().await;
+    let m = app.mission("Compressed").await;
+    for i in 0..20 {
+        app.task(Some(&m), &format!("Task {i}")).await;
+    }
+    let get = |path: String, accept: Option<&'static str>| {
+        let mut req = Request::get(path).header("Authorization", format!("Bearer {}", app.admin));
+        if let Some(accept) = accept {
+            req = req.header(header::ACCEPT_ENCODING, accept);
+        }
+        let router = app.router.clone();
+        async move {
+            let response = router
+                .oneshot(req.body(Body::empty()).unwrap())
+                .await
+                .unwrap();
+            assert_eq!(response.status(), StatusCode::OK);
+            assert_eq!(response.headers()[header::VARY], "accept-encoding");
+            let encoding = response
+                .headers()
+                .get(header::CONTENT_ENCODING)
+                .map(|v| v.to_str().unwrap().to_string());
+            let body = response.into_body().collect().await.unwrap().to_bytes();
+            (encoding, body.to_vec())
+        }
+    };
+    for path in [format!("/api/missions/{m}"), "/api/missions".to_string()] {
+        let (plain_encoding, plain) = get(path.clone(), None).await;
+        assert_eq!(plain_encoding, None);
+        // Built now, then served from what is kept: both compressed, both the same JSON.
+        for _ in 0..2 {
+            let (encoding, gzipped) = get(path.clone(), Some("gzip, deflate, br")).await;
+            assert_eq!(encoding.as_deref(), Some("gzip"), "{path}");
+            assert!(
+                gzipped.len() < plain.len() / 3,
+                "{path}: {} of {}",
+                gzipped.len(),
+                plain.len()
+            );
+            let mut unzipped = Vec::new();
+            flate2::read::GzDecoder::new(&gzipped[..])
+                .read_to_end(&mut unzipped)
+                .unwrap();
+            assert_eq!(unzipped, plain);
+        }
+        let (refused, body) = get(path.clone(), Some("gzip;q=0, identity")).await;
+        assert_eq!(refused, None, "gzip;q=0 refuses it");
+        assert_eq!(body, plain);
+    }
+}
+
+#[tokio::test]
 async fn polled_reads_carry_an_etag_and_change_with_the_data() {
     use axum::body::Body;
     use axum::http::Request;

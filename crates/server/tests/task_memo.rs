@@ -82,7 +82,52 @@ async fn every_change_to_a_missions_tasks_shows_on_its_page() {
     let now = same_as_cold(&app, &m).await;
     assert_eq!(now["tasks"][1]["workers"][0]["prNumber"], 7);
 
-    // A task created earlier than others lands in its place, not at the top.
+    // A worker's own changes (a merge, a failure) and its removal.
+    sql(
+        &app,
+        "UPDATE workers SET merged_at = '2026-11-29T12:30:00.000Z', \
+           pr_lifecycle_status = 'merged' WHERE task_id = ?1",
+        &[&c],
+    )
+    .await;
+    let now = same_as_cold(&app, &m).await;
+    assert_eq!(now["tasks"][1]["workers"][0]["prLifecycleStatus"], "merged");
+    sql(
+        &app,
+        "UPDATE workers SET status = 'failed' WHERE task_id = ?1",
+        &[&b],
+    )
+    .await;
+    let now = same_as_cold(&app, &m).await;
+    assert_eq!(now["tasks"][2]["workers"][0]["status"], "failed");
+    sql(&app, "DELETE FROM workers WHERE task_id = ?1", &[&b]).await;
+    let now = same_as_cold(&app, &m).await;
+    assert_eq!(now["tasks"][2]["workers"], serde_json::json!([]));
+
+    // A task whose creation time changes moves to its new place.
+    sql(
+        &app,
+        "UPDATE tasks SET created_at = '2000-01-01T00:00:00.000Z' WHERE id = ?1",
+        &[&d],
+    )
+    .await;
+    assert_eq!(ids(&same_as_cold(&app, &m).await), ["C", "B", "A", "D"]);
+    sql(
+        &app,
+        "UPDATE tasks SET created_at = '2100-01-01T00:00:00.000Z' WHERE id = ?1",
+        &[&d],
+    )
+    .await;
+    assert_eq!(ids(&same_as_cold(&app, &m).await), ["D", "C", "B", "A"]);
+
+    // A task created earlier than others lands in its place, not at the top (C is made
+    // later than B, which the new task ties with, whatever millisecond they were made in).
+    sql(
+        &app,
+        "UPDATE tasks SET created_at = '2050-01-01T00:00:00.000Z' WHERE id = ?1",
+        &[&c],
+    )
+    .await;
     sql(
         &app,
         "INSERT INTO tasks (id, team_id, workspace_id, mission_id, title, status, created_at, updated_at) \

@@ -125,10 +125,12 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[i]
 }
 
-/// Sends `requests` GETs over one keep-alive connection; `before` runs untimed before each.
+/// Sends `requests` GETs (with `headers`) over one keep-alive connection; `before` runs
+/// untimed before each.
 fn timed_gets(
     server: &TestServer,
     path: &str,
+    headers: &str,
     requests: usize,
     mut before: impl FnMut(),
 ) -> (Vec<f64>, usize) {
@@ -137,7 +139,7 @@ fn timed_gets(
     let mut writer = stream.try_clone().unwrap();
     let mut reader = BufReader::new(stream);
     let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\n\r\n",
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\n{headers}\r\n",
         server.addr, server.key
     );
     let mut times = Vec::new();
@@ -160,7 +162,7 @@ fn timed_gets(
 
 fn api_latency(server: &TestServer, mission: &str, runtime: &tokio::runtime::Handle) {
     let path = format!("/api/missions/{mission}");
-    let (warm, size) = timed_gets(server, &path, 200, || {});
+    let (warm, size) = timed_gets(server, &path, "", 200, || {});
     let write = |sql: &str| {
         runtime.block_on(async {
             let mut tx = server.db.write().await.unwrap();
@@ -173,19 +175,25 @@ fn api_latency(server: &TestServer, mission: &str, runtime: &tokio::runtime::Han
         })
     };
     // Something else changed before every request: the page is rebuilt around its tasks.
-    let (other, _) = timed_gets(server, &path, 100, || {
+    let (other, _) = timed_gets(server, &path, "", 100, || {
         write("UPDATE generation SET value = value + 1 WHERE ?1 IS NOT NULL")
     });
     // One of its own tasks changed before every request: that task is read again.
-    let (own, _) = timed_gets(server, &path, 100, || {
-        write(
-            "UPDATE tasks SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
-             WHERE id = (SELECT id FROM tasks WHERE mission_id = ?1 LIMIT 1)",
-        )
-    });
+    let touch_task = "UPDATE tasks SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
+         WHERE id = (SELECT id FROM tasks WHERE mission_id = ?1 LIMIT 1)";
+    let (own, _) = timed_gets(server, &path, "", 100, || write(touch_task));
+    // The same, asked for as a browser asks: the answer is gzipped.
+    let (own_gzip, gzip_size) = timed_gets(
+        server,
+        &path,
+        "Accept-Encoding: gzip, deflate, br\r\n",
+        100,
+        || write(touch_task),
+    );
     println!(
-        "\nGET /api/missions/{{id}} with {TASKS} tasks ({} KB body, one keep-alive connection)",
-        size / 1000
+        "\nGET /api/missions/{{id}} with {TASKS} tasks ({} KB body, {} KB gzipped, one keep-alive connection)",
+        size / 1000,
+        gzip_size / 1000
     );
     let verdict = |times: &[f64]| {
         if percentile(times, 0.5) <= 5.0 {
@@ -198,6 +206,7 @@ fn api_latency(server: &TestServer, mission: &str, runtime: &tokio::runtime::Han
         ("unchanged data", &warm),
         ("other data changed before", &other),
         ("its task changed before", &own),
+        ("same, gzip accepted", &own_gzip),
     ] {
         println!(
             "  {name:<26} p50 {:>6.2} ms   p99 {:>6.2} ms   ({} requests)   budget p50 <= 5 ms: {}",

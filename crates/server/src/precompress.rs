@@ -1,0 +1,96 @@
+//! The dashboard's files, compressed once next to themselves (`name.br`, `name.gz`): a
+//! browser that accepts brotli downloads under a third of the wasm's bytes. The work runs in
+//! the background; until a file's compressed copies exist it is served as it is.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The kinds of file worth compressing (trunk's output, the favicon).
+const COMPRESSIBLE: [&str; 5] = ["wasm", "js", "css", "html", "svg"];
+
+/// Compresses the files of `dist` in a background thread, once per directory per process.
+pub fn precompress_in_background(dist: &Path) {
+    static STARTED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    {
+        let mut started = STARTED.lock().expect("precompress lock");
+        if started.iter().any(|d| d == dist) {
+            return;
+        }
+        started.push(dist.to_path_buf());
+    }
+    let dist = dist.to_path_buf();
+    std::thread::spawn(move || {
+        if let Err(e) = precompress(&dist) {
+            tracing::warn!("{} is served uncompressed: {e}", dist.display());
+        }
+    });
+}
+
+/// Writes `.br` and `.gz` next to every compressible file of `dist` that has none as new.
+pub fn precompress(dist: &Path) -> io::Result<()> {
+    for entry in std::fs::read_dir(dist)? {
+        let path = entry?.path();
+        let compressible = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| COMPRESSIBLE.contains(&e));
+        if !compressible || !path.is_file() {
+            continue;
+        }
+        let modified = std::fs::metadata(&path)?.modified()?;
+        let mut source = None;
+        for (suffix, compress) in [
+            ("br", brotli as fn(&[u8]) -> io::Result<Vec<u8>>),
+            ("gz", gzip),
+        ] {
+            let target = sibling(&path, suffix);
+            let current = std::fs::metadata(&target)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t >= modified);
+            if current {
+                continue;
+            }
+            if source.is_none() {
+                source = Some(std::fs::read(&path)?);
+            }
+            let bytes = compress(source.as_deref().unwrap_or_default())?;
+            // Written aside and renamed: a request never sees half a file.
+            let partial = sibling(
+                &path,
+                &format!(
+                    "{suffix}.{}-{:?}.partial",
+                    std::process::id(),
+                    std::thread::current().id()
+                ),
+            );
+            std::fs::write(&partial, bytes)?;
+            std::fs::rename(&partial, &target)?;
+        }
+    }
+    Ok(())
+}
+
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".");
+    name.push(suffix);
+    path.with_file_name(name)
+}
+
+fn brotli(bytes: &[u8]) -> io::Result<Vec<u8>> {
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: 11,
+        lgwin: 22,
+        ..Default::default()
+    };
+    let mut out = Vec::new();
+    brotli::BrotliCompress(&mut &bytes[..], &mut out, &params)?;
+    Ok(out)
+}
+
+fn gzip(bytes: &[u8]) -> io::Result<Vec<u8>> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(bytes)?;
+    encoder.finish()
+}

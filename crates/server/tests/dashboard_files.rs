@@ -1,0 +1,117 @@
+//! The dashboard's files go out compressed to browsers that accept it, as they are to
+//! clients that do not, and deep links load the app.
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use buildd_server::{app, precompress::precompress, Db};
+use http_body_util::BodyExt;
+use std::io::Read;
+use tower::ServiceExt;
+
+struct Fetched {
+    status: StatusCode,
+    encoding: Option<String>,
+    content_type: String,
+    body: Vec<u8>,
+}
+
+async fn fetch(router: &axum::Router, path: &str, accept: Option<&str>) -> Fetched {
+    let mut req = Request::get(path);
+    if let Some(accept) = accept {
+        req = req.header(header::ACCEPT_ENCODING, accept);
+    }
+    let response = router
+        .clone()
+        .oneshot(req.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let header_of = |name| {
+        response
+            .headers()
+            .get(name)
+            .map(|v: &header::HeaderValue| v.to_str().unwrap().to_string())
+    };
+    let encoding = header_of(header::CONTENT_ENCODING);
+    let content_type = header_of(header::CONTENT_TYPE).unwrap_or_default();
+    let status = response.status();
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .unwrap()
+        .to_bytes()
+        .to_vec();
+    Fetched {
+        status,
+        encoding,
+        content_type,
+        body,
+    }
+}
+
+fn unbrotli(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    brotli::Decompressor::new(bytes, 4096)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+#[tokio::test]
+async fn dashboard_files_are_served_compressed_when_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let dist = dir.path().join("dist");
+    std::fs::create_dir(&dist).unwrap();
+    let wasm: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+    let index = "<!DOCTYPE html><html><body><script src=\"/app.js\"></script></body></html>";
+    std::fs::write(dist.join("app_bg.wasm"), &wasm).unwrap();
+    std::fs::write(dist.join("index.html"), index).unwrap();
+    std::fs::write(dist.join("notes.txt"), "not a dashboard file").unwrap();
+    precompress(&dist).unwrap();
+    assert!(
+        !dist.join("notes.txt.br").exists(),
+        "only the app's kinds of file"
+    );
+    let written = std::fs::metadata(dist.join("app_bg.wasm.br"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    precompress(&dist).unwrap();
+    let again = std::fs::metadata(dist.join("app_bg.wasm.br"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(written, again, "current copies are kept");
+
+    let db = Db::open(&dir.path().join("files.db")).await.unwrap();
+    let router = app(db, Some(&dist));
+
+    let br = fetch(&router, "/app_bg.wasm", Some("gzip, deflate, br, zstd")).await;
+    assert_eq!(br.status, StatusCode::OK);
+    assert_eq!(br.encoding.as_deref(), Some("br"));
+    assert_eq!(br.content_type, "application/wasm");
+    assert!(br.body.len() < wasm.len() / 10, "{} bytes", br.body.len());
+    assert_eq!(unbrotli(&br.body), wasm);
+
+    let gz = fetch(&router, "/app_bg.wasm", Some("gzip")).await;
+    assert_eq!(gz.encoding.as_deref(), Some("gzip"));
+    assert_eq!(gunzip(&gz.body), wasm);
+
+    let plain = fetch(&router, "/app_bg.wasm", None).await;
+    assert_eq!(plain.encoding, None);
+    assert_eq!(plain.body, wasm);
+
+    // A deep link gets the app's page, compressed too.
+    let deep = fetch(&router, "/missions/some-id", Some("br")).await;
+    assert_eq!(deep.status, StatusCode::OK);
+    assert_eq!(deep.encoding.as_deref(), Some("br"));
+    assert_eq!(unbrotli(&deep.body), index.as_bytes());
+}
