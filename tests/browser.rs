@@ -752,6 +752,17 @@ async fn a_planning_run_shows_where_it_is_and_why_it_failed() {
             t == "Planning failed: the plan was not returned as validated JSON, so no child tasks could be created"
         })
         .await;
+    // The result says why, beside what the agent wrote.
+    browser
+        .wait_text("[data-testid=task-error]", |t| {
+            t == "Failed: the plan was not returned as validated JSON, so no child tasks could be created"
+        })
+        .await;
+    browser
+        .wait_text("[data-testid=task-summary]", |t| {
+            t == "Here is my plan in prose."
+        })
+        .await;
     browser.close().await;
 }
 
@@ -1303,6 +1314,57 @@ async fn the_feed_shows_questions_and_takes_guidance_and_answers() {
         Some(501)
     );
 
+    // Guidance is Markdown: bold, code and web addresses read as such, nothing else.
+    browser
+        .fill(
+            "[data-testid=guidance-input]",
+            "Keep **Stripe** and `PayPal` working; see https://example.com/spec.",
+        )
+        .await;
+    browser.click("[data-testid=send-guidance]").await;
+    let sent = browser
+        .wait_text("[data-testid=note]", |t| t.contains("Keep Stripe"))
+        .await;
+    assert!(
+        sent.contains("Keep Stripe and PayPal working; see https://example.com/spec."),
+        "{sent}"
+    );
+    let link = c
+        .find(Locator::Css(
+            "[data-testid=note] a[href='https://example.com/spec']",
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        link.attr("rel").await.unwrap().as_deref(),
+        Some("noopener noreferrer")
+    );
+    let mut guidance = None;
+    for note in c
+        .find_all(Locator::Css("[data-testid=note]"))
+        .await
+        .unwrap()
+    {
+        if note.text().await.unwrap().contains("Keep Stripe") {
+            guidance = Some(note);
+        }
+    }
+    let guidance = guidance.expect("the guidance note");
+    let part = |css: &'static str| {
+        let guidance = guidance.clone();
+        async move {
+            guidance
+                .find(Locator::Css(css))
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(part("strong").await, "Stripe");
+    assert_eq!(part("code").await, "PayPal");
+
     // Answering the question marks it answered and plans the mission again.
     browser.click("[data-testid=reply]").await;
     c.find(Locator::Css("[data-testid=reply-input]"))
@@ -1369,8 +1431,12 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
         waiting.contains("Review the plan of Add a health endpoint"),
         "{waiting}"
     );
-    assert!(waiting.starts_with("Waiting on you (2)"), "{waiting}");
-    assert_eq!(c.title().await.unwrap(), "(2) Buildd Mission Control");
+    assert!(
+        waiting.contains("Stabilise flaky CI: 1 task failed and nothing is queued"),
+        "the demo's failed work, which nothing will retry: {waiting}"
+    );
+    assert!(waiting.starts_with("Waiting on you (3)"), "{waiting}");
+    assert_eq!(c.title().await.unwrap(), "(3) Buildd Mission Control");
     let planning_rows = browser
         .wait_text("[data-testid=planning-missions]", |t| {
             t.contains("Add a health endpoint")
@@ -1446,7 +1512,7 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
     let count = browser
         .wait_text("[data-testid=nav-waiting-count]", |t| !t.is_empty())
         .await;
-    assert_eq!(count, "2");
+    assert_eq!(count, "3");
     let (_, questions) = get_json(
         server.addr,
         &format!("/api/missions/{mission}/notes?type=question"),
@@ -1462,9 +1528,9 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
     );
     assert_eq!(status, 201);
     browser
-        .wait_text("[data-testid=nav-waiting-count]", |t| t == "1")
+        .wait_text("[data-testid=nav-waiting-count]", |t| t == "2")
         .await;
-    assert_eq!(c.title().await.unwrap(), "(1) Buildd Mission Control");
+    assert_eq!(c.title().await.unwrap(), "(2) Buildd Mission Control");
     browser.close().await;
 }
 

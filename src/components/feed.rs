@@ -2,7 +2,7 @@
 //! guidance or answers a question; the text stays when sending fails.
 
 use crate::api::{self, ApiError};
-use crate::components::markdown::Markdown;
+use crate::components::markdown::{InlineMarkdown, Markdown};
 use crate::format::time_ago;
 use crate::state::connection::Connection;
 use crate::state::refresh::Polled;
@@ -122,8 +122,16 @@ fn Note(
                 <span class="muted">{time_ago(Some(&note.created_at))}</span>
                 {(note.kind == "question").then(|| view! { <span class="muted">{format!("· {}", note.status)}</span> })}
             </div>
-            <p class="note__title"><strong>{note.title.clone()}</strong></p>
-            {note.body.clone().map(|b| view! { <Markdown source=b /> })}
+            // A note with a body has a heading; a person's short note is its words alone.
+            {match note.body.clone() {
+                Some(body) => view! {
+                    <p class="note__title"><strong><InlineMarkdown source=note.title.clone() /></strong></p>
+                    <Markdown source=body />
+                }.into_any(),
+                None => view! {
+                    <p class="note__title"><InlineMarkdown source=note.title.clone() /></p>
+                }.into_any(),
+            }}
             {(!note.options.is_empty()).then(|| view! {
                 <p class="small" data-testid="note-options">{format!("Options: {}", note.options.join(" · "))}</p>
             })}

@@ -10,8 +10,19 @@ fn inline(runs: Vec<Inline>) -> impl IntoView {
             Inline::Text(t) => view! { <span>{t}</span> }.into_any(),
             Inline::Code(c) => view! { <code>{c}</code> }.into_any(),
             Inline::Bold(b) => view! { <strong>{b}</strong> }.into_any(),
+            Inline::Link(url) => {
+                let text = url.clone();
+                view! { <a href=url target="_blank" rel="noopener noreferrer">{text}</a> }
+                    .into_any()
+            }
         })
         .collect_view()
+}
+
+/// One line of Markdown (a title): `code`, **bold** and links, no blocks.
+#[component]
+pub fn InlineMarkdown(#[prop(into)] source: String) -> impl IntoView {
+    inline(buildd_core::markdown::inline(&source))
 }
 
 #[component]

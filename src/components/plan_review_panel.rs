@@ -4,6 +4,7 @@
 
 use super::plan_waves::PlanWaves;
 use crate::api::{self, ApiError};
+use crate::components::markdown::Markdown;
 use crate::state::connection::Connection;
 use buildd_core::plan_output::{resolve_plan, validate_planning_output, PlanStep};
 use leptos::prelude::*;
@@ -60,7 +61,7 @@ fn StepCard(step: PlanStep) -> impl IntoView {
                 <code class="step-card__ref">{step.step_ref.clone()}</code>
                 <strong>{step.title.clone()}</strong>
             </div>
-            <p class="prewrap small">{step.description.clone()}</p>
+            <div class="small"><Markdown source=step.description.clone() /></div>
             <div class="step-card__meta small muted">
                 {step.priority.map(|p| view! { <span>{format!("priority {p}")}</span> })}
                 {step.role_slug.clone().map(|r| view! { <span>{format!("needs {r}")}</span> })}
@@ -78,6 +79,9 @@ pub fn PlanReviewPanel(
     task_id: String,
     output: Value,
     state: ReviewState,
+    /// Runs once the plan is approved, so the page shows the children at once.
+    #[prop(optional)]
+    on_approved: Option<Callback<()>>,
 ) -> impl IntoView {
     let summary = output
         .get("summary")
@@ -106,6 +110,8 @@ pub fn PlanReviewPanel(
         .as_ref()
         .map_or(0, |r| r.waves.first().map_or(0, Vec::len));
     let step_count = steps.len();
+    // The children come back in plan order: each link reads as its step.
+    let titles: Vec<String> = steps.iter().map(|s| s.title.clone()).collect();
     let navigate = use_navigate();
 
     let approve = {
@@ -116,7 +122,12 @@ pub fn PlanReviewPanel(
             state.error.set(None);
             spawn_local(async move {
                 match api::approve_plan(&connection, &task_id).await {
-                    Ok(done) => state.approved.set(Some(done.tasks)),
+                    Ok(done) => {
+                        state.approved.set(Some(done.tasks));
+                        if let Some(refresh) = on_approved {
+                            refresh.run(());
+                        }
+                    }
                     Err(e) => state.error.set(Some(conflict_text(&e))),
                 }
                 state.busy.set(false);
@@ -151,7 +162,9 @@ pub fn PlanReviewPanel(
 
     view! {
         <section class="card plan-review" data-testid="plan-review">
-            <h2 class="card__title">"Plan in review"</h2>
+            <h2 class="card__title">
+                {move || if state.approved.get().is_some() { "Plan approved" } else { "Plan in review" }}
+            </h2>
             <p class="prewrap">{summary}</p>
             <p class="muted small" data-testid="plan-dispatchable">
                 {format!("{step_count} steps · {ready_now} can start as soon as the plan is approved")}
@@ -174,7 +187,14 @@ pub fn PlanReviewPanel(
                                 {format!("Plan approved — {} child tasks created: ", children.len())}
                                 {children
                                     .iter()
-                                    .map(|c| view! { <a href=format!("/tasks/{c}") class="dep-chip">{c.chars().take(8).collect::<String>()}</a> })
+                                    .enumerate()
+                                    .map(|(i, c)| {
+                                        let name = titles
+                                            .get(i)
+                                            .cloned()
+                                            .unwrap_or_else(|| c.chars().take(8).collect());
+                                        view! { <a href=format!("/tasks/{c}") class="dep-chip">{name}</a> }
+                                    })
                                     .collect_view()}
                             </p>
                         }

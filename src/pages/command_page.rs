@@ -31,6 +31,7 @@ fn kind_label(kind: WaitKind) -> &'static str {
         WaitKind::PrHeld => "PR held for you",
         WaitKind::Question => "Question",
         WaitKind::Deferred => "Check-ins stopped",
+        WaitKind::Failed => "Work failed",
     }
 }
 

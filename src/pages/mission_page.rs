@@ -4,6 +4,7 @@ use super::RequireConnection;
 use crate::api;
 use crate::components::close_mission::{CloseMission, CloseState};
 use crate::components::feed::{Feed, FeedState};
+use crate::components::markdown::Markdown;
 use crate::components::merge_policy_editor::{MergePolicyEditor, PolicyState};
 use crate::components::organizer::{OrganizerSection, OrganizerState, RunsTimeline};
 use crate::components::panel::{EmptyState, ErrorPanel, Loading};
@@ -131,6 +132,11 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
             {move || shown("feed")().then(|| view! {
                 <Feed notes=notes connection=for_feed.clone() mission_id=id.get() state=feed_state refresh=after_note />
             })}
+            // What the mission is doing comes first; how it is set up follows.
+            {move || shown("overview")().then(|| view! {
+                <PrList prs=prs connection=for_prs.clone() state=merge_state refresh=after_merge />
+            })}
+            {move || tasks.get().filter(|_| tab.get() == "overview").map(|t| view! { <TaskSections tasks=t expanded=expanded /> })}
             {move || organizer.get().filter(|_| tab.get() == "overview").map(|m| view! {
                 <OrganizerSection
                     connection=for_organizer.clone()
@@ -143,10 +149,6 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
             {move || organizer.get().filter(|_| tab.get() == "overview").map(|m| view! {
                 <MergePolicyEditor connection=for_policy.clone() mission=m state=policy_state refresh=retry />
             })}
-            {move || shown("overview")().then(|| view! {
-                <PrList prs=prs connection=for_prs.clone() state=merge_state refresh=after_merge />
-            })}
-            {move || tasks.get().filter(|_| tab.get() == "overview").map(|t| view! { <TaskSections tasks=t expanded=expanded /> })}
         </section>
     }
 }
@@ -173,7 +175,7 @@ fn MissionView(detail: ClientMission) -> impl IntoView {
             {detail
                 .description
                 .clone()
-                .map(|d| view! { <p class="mission-head__description" data-testid="mission-description">{d}</p> })}
+                .map(|d| view! { <div class="mission-head__description" data-testid="mission-description"><Markdown source=d /></div> })}
             {detail
                 .blocked_reason
                 .clone()

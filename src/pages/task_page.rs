@@ -4,6 +4,7 @@
 use super::RequireConnection;
 use crate::api::{self, ApiError};
 use crate::components::badges::{ClassBadge, ModeBadge, StatusBadge};
+use crate::components::markdown::Markdown;
 use crate::components::message_agent::{MessageAgent, MessageDraft};
 use crate::components::panel::{ErrorPanel, Loading};
 use crate::components::plan_banner::PlanBanner;
@@ -111,6 +112,15 @@ fn TaskView(
         })
         .unwrap_or_default();
     let summary = task.result.as_ref().and_then(|r| r.summary.clone());
+    let error = task.result.as_ref().and_then(|r| r.error.clone());
+    let no_result = match task.status {
+        TaskStatus::Pending => "Not started yet.",
+        TaskStatus::Assigned | TaskStatus::InProgress => "A runner is working on it.",
+        TaskStatus::Completed => "Finished without a summary.",
+        TaskStatus::Failed => "Failed without a reason given.",
+        TaskStatus::Cancelled => "Cancelled.",
+        _ => "No result yet.",
+    };
     let in_review = match &mission {
         Some(m) => plan_in_review(&m.tasks).is_some_and(|t| t.id == task.id),
         None => task.mode == TaskMode::Planning && task.status == TaskStatus::Completed,
@@ -119,8 +129,18 @@ fn TaskView(
         .result
         .as_ref()
         .and_then(|r| r.structured_output.clone());
-    let panel = output.filter(|_| in_review).map(|output| {
-        view! { <PlanReviewPanel connection=connection.clone() task_id=task.id.clone() output=output state=review /> }
+    // Kept on screen after an approval, to say what it created.
+    let decided = review.approved.get_untracked().is_some();
+    let panel = output.filter(|_| in_review || decided).map(|output| {
+        view! {
+            <PlanReviewPanel
+                connection=connection.clone()
+                task_id=task.id.clone()
+                output=output
+                state=review
+                on_approved=refresh
+            />
+        }
     });
     let mission_tasks: &[MissionTask] = mission.as_ref().map_or(&[], |m| &m.tasks);
     let banner = plan_phase(&task, mission_tasks).map(|phase| view! { <PlanBanner phase=phase /> });
@@ -190,15 +210,24 @@ fn TaskView(
         })}
         <section class="card">
             <h2 class="card__title">"Description"</h2>
-            <p class="prewrap" data-testid="task-description">
-                {task.description.clone().unwrap_or_else(|| "No description.".into())}
-            </p>
+            <div data-testid="task-description">
+                {match task.description.clone().filter(|d| !d.trim().is_empty()) {
+                    Some(d) => view! { <Markdown source=d /> }.into_any(),
+                    None => view! { <p class="muted">"No description."</p> }.into_any(),
+                }}
+            </div>
         </section>
         <section class="card">
             <h2 class="card__title">"Result"</h2>
+            {error.clone().map(|e| view! {
+                <p class="notice notice--danger" role="alert" data-testid="task-error">
+                    <strong>"Failed: "</strong>{e}
+                </p>
+            })}
             {match summary {
-                Some(s) => view! { <p class="prewrap" data-testid="task-summary">{s}</p> }.into_any(),
-                None => view! { <p class="muted">"No result yet."</p> }.into_any(),
+                Some(s) => view! { <div data-testid="task-summary"><Markdown source=s /></div> }.into_any(),
+                None if error.is_some() => ().into_any(),
+                None => view! { <p class="muted" data-testid="task-no-result">{no_result}</p> }.into_any(),
             }}
             {pr.map(|(url, label, state)| view! {
                 <p>
@@ -210,7 +239,7 @@ fn TaskView(
         </section>
         {steering}
         {panel}
-        {(!in_review && !plan_steps.is_empty()).then(|| view! {
+        {(!in_review && !decided && !plan_steps.is_empty()).then(|| view! {
             <section class="card">
                 <h2 class="card__title">"Plan"</h2>
                 <ol class="plan-steps">
@@ -220,7 +249,7 @@ fn TaskView(
                             <li>
                                 <strong>{text("title")}</strong>
                                 <span class="muted small">{format!(" ({})", text("ref"))}</span>
-                                <p class="prewrap small">{text("description")}</p>
+                                <div class="small"><Markdown source=text("description") /></div>
                             </li>
                         }
                     }).collect_view()}

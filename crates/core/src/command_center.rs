@@ -1,13 +1,15 @@
 //! The command center's "Waiting on you": everything a person must act on across missions,
 //! oldest first — plans in review, dormant missions to close, PRs held for a person, open
-//! questions from the organizer, and missions whose check-ins stopped on something only a
-//! person can fix.
+//! questions from the organizer, missions whose check-ins stopped on something only a
+//! person can fix, and failed work that nothing will pick up by itself.
 
 use crate::client::ClientMission;
 use crate::completion::is_dormant;
 use crate::enums::MissionStatus;
+use crate::grouping::{mission_state, MissionState};
 use crate::note::MissionNote;
 use crate::plan::plan_in_review;
+use crate::progress::{compute_progress, SegmentState};
 use crate::pull_request::{PrState, PullRequest};
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +21,7 @@ pub enum WaitKind {
     PrHeld,
     Question,
     Deferred,
+    Failed,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -96,6 +99,37 @@ pub fn waiting_on_you(
                 since: m.last_deferred_at.clone().unwrap_or_default(),
             });
         }
+    }
+    for m in missions {
+        // Failing, and nothing queued or running that could still move it.
+        let progress = compute_progress(&m.status, &m.tasks);
+        let open = m.tasks.iter().any(|t| !t.status.is_terminal());
+        if open || mission_state(m, &m.tasks, &progress) != MissionState::Failing {
+            continue;
+        }
+        let failed = progress
+            .segments
+            .iter()
+            .filter(|s| s.state == SegmentState::Notch)
+            .count();
+        let since = m
+            .tasks
+            .iter()
+            .filter_map(|t| t.updated_at.clone())
+            .max()
+            .unwrap_or_default();
+        items.push(WaitItem {
+            kind: WaitKind::Failed,
+            mission_id: m.id.clone(),
+            mission_title: m.title.clone(),
+            title: format!(
+                "{}: {failed} {} failed and nothing is queued — retry or re-plan",
+                m.title,
+                if failed == 1 { "task" } else { "tasks" }
+            ),
+            href: format!("/missions/{}", m.id),
+            since,
+        });
     }
     for pr in prs.iter().filter(|p| {
         p.state == "open"
@@ -186,6 +220,28 @@ mod tests {
         );
         assert_eq!(items[0].mission_title, "Search");
         assert_eq!(items[2].title, "Export: check-ins stopped (no workspace)");
+    }
+
+    #[test]
+    fn failed_work_waits_on_you_only_when_nothing_will_pick_it_up() {
+        let failed = json!({"id": "f", "title": "Fix race", "status": "failed", "taskClass": "work",
+            "updatedAt": "2026-11-29T05:00:00Z"});
+        let stuck = mission(json!({"id": "m1", "title": "CI", "status": "active",
+            "tasks": [failed, {"id": "d", "title": "Done", "status": "completed", "taskClass": "work"}]}));
+        let replanning = mission(json!({"id": "m2", "title": "Docs", "status": "active",
+            "tasks": [failed, {"id": "o", "title": "Mission: Docs", "status": "pending", "mode": "planning",
+                               "taskClass": "bookkeeping"}]}));
+        let paused =
+            mission(json!({"id": "m3", "title": "Old", "status": "paused", "tasks": [failed]}));
+        let items = waiting_on_you(&[stuck, replanning, paused], &[], &[]);
+        assert_eq!(items.len(), 1, "{items:?}");
+        assert_eq!(items[0].kind, WaitKind::Failed);
+        assert_eq!(items[0].href, "/missions/m1");
+        assert_eq!(
+            items[0].title,
+            "CI: 1 task failed and nothing is queued — retry or re-plan"
+        );
+        assert_eq!(items[0].since, "2026-11-29T05:00:00Z");
     }
 
     #[test]

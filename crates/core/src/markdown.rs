@@ -1,12 +1,27 @@
 //! The Markdown a checklist is written in, parsed into blocks the dashboard renders as
-//! elements: headings, paragraphs, bullets and `- [ ]` / `- [x]` items, with `code` and
-//! **bold** inline. There is no raw HTML: text stays text, whatever it contains.
+//! elements: headings, paragraphs, bullets and `- [ ]` / `- [x]` items, with `code`,
+//! **bold** and bare `http(s)://` links inline. There is no raw HTML: text stays text,
+//! whatever it contains, and only web addresses become links.
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Inline {
     Text(String),
     Code(String),
     Bold(String),
+    /// A bare `http://` or `https://` address.
+    Link(String),
+}
+
+/// The web address at the start of `rest`, without the punctuation that ends a sentence.
+fn link_at(rest: &str) -> Option<&str> {
+    if !(rest.starts_with("https://") || rest.starts_with("http://")) {
+        return None;
+    }
+    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let url = rest[..end].trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '\'', '"']);
+    url.split_once("://")
+        .is_some_and(|(_, host)| !host.is_empty())
+        .then_some(url)
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -20,12 +35,21 @@ pub enum Block {
     },
 }
 
-/// Splits a line into text, `code` and **bold** runs. An unclosed marker is plain text.
+/// Splits a line into text, `code`, **bold** and link runs. An unclosed marker is plain text.
 pub fn inline(text: &str) -> Vec<Inline> {
     let mut out = Vec::new();
     let mut plain = String::new();
     let mut rest = text;
     while !rest.is_empty() {
+        let at_word = plain.is_empty() || plain.ends_with(|c: char| c.is_whitespace() || c == '(');
+        if let Some(url) = link_at(rest).filter(|_| at_word) {
+            if !plain.is_empty() {
+                out.push(Inline::Text(std::mem::take(&mut plain)));
+            }
+            out.push(Inline::Link(url.to_string()));
+            rest = &rest[url.len()..];
+            continue;
+        }
         let (marker, make): (&str, fn(String) -> Inline) = if rest.starts_with('`') {
             ("`", Inline::Code)
         } else if rest.starts_with("**") {
@@ -157,6 +181,31 @@ mod tests {
         assert_eq!(
             parse("#nospace"),
             vec![Block::Paragraph(vec![text("#nospace")])]
+        );
+    }
+
+    #[test]
+    fn bare_web_addresses_become_links_and_nothing_else_does() {
+        assert_eq!(
+            inline("see https://example.com/spec?a=1. Or (http://x.io/p), then **done**"),
+            vec![
+                text("see "),
+                Inline::Link("https://example.com/spec?a=1".into()),
+                text(". Or ("),
+                Inline::Link("http://x.io/p".into()),
+                text("), then "),
+                Inline::Bold("done".into()),
+            ]
+        );
+        // Other schemes, addresses glued to a word, and an empty host stay text.
+        assert_eq!(
+            inline("javascript:alert(1) xhttps://a.b https:// ftp://f.io"),
+            vec![text("javascript:alert(1) xhttps://a.b https:// ftp://f.io")]
+        );
+        // Inside code an address is code.
+        assert_eq!(
+            inline("`https://a.io`"),
+            vec![Inline::Code("https://a.io".into())]
         );
     }
 }

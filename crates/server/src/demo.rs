@@ -158,7 +158,59 @@ impl Seeder<'_> {
         .bind(&at)
         .execute(&mut **self.tx)
         .await?;
+        if let Some(number) = pr_number {
+            self.pull_request(mission, &id, number, merged, spec.minutes_ago)
+                .await?;
+        }
         Ok(id)
+    }
+
+    /// The PR a demo task opened, as the PR list shows it: green CI, one changed file.
+    async fn pull_request(
+        &mut self,
+        mission: &str,
+        task: &str,
+        number: i64,
+        merged: bool,
+        minutes_ago: i64,
+    ) -> Result<(), sqlx::Error> {
+        let pr = new_id();
+        let sha = format!("{:040x}", number);
+        let opened = ago((minutes_ago - 20).max(1));
+        sqlx::query(
+            "INSERT INTO pull_requests (id, team_id, workspace_id, task_id, mission_id, number, \
+             url, base_branch, head_branch, head_sha, files, files_state, state, merged_at, \
+             merged_by, created_at, updated_at) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, 'main', ?, ?, ?, 'listed', ?, ?, ?, ?, ?)",
+        )
+        .bind(&pr)
+        .bind(&self.team)
+        .bind(&self.workspace)
+        .bind(task)
+        .bind(mission)
+        .bind(number)
+        .bind(format!("https://github.com/{REPO}/pull/{number}"))
+        .bind(format!("buildd/{}", &task[..8]))
+        .bind(&sha)
+        .bind(json!([{"path": format!("src/feature_{number}.rs"), "status": "added", "additions": 40, "deletions": 4}]).to_string())
+        .bind(if merged { "merged" } else { "open" })
+        .bind(merged.then(|| ago((minutes_ago - 30).max(1))))
+        .bind(merged.then_some("auto-threshold"))
+        .bind(&opened)
+        .bind(&opened)
+        .execute(&mut **self.tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO check_runs (id, pr_id, head_sha, name, status, conclusion, created_at) \
+             VALUES (?, ?, ?, 'build', 'completed', 'success', ?)",
+        )
+        .bind(new_id())
+        .bind(&pr)
+        .bind(&sha)
+        .bind(&opened)
+        .execute(&mut **self.tx)
+        .await?;
+        Ok(())
     }
 
     async fn organizer(

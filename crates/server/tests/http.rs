@@ -86,16 +86,45 @@ async fn the_demo_seeds_once_and_shows_every_state() {
     );
     let key = demo::dashboard_key(&db).await.unwrap();
     let router = app(db, None);
-    let req = axum::http::Request::get("/api/missions")
-        .header("Authorization", format!("Bearer {key}"))
-        .body(axum::body::Body::empty())
-        .unwrap();
-    let res = tower::ServiceExt::oneshot(router, req).await.unwrap();
-    let bytes = http_body_util::BodyExt::collect(res.into_body())
-        .await
-        .unwrap()
-        .to_bytes();
-    let list: buildd_core::MissionList = serde_json::from_slice(&bytes).unwrap();
+    let get = |path: &str| {
+        let req = axum::http::Request::get(path)
+            .header("Authorization", format!("Bearer {key}"))
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let router = router.clone();
+        async move {
+            let res = tower::ServiceExt::oneshot(router, req).await.unwrap();
+            http_body_util::BodyExt::collect(res.into_body())
+                .await
+                .unwrap()
+                .to_bytes()
+        }
+    };
+    let list: buildd_core::MissionList =
+        serde_json::from_slice(&get("/api/missions").await).unwrap();
+
+    // Every PR a demo task shows is in the mission's PR list, merged or open alike.
+    let prs: buildd_core::pull_request::PullRequestList =
+        serde_json::from_slice(&get("/api/prs").await).unwrap();
+    let mut shown = 0;
+    for m in &list.missions {
+        for w in m.tasks.iter().flat_map(|t| &t.workers) {
+            let Some(number) = w.pr_number else { continue };
+            let pr = prs
+                .prs
+                .iter()
+                .find(|p| p.number == number)
+                .expect("PR listed");
+            assert_eq!(pr.mission_id.as_deref(), Some(m.mission.id.as_str()));
+            assert_eq!(pr.state == "merged", w.merged_at.is_some(), "PR #{number}");
+            shown += 1;
+        }
+    }
+    assert!(
+        shown >= 2 && shown == prs.prs.len(),
+        "{shown} of {}",
+        prs.prs.len()
+    );
     assert_eq!(list.missions.len(), 6);
     use buildd_core::grouping::{mission_group, MissionGroup};
     let mut groups: Vec<MissionGroup> = list
