@@ -9,7 +9,7 @@ use crate::components::progress_bar::ProgressBar;
 use crate::components::state_chip::HealthChip;
 use crate::state::board::{use_board, BoardState};
 use buildd_core::client::ClientMission;
-use buildd_core::command_center::{WaitItem, WaitKind};
+use buildd_core::command_center::{stuck_on_failure, WaitItem, WaitKind};
 use buildd_core::completion::{completion_check, why_not_text};
 use buildd_core::grouping::health;
 use buildd_core::plan::plan_in_review;
@@ -52,6 +52,9 @@ fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) ->
                 .any(|t| t.mode == TaskMode::Planning && !t.status.is_terminal()) =>
         {
             "the organizer is planning".to_string()
+        }
+        LoopStep::Loop if stuck_on_failure(&mission, &progress) => {
+            "work failed and nothing will retry it: waits on you".to_string()
         }
         LoopStep::Loop => "waits for the organizer's next run".to_string(),
         _ => match completion_check(&mission.tasks) {
@@ -204,12 +207,16 @@ fn CommandCenter() -> impl IntoView {
                     }
                     view! {
                         <ol class="waiting">
-                            {items.into_iter().map(|i: WaitItem| view! {
-                                <li data-testid="waiting-item">
-                                    <span class="chip chip--outline">{kind_label(i.kind)}</span>
-                                    <a href=i.href>{i.title}</a>
-                                    <span class="muted small">{i.mission_title}</span>
-                                </li>
+                            {items.into_iter().map(|i: WaitItem| {
+                                // The mission is named once: beside the item only when its title does not.
+                                let mission = (!i.title.contains(&i.mission_title)).then_some(i.mission_title);
+                                view! {
+                                    <li data-testid="waiting-item">
+                                        <span class="chip chip--outline">{kind_label(i.kind)}</span>
+                                        <a href=i.href>{i.title}</a>
+                                        {mission.map(|m| view! { <span class="muted small">{m}</span> })}
+                                    </li>
+                                }
                             }).collect_view()}
                         </ol>
                     }

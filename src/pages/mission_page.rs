@@ -185,7 +185,7 @@ fn MissionView(detail: ClientMission) -> impl IntoView {
             <section class="card plan-waiting" data-testid="plan-awaiting-review">
                 <h2 class="card__title">"Plan awaiting review"</h2>
                 <p>
-                    {format!("{title} finished planning. Nothing runs until a person approves the plan or sends it back.")}
+                    {format!("{title} finished planning. Its steps start once a person approves the plan; sending it back asks for a revision.")}
                 </p>
                 <a class="button button--primary" href=format!("/tasks/{id}")>"Review the plan"</a>
             </section>

@@ -9,7 +9,7 @@ use crate::enums::MissionStatus;
 use crate::grouping::{mission_state, MissionState};
 use crate::note::MissionNote;
 use crate::plan::plan_in_review;
-use crate::progress::{compute_progress, SegmentState};
+use crate::progress::{compute_progress, MissionProgress, SegmentState};
 use crate::pull_request::{PrState, PullRequest};
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +43,13 @@ const NEEDS_A_PERSON: [&str; 3] = [
     "budget_exhausted",
     "heartbeat_circuit_breaker",
 ];
+
+/// Failed work that nothing will pick up by itself: the mission is failing and no task of
+/// it is queued or running.
+pub fn stuck_on_failure(mission: &ClientMission, progress: &MissionProgress) -> bool {
+    !mission.tasks.iter().any(|t| !t.status.is_terminal())
+        && mission_state(mission, &mission.tasks, progress) == MissionState::Failing
+}
 
 /// Everything waiting on a person, oldest first.
 pub fn waiting_on_you(
@@ -101,10 +108,8 @@ pub fn waiting_on_you(
         }
     }
     for m in missions {
-        // Failing, and nothing queued or running that could still move it.
         let progress = compute_progress(&m.status, &m.tasks);
-        let open = m.tasks.iter().any(|t| !t.status.is_terminal());
-        if open || mission_state(m, &m.tasks, &progress) != MissionState::Failing {
+        if !stuck_on_failure(m, &progress) {
             continue;
         }
         let failed = progress

@@ -82,6 +82,11 @@ impl Seeder<'_> {
     ) -> Result<String, sqlx::Error> {
         let id = new_id();
         let at = ago(spec.minutes_ago);
+        // A failed run leaves its reason in the task's result, as a runner's report does.
+        let result = match (&run, spec.result) {
+            (Run::Failed(error), None) => Some(json!({"error": error})),
+            (_, result) => result,
+        };
         sqlx::query(
             "INSERT INTO tasks (id, team_id, workspace_id, mission_id, parent_task_id, title, \
              description, status, mode, task_class, creation_source, depends_on, result, \
@@ -112,7 +117,7 @@ impl Seeder<'_> {
             "api"
         })
         .bind(serde_json::to_string(&spec.depends_on).expect("ids"))
-        .bind(spec.result.map(|r| r.to_string()))
+        .bind(result.map(|r| r.to_string()))
         .bind(if spec.mode == "planning" {
             "auto"
         } else {

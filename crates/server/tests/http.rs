@@ -125,6 +125,23 @@ async fn the_demo_seeds_once_and_shows_every_state() {
         "{shown} of {}",
         prs.prs.len()
     );
+
+    // Every failed task says why.
+    let mut failed = 0;
+    for m in &list.missions {
+        let detail: serde_json::Value =
+            serde_json::from_slice(&get(&format!("/api/missions/{}", m.mission.id)).await).unwrap();
+        for t in detail["tasks"].as_array().unwrap() {
+            if t["status"] == "failed" {
+                failed += 1;
+                assert!(
+                    t["result"]["error"].as_str().is_some_and(|e| !e.is_empty()),
+                    "{t}"
+                );
+            }
+        }
+    }
+    assert!(failed > 0, "the demo shows a failure");
     assert_eq!(list.missions.len(), 6);
     use buildd_core::grouping::{mission_group, MissionGroup};
     let mut groups: Vec<MissionGroup> = list
