@@ -766,6 +766,53 @@ async fn a_planning_run_shows_where_it_is_and_why_it_failed() {
     browser.close().await;
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failed_task_says_why_and_runs_again_with_what_it_blocked() {
+    let server = TestServer::start_demo().await;
+    let mission = mission_id(&server, "Stabilise flaky CI").await;
+    let (_, detail) = get_json(
+        server.addr,
+        &format!("/api/missions/{mission}"),
+        &server.key,
+    );
+    let failed = detail["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["status"] == "failed" && t["title"] == "Fix race in inventory test")
+        .expect("the demo's failed task")["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let browser = connected(&server).await;
+    browser
+        .client
+        .goto(&server.url(&format!("/tasks/{failed}")))
+        .await
+        .unwrap();
+    let why = browser
+        .wait_text("[data-testid=task-error]", |t| t.starts_with("Failed: "))
+        .await;
+    browser.click("[data-testid=retry-task]").await;
+    browser
+        .wait_text("[data-testid=task-last-error]", |t| {
+            t == format!(
+                "The last run failed: {}",
+                why.trim_start_matches("Failed: ")
+            )
+        })
+        .await;
+    let (_, task) = get_json(server.addr, &format!("/api/tasks/{failed}"), &server.key);
+    assert_eq!(task["status"], "pending");
+    assert!(browser
+        .client
+        .find_all(Locator::Css("[data-testid=retry-task]"))
+        .await
+        .unwrap()
+        .is_empty());
+    browser.close().await;
+}
+
 /// The organizer run in flight for `mission` (Run answers with it, new or deduped).
 fn organizer_run(server: &TestServer, mission: &str) -> String {
     let (status, run) = send_json(

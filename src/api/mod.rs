@@ -154,6 +154,18 @@ pub async fn update_mission(
         .map(|_| ())
 }
 
+/// `PATCH /api/tasks/{id}` with the fields in `body`.
+pub async fn update_task(
+    conn: &Connection,
+    id: &str,
+    body: serde_json::Value,
+) -> Result<(), ApiError> {
+    let path = format!("/api/tasks/{}", encode(id));
+    fetch_text(conn, "PATCH", &path, Some(body.to_string()))
+        .await
+        .map(|_| ())
+}
+
 /// `GET /api/workspaces/{id}`.
 pub async fn workspace(conn: &Connection, id: &str) -> Result<Workspace, ApiError> {
     let envelope: WorkspaceEnvelope = get(conn, &format!("/api/workspaces/{}", encode(id))).await?;

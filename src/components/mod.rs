@@ -15,6 +15,7 @@ pub mod pr_list;
 pub mod pr_review;
 pub mod progress_bar;
 pub mod progress_card;
+pub mod retry_task;
 pub mod state_chip;
 pub mod task_row;
 pub mod workspace_settings;

@@ -9,6 +9,7 @@ use crate::components::message_agent::{MessageAgent, MessageDraft};
 use crate::components::panel::{ErrorPanel, Loading};
 use crate::components::plan_banner::PlanBanner;
 use crate::components::plan_review_panel::{PlanReviewPanel, ReviewState};
+use crate::components::retry_task::{RetryState, RetryTask};
 use crate::format::{short_id, time_ago};
 use crate::state::connection::Connection;
 use crate::state::refresh::polled;
@@ -53,6 +54,7 @@ fn TaskLoader(connection: Connection) -> impl IntoView {
         review.rejecting.set(true);
     }
     let draft = MessageDraft::new();
+    let retrying = RetryState::new();
     view! {
         <section class="page">
             {move || match data.get() {
@@ -65,6 +67,7 @@ fn TaskLoader(connection: Connection) -> impl IntoView {
                         connection=connection.clone()
                         review=review
                         draft=draft
+                        retrying=retrying
                         refresh=retry
                     />
                 }
@@ -98,6 +101,7 @@ fn TaskView(
     connection: Connection,
     review: ReviewState,
     draft: MessageDraft,
+    retrying: RetryState,
     refresh: Callback<()>,
 ) -> impl IntoView {
     let class = task.task_class.clone().unwrap_or(TaskClass::Work);
@@ -113,6 +117,7 @@ fn TaskView(
         .unwrap_or_default();
     let summary = task.result.as_ref().and_then(|r| r.summary.clone());
     let error = task.result.as_ref().and_then(|r| r.error.clone());
+    let failed = task.status == TaskStatus::Failed;
     let no_result = match task.status {
         TaskStatus::Pending => "Not started yet.",
         TaskStatus::Assigned | TaskStatus::InProgress => "A runner is working on it.",
@@ -219,16 +224,28 @@ fn TaskView(
         </section>
         <section class="card">
             <h2 class="card__title">"Result"</h2>
-            {error.clone().map(|e| view! {
-                <p class="notice notice--danger" role="alert" data-testid="task-error">
-                    <strong>"Failed: "</strong>{e}
-                </p>
-            })}
+            {match (failed, error.clone()) {
+                (true, Some(e)) => view! {
+                    <p class="notice notice--danger" role="alert" data-testid="task-error">
+                        <strong>"Failed: "</strong>{e}
+                    </p>
+                }.into_any(),
+                // Queued again after a failure: the reason stays in view.
+                (false, Some(e)) => view! {
+                    <p class="notice notice--muted" data-testid="task-last-error">
+                        {format!("The last run failed: {e}")}
+                    </p>
+                }.into_any(),
+                _ => ().into_any(),
+            }}
             {match summary {
                 Some(s) => view! { <div data-testid="task-summary"><Markdown source=s /></div> }.into_any(),
-                None if error.is_some() => ().into_any(),
+                None if failed && error.is_some() => ().into_any(),
                 None => view! { <p class="muted" data-testid="task-no-result">{no_result}</p> }.into_any(),
             }}
+            {failed.then(|| view! {
+                <RetryTask connection=connection.clone() task_id=task.id.clone() state=retrying refresh=refresh />
+            })}
             {pr.map(|(url, label, state)| view! {
                 <p>
                     <a class="pr-link" href=url target="_blank" rel="noopener noreferrer" data-testid="task-pr">

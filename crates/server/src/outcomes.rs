@@ -89,6 +89,35 @@ async fn cascade_failure(
     Ok(())
 }
 
+/// A failed task queued again takes back with it the dependents its failure blocked, down
+/// the whole chain; a dependent that failed for a reason of its own stays failed.
+pub async fn requeue_blocked(tx: &mut Tx, team_id: &str, task_id: &str) -> ApiResult<()> {
+    let mut queue = vec![task_id.to_string()];
+    while let Some(id) = queue.pop() {
+        let blocked: Vec<(String,)> = sqlx::query_as(
+            "SELECT t.id FROM tasks t WHERE t.team_id = ? AND t.status = 'failed' \
+             AND EXISTS (SELECT 1 FROM json_each(t.depends_on) d WHERE d.value = ?2) \
+             AND json_extract(t.result, '$.error') LIKE 'Blocked: dependency %' \
+             AND json_extract(t.result, '$.error') LIKE '%(' || ?2 || ') failed'",
+        )
+        .bind(team_id)
+        .bind(&id)
+        .fetch_all(&mut **tx)
+        .await?;
+        for (dependent,) in blocked {
+            sqlx::query(
+                "UPDATE tasks SET status = 'pending', result = NULL, updated_at = ? WHERE id = ?",
+            )
+            .bind(now())
+            .bind(&dependent)
+            .execute(&mut **tx)
+            .await?;
+            queue.push(dependent);
+        }
+    }
+    Ok(())
+}
+
 #[derive(sqlx::FromRow)]
 struct Parent {
     title: String,

@@ -268,6 +268,9 @@ pub async fn update(
     if status.as_ref().is_some_and(TaskStatus::is_terminal) && !row.status().is_terminal() {
         crate::outcomes::task_finished(&mut tx, &caller.team_id, &id).await?;
     }
+    if status == Some(TaskStatus::Pending) && row.status() == TaskStatus::Failed {
+        crate::outcomes::requeue_blocked(&mut tx, &caller.team_id, &id).await?;
+    }
     let updated = find_task(&mut tx, &caller.team_id, &id).await?;
     if let Some(m) = &updated.mission_id {
         let reopens = status.as_ref().is_some_and(|s| !s.is_terminal())

@@ -170,6 +170,25 @@ async fn a_cancelled_dependency_lets_go_and_a_failed_one_fails_its_dependents() 
         z_json["result"]["error"],
         format!("Blocked: dependency \"Y\" ({y}) failed")
     );
+
+    // Queued again, X takes back what it blocked; W failed on its own and stays failed.
+    let w = task_with_deps(&app, &m, "W", &[&x]).await;
+    let mut tx = app.db.write().await.unwrap();
+    sqlx::query("UPDATE tasks SET status = 'failed', result = '{\"error\":\"lint\"}' WHERE id = ?")
+        .bind(&w)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    app.set_task_status(&x, "pending").await;
+    for t in [&y, &z] {
+        let j = task_json(&app, t).await;
+        assert_eq!(j["status"], "pending", "{j}");
+        assert_eq!(j["result"], serde_json::Value::Null);
+    }
+    assert_eq!(task_json(&app, &w).await["status"], "failed");
+    let again = app.claim_task(&x).await;
+    assert!(!again.is_empty());
 }
 
 #[tokio::test]
