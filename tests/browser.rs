@@ -743,6 +743,11 @@ async fn a_planning_run_shows_where_it_is_and_why_it_failed() {
             t == "Agent is generating a plan…"
         })
         .await;
+    // The run in a line: its state and branch.
+    let run = browser
+        .wait_text("[data-testid=task-run]", |t| t.starts_with("Run: running"))
+        .await;
+    assert!(run.contains("· branch "), "{run}");
     server.report(
         &worker,
         serde_json::json!({"status": "completed", "summary": "Here is my plan in prose."}),

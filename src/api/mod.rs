@@ -90,7 +90,7 @@ pub async fn mission(conn: &Connection, id: &str) -> Result<ClientMission, ApiEr
 
 /// `GET /api/tasks/{id}`.
 pub async fn task(conn: &Connection, id: &str) -> Result<ClientTask, ApiError> {
-    get(conn, &format!("/api/tasks/{}", encode(id))).await
+    get(conn, &format!("/api/tasks/{}?include=workers", encode(id))).await
 }
 
 fn encode(segment: &str) -> String {

@@ -78,6 +78,25 @@ fn TaskLoader(connection: Connection) -> impl IntoView {
     }
 }
 
+/// The latest run of the task in a line: where it is, what it does, on which branch.
+fn run_line(task: &ClientTask) -> Option<String> {
+    let run = task.workers.first()?;
+    let mut parts = vec![run.status.as_str().replace('_', " ")];
+    parts.extend(run.current_action.clone());
+    parts.extend(run.branch.as_ref().map(|b| format!("branch {b}")));
+    let when = match (&run.completed_at, &run.started_at) {
+        (Some(done), _) => Some(format!("ended {}", time_ago(Some(done)))),
+        (None, Some(start)) => Some(format!("started {}", time_ago(Some(start)))),
+        (None, None) => None,
+    };
+    parts.extend(when);
+    let label = match task.workers.len() {
+        1 => "Run".to_string(),
+        n => format!("Latest of {n} runs"),
+    };
+    Some(format!("{label}: {}", parts.join(" · ")))
+}
+
 /// A link to a task of the mission, by title when the mission is known.
 fn task_link(id: &str, mission: Option<&ClientMission>) -> impl IntoView {
     let found = mission.and_then(|m| m.tasks.iter().find(|t| t.id == id));
@@ -224,6 +243,7 @@ fn TaskView(
         </section>
         <section class="card">
             <h2 class="card__title">"Result"</h2>
+            {run_line(&task).map(|line| view! { <p class="small muted" data-testid="task-run">{line}</p> })}
             {match (failed, error.clone()) {
                 (true, Some(e)) => view! {
                     <p class="notice notice--danger" role="alert" data-testid="task-error">

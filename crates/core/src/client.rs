@@ -9,7 +9,7 @@ use crate::merge_policy::{effective_policy, EffectivePolicy, MergePolicy};
 use crate::mission::{MissionTask, WorkspaceRef};
 use crate::plan_phase::PlanRejection;
 use crate::schedule::{ActiveHoursJson, CheckInSettings};
-use crate::task::{TaskMissionRef, TaskResult};
+use crate::task::{TaskMissionRef, TaskResult, TaskWorker};
 use serde::Deserialize;
 
 /// A mission as the list and the mission page read it (`GET /api/missions` items and
@@ -203,6 +203,9 @@ pub struct ClientTask {
     pub merged_at: Option<String>,
     #[serde(default)]
     pub context: Option<ClientTaskContext>,
+    /// Its runs, newest first (`?include=workers`).
+    #[serde(default)]
+    pub workers: Vec<TaskWorker>,
 }
 
 /// The parts of a task's `context` the task page shows: how plan review went.
