@@ -142,16 +142,20 @@ pub async fn instruct(
     .await
 }
 
+/// A PATCH whose answer the caller does not read (it refreshes instead).
+async fn patch(conn: &Connection, path: &str, body: serde_json::Value) -> Result<(), ApiError> {
+    fetch_text(conn, "PATCH", path, Some(body.to_string()))
+        .await
+        .map(|_| ())
+}
+
 /// `PATCH /api/missions/{id}` with the fields in `body`.
 pub async fn update_mission(
     conn: &Connection,
     id: &str,
     body: serde_json::Value,
 ) -> Result<(), ApiError> {
-    let path = format!("/api/missions/{}", encode(id));
-    fetch_text(conn, "PATCH", &path, Some(body.to_string()))
-        .await
-        .map(|_| ())
+    patch(conn, &format!("/api/missions/{}", encode(id)), body).await
 }
 
 /// `PATCH /api/tasks/{id}` with the fields in `body`.
@@ -160,10 +164,7 @@ pub async fn update_task(
     id: &str,
     body: serde_json::Value,
 ) -> Result<(), ApiError> {
-    let path = format!("/api/tasks/{}", encode(id));
-    fetch_text(conn, "PATCH", &path, Some(body.to_string()))
-        .await
-        .map(|_| ())
+    patch(conn, &format!("/api/tasks/{}", encode(id)), body).await
 }
 
 /// `GET /api/workspaces/{id}`.
@@ -178,10 +179,7 @@ pub async fn update_workspace(
     id: &str,
     body: serde_json::Value,
 ) -> Result<(), ApiError> {
-    let path = format!("/api/workspaces/{}", encode(id));
-    fetch_text(conn, "PATCH", &path, Some(body.to_string()))
-        .await
-        .map(|_| ())
+    patch(conn, &format!("/api/workspaces/{}", encode(id)), body).await
 }
 
 /// `POST /api/missions/{id}/run`: an organizer run now.

@@ -9,12 +9,20 @@ use chrono::{DateTime, Duration, Utc};
 use common::TestApp;
 use serde_json::{json, Value};
 
-async fn task_json(app: &TestApp, id: &str) -> Value {
-    let (status, body) = app
-        .call("GET", &format!("/api/tasks/{id}"), &app.admin, None)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body
+/// Moves the claims on `tasks` to run out a minute from now, as if taken 59 minutes ago.
+async fn expire_soon(app: &TestApp, tasks: &[&str]) -> DateTime<Utc> {
+    let soon = Utc::now() + Duration::minutes(1);
+    let mut tx = app.db.write().await.unwrap();
+    for task in tasks {
+        sqlx::query("UPDATE tasks SET expires_at = ? WHERE id = ?")
+            .bind(soon.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+            .bind(task)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+    }
+    tx.commit().await.unwrap();
+    soon
 }
 
 fn expires_at(task: &Value) -> DateTime<Utc> {
@@ -29,7 +37,7 @@ async fn a_silent_runner_loses_its_task_and_its_late_report_is_refused() {
     let busy = app.task(Some(&m), "Busy work").await;
     let silent_worker = app.claim_task(&silent).await;
     let busy_worker = app.claim_task(&busy).await;
-    let claimed = expires_at(&task_json(&app, &silent).await);
+    let claimed = expires_at(&app.task_json(&silent).await);
     assert!(claimed > Utc::now() + Duration::minutes(CLAIM_TTL_MINUTES - 1));
 
     // Nothing runs out before its time.
@@ -37,16 +45,7 @@ async fn a_silent_runner_loses_its_task_and_its_late_report_is_refused() {
 
     // Both claims are a minute from running out; the busy runner reports, the silent one
     // does not.
-    let soon = Utc::now() + Duration::minutes(1);
-    let mut tx = app.db.write().await.unwrap();
-    sqlx::query("UPDATE tasks SET expires_at = ? WHERE id IN (?, ?)")
-        .bind(soon.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
-        .bind(&silent)
-        .bind(&busy)
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
+    let soon = expire_soon(&app, &[&silent, &busy]).await;
     let (status, body) = app
         .report(
             &busy_worker,
@@ -54,7 +53,7 @@ async fn a_silent_runner_loses_its_task_and_its_late_report_is_refused() {
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let renewed = expires_at(&task_json(&app, &busy).await);
+    let renewed = expires_at(&app.task_json(&busy).await);
     assert!(
         renewed > soon + Duration::minutes(CLAIM_TTL_MINUTES - 2),
         "a report renews the claim"
@@ -62,11 +61,11 @@ async fn a_silent_runner_loses_its_task_and_its_late_report_is_refused() {
 
     let later = soon + Duration::minutes(1);
     assert_eq!(release_expired(&app.db, later).await.unwrap(), 1);
-    let task = task_json(&app, &silent).await;
+    let task = app.task_json(&silent).await;
     assert_eq!(task["status"], "pending");
     assert_eq!(task["claimedBy"], Value::Null);
     assert_eq!(task["expiresAt"], Value::Null);
-    assert_eq!(task_json(&app, &busy).await["status"], "assigned");
+    assert_eq!(app.task_json(&busy).await["status"], "assigned");
     assert_eq!(
         release_expired(&app.db, later).await.unwrap(),
         0,
@@ -98,7 +97,7 @@ async fn a_silent_runner_loses_its_task_and_its_late_report_is_refused() {
         .report(&again, json!({"status": "completed", "summary": "Done"}))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(task_json(&app, &silent).await["status"], "completed");
+    assert_eq!(app.task_json(&silent).await["status"], "completed");
 }
 
 #[tokio::test]
@@ -110,24 +109,13 @@ async fn a_worker_the_task_moved_on_from_does_not_renew_its_claim() {
     app.set_task_status(&task, "pending").await;
     let second = app.claim_task(&task).await;
     assert_ne!(first, second);
-    let soon = Utc::now() + Duration::minutes(1);
+    let soon = expire_soon(&app, &[&task]).await;
     let soon_text = soon.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-    let mut tx = app.db.write().await.unwrap();
-    sqlx::query("UPDATE tasks SET expires_at = ? WHERE id = ?")
-        .bind(&soon_text)
-        .bind(&task)
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
 
     let (status, body) = app.report(&first, json!({"status": "running"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(
-        task_json(&app, &task).await["expiresAt"],
-        soon_text.as_str()
-    );
+    assert_eq!(app.task_json(&task).await["expiresAt"], soon_text.as_str());
     let (status, body) = app.report(&second, json!({"status": "running"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert!(expires_at(&task_json(&app, &task).await) > soon + Duration::minutes(30));
+    assert!(expires_at(&app.task_json(&task).await) > soon + Duration::minutes(30));
 }

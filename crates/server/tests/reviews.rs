@@ -63,14 +63,6 @@ async fn pr(app: &TestApp, mission: &str, number: i64) -> Value {
     app.pr_json(mission, number).await
 }
 
-async fn task_json(app: &TestApp, id: &str) -> Value {
-    let (status, t) = app
-        .call("GET", &format!("/api/tasks/{id}"), &app.admin, None)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{t}");
-    t
-}
-
 async fn notes(app: &TestApp, mission: &str) -> Vec<Value> {
     let (status, page) = app
         .call(
@@ -137,7 +129,7 @@ async fn a_pr_under_agent_review_gets_a_reviewer_task_and_waits_for_its_verdict(
             "Agent review — set on this mission: waiting for the reviewer's verdict"
         ])
     );
-    let reviewer = task_json(&app, &reviewer_of(&p)).await;
+    let reviewer = app.task_json(&reviewer_of(&p)).await;
     assert_eq!(reviewer["title"], "[reviewer] PR #80: Change 80");
     assert_eq!(reviewer["taskClass"], "attempt");
     assert_eq!(reviewer["parentTaskId"], task.as_str());
@@ -345,7 +337,7 @@ async fn requested_changes_go_back_to_the_same_branch_until_the_limit() {
         assert_eq!(p["reviews"][0]["outcome"], "retry");
         // The fix: an attempt under the same deliverable, on the PR's branch, with the feedback.
         let fix = fix_task(&app, &m, "Change 86").await;
-        let fix_task = task_json(&app, &fix).await;
+        let fix_task = app.task_json(&fix).await;
         assert_eq!(fix_task["parentTaskId"], root.as_str());
         assert_eq!(fix_task["context"]["headBranch"], "buildd/86");
         assert_eq!(fix_task["context"]["iteration"], iteration + 1);
@@ -426,7 +418,7 @@ async fn patch_evidence_gives_the_reviewer_the_numbered_diff() {
     assert_eq!(status, StatusCode::OK, "{body}");
     let m = agent_review_mission(&app, json!({})).await;
     open_pr(&app, &m, 89, "main", SHA, src_files()).await;
-    let reviewer = task_json(&app, &reviewer_of(&pr(&app, &m, 89).await)).await;
+    let reviewer = app.task_json(&reviewer_of(&pr(&app, &m, 89).await)).await;
     let brief = reviewer["description"].as_str().unwrap();
     assert!(brief.contains("## File: 'src/cart.rs'"), "{brief}");
     assert!(
@@ -576,7 +568,7 @@ async fn a_newer_commit_makes_a_running_review_stale() {
         "a stale review is not a round"
     );
     assert_eq!(p["reviews"][1]["outcome"], "stale");
-    assert_eq!(task_json(&app, &first).await["status"], "cancelled");
+    assert_eq!(app.task_json(&first).await["status"], "cancelled");
     let _ = task;
 }
 
@@ -649,7 +641,7 @@ async fn leaving_agent_review_stops_the_review_in_flight() {
     // The review in flight ends and its reviewer is stopped; its late verdict is refused.
     let p = pr(&app, &m, 96).await;
     assert_eq!(p["reviews"][0]["outcome"], "stale");
-    assert_eq!(task_json(&app, &reviewer).await["status"], "cancelled");
+    assert_eq!(app.task_json(&reviewer).await["status"], "cancelled");
     let (status, _) = app
         .report(
             &worker,

@@ -10,14 +10,6 @@ async fn claim(app: &TestApp, key: &str, body: Value) -> (StatusCode, Value) {
         .await
 }
 
-async fn task_json(app: &TestApp, id: &str) -> Value {
-    let (status, body) = app
-        .call("GET", &format!("/api/tasks/{id}"), &app.admin, None)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    body
-}
-
 async fn task_with_deps(app: &TestApp, mission: &str, title: &str, deps: &[&str]) -> String {
     let (status, body) = app
         .call(
@@ -93,7 +85,7 @@ async fn a_claim_assigns_the_task_and_hands_over_the_full_row() {
         branch.starts_with(&format!("buildd/{}-mission-ship-search", &planning[..8])),
         "{branch}"
     );
-    assert_eq!(task_json(&app, planning).await["status"], "assigned");
+    assert_eq!(app.task_json(planning).await["status"], "assigned");
 
     // The same task is never handed out twice.
     let (_, again) = claim(&app, &app.worker, json!({"runner": "r2"})).await;
@@ -159,13 +151,13 @@ async fn a_cancelled_dependency_lets_go_and_a_failed_one_fails_its_dependents() 
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["status"], "failed");
     assert_eq!(body["error"], "tests failed");
-    let y_json = task_json(&app, &y).await;
+    let y_json = app.task_json(&y).await;
     assert_eq!(y_json["status"], "failed");
     assert_eq!(
         y_json["result"]["error"],
         format!("Blocked: dependency \"X\" ({x}) failed")
     );
-    let z_json = task_json(&app, &z).await;
+    let z_json = app.task_json(&z).await;
     assert_eq!(
         z_json["result"]["error"],
         format!("Blocked: dependency \"Y\" ({y}) failed")
@@ -182,11 +174,11 @@ async fn a_cancelled_dependency_lets_go_and_a_failed_one_fails_its_dependents() 
     tx.commit().await.unwrap();
     app.set_task_status(&x, "pending").await;
     for t in [&y, &z] {
-        let j = task_json(&app, t).await;
+        let j = app.task_json(t).await;
         assert_eq!(j["status"], "pending", "{j}");
         assert_eq!(j["result"], serde_json::Value::Null);
     }
-    assert_eq!(task_json(&app, &w).await["status"], "failed");
+    assert_eq!(app.task_json(&w).await["status"], "failed");
     let again = app.claim_task(&x).await;
     assert!(!again.is_empty());
 }
@@ -241,7 +233,7 @@ async fn only_the_worker_that_claimed_may_report() {
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(again["error"], "Worker already completed");
     assert_eq!(again["abort"], true);
-    let done = task_json(&app, &t).await;
+    let done = app.task_json(&t).await;
     assert_eq!(
         (done["status"].as_str(), done["result"]["summary"].as_str()),
         (Some("completed"), Some("done"))
@@ -263,7 +255,7 @@ async fn a_planning_run_without_structured_output_is_force_failed() {
     let message = "the plan was not returned as validated JSON, so no child tasks could be created";
     assert_eq!(worker["status"], "failed");
     assert_eq!(worker["error"], message);
-    let task = task_json(&app, &run).await;
+    let task = app.task_json(&run).await;
     assert_eq!(task["status"], "failed");
     assert_eq!(task["result"]["error"], message);
     // The failed run frees the mission's planning slot.
@@ -289,7 +281,7 @@ async fn a_pr_required_task_cannot_complete_without_its_pr() {
     let (status, refused) = app.complete_task(&t, json!({"summary": "done"})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(refused["hint"], "create_pr");
-    assert_eq!(task_json(&app, &t).await["status"], "assigned");
+    assert_eq!(app.task_json(&t).await["status"], "assigned");
 }
 
 /// Opens an organizer run, completes it with `steps` independent steps and approves it.
@@ -383,7 +375,7 @@ async fn the_last_children_finishing_together_open_exactly_one_aggregation() {
     assert_eq!(found.len(), 1, "{found:?}");
     let agg = &found[0];
     assert_eq!(agg["title"], "Aggregate results: Mission: Checkout");
-    let detail = task_json(&app, agg["id"].as_str().unwrap()).await;
+    let detail = app.task_json(agg["id"].as_str().unwrap()).await;
     assert_eq!(detail["parentTaskId"], json!(run));
     assert_eq!(detail["mode"], "execution");
     assert_eq!(detail["taskClass"], "bookkeeping");

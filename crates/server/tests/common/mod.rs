@@ -287,6 +287,15 @@ impl TestApp {
     }
 
     /// `GET /api/missions/{id}`, which must succeed.
+    /// `GET /api/tasks/{id}`, which must succeed.
+    pub async fn task_json(&self, id: &str) -> Value {
+        let (status, body) = self
+            .call("GET", &format!("/api/tasks/{id}"), &self.admin, None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body
+    }
+
     pub async fn mission_json(&self, id: &str) -> Value {
         let (status, body) = self
             .call("GET", &format!("/api/missions/{id}"), &self.admin, None)
