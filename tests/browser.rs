@@ -1146,10 +1146,17 @@ async fn a_dormant_mission_is_closed_through_the_confirmation() {
         .is_empty());
     browser.click("[data-testid=confirm-close]").await;
     browser
-        .wait_text("[data-testid=mission-status]", |t| {
-            t == "STATUS: COMPLETED" || t == "status: completed"
+        .wait_text("[data-testid=state-chip]", |t| {
+            t.eq_ignore_ascii_case("completed")
         })
         .await;
+    assert!(
+        c.find_all(Locator::Css("[data-testid=mission-status]"))
+            .await
+            .unwrap()
+            .is_empty(),
+        "the state chip says it once"
+    );
     let m = get_json(
         server.addr,
         &format!("/api/missions/{mission}"),

@@ -1,5 +1,6 @@
 use super::progress_bar::ProgressBar;
 use super::state_chip::{HealthChip, StateChip};
+use crate::components::markdown::InlineMarkdown;
 use crate::format::{time_ago, time_until};
 use buildd_core::client::ClientMission;
 use buildd_core::grouping::{health, health_beside, mission_state, MissionState};
@@ -17,6 +18,10 @@ pub fn MissionCard(item: ClientMission) -> impl IntoView {
     let href = format!("/missions/{}", item.id);
     let has_bar = progress.total_tasks > 0;
     let activity = time_ago(item.last_activity_at.as_deref());
+    let last = match state {
+        MissionState::Completed | MissionState::Archived => "last active",
+        _ => "active",
+    };
     let workspace = item.workspace.map(|w| w.name);
     let plan = plan_in_review(&item.tasks).map(|t| format!("/tasks/{}", t.id));
     let next_check_in = item
@@ -40,7 +45,7 @@ pub fn MissionCard(item: ClientMission) -> impl IntoView {
             {item
                 .description
                 .clone()
-                .map(|d| view! { <p class="mission-card__description">{d}</p> })}
+                .map(|d| view! { <p class="mission-card__description"><InlineMarkdown source=d /></p> })}
             {if has_bar {
                 Some(view! { <ProgressBar progress=progress /> }.into_any())
             } else if plan.is_none() {
@@ -56,7 +61,7 @@ pub fn MissionCard(item: ClientMission) -> impl IntoView {
                 <span data-testid="mission-mode">{mode}</span>
                 {workspace.map(|w| view! { <span>{w}</span> })}
                 {next_check_in.map(|t| view! { <span>{format!("next check-in {t}")}</span> })}
-                {(!activity.is_empty()).then(|| view! { <span>{format!("active {activity}")}</span> })}
+                {(!activity.is_empty()).then(|| view! { <span>{format!("{last} {activity}")}</span> })}
             </div>
         </article>
     }

@@ -19,6 +19,7 @@ use buildd_core::dependencies::{waiting_on, Blocker};
 use buildd_core::grouping::{health, health_beside, mission_state};
 use buildd_core::plan::plan_in_review;
 use buildd_core::task_groups::{group_tasks, TaskGroup};
+use buildd_core::MissionStatus;
 use buildd_core::{compute_progress, MissionTask};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -167,9 +168,15 @@ fn MissionView(detail: ClientMission) -> impl IntoView {
             <div class="chips">
                 <StateChip state=state />
                 {health.map(|h| view! { <HealthChip health=h /> })}
-                <span class="chip chip--outline chip--muted" data-testid="mission-status">
-                    {format!("status: {}", detail.status)}
-                </span>
+                // The stored status, when the state chip does not already say it (every
+                // state but a finished or paused one implies "active").
+                {(detail.status != MissionStatus::Active
+                    && !state.label().eq_ignore_ascii_case(&detail.status.as_str().replace('_', " ")))
+                .then(|| view! {
+                    <span class="chip chip--outline chip--muted" data-testid="mission-status">
+                        {format!("status: {}", detail.status)}
+                    </span>
+                })}
                 {workspace.map(|w| view! { <span class="muted small">{format!("workspace {w}")}</span> })}
             </div>
             {detail
