@@ -271,6 +271,18 @@ pub async fn update(
     if status == Some(TaskStatus::Pending) && row.status() == TaskStatus::Failed {
         crate::outcomes::requeue_blocked(&mut tx, &caller.team_id, &id).await?;
     }
+    // Back in the queue: a runner still on it has lost it, and its reports are refused.
+    if clear_claim {
+        sqlx::query(
+            "UPDATE workers SET status = 'failed', error = 'Returned to the queue by a person', \
+             current_action = NULL, completed_at = ?1, updated_at = ?1 \
+             WHERE task_id = ?2 AND status NOT IN ('completed', 'failed', 'error')",
+        )
+        .bind(&at)
+        .bind(&id)
+        .execute(&mut *tx)
+        .await?;
+    }
     let updated = find_task(&mut tx, &caller.team_id, &id).await?;
     if let Some(m) = &updated.mission_id {
         let reopens = status.as_ref().is_some_and(|s| !s.is_terminal())

@@ -101,7 +101,7 @@ async fn a_silent_runner_loses_its_task_and_its_late_report_is_refused() {
 }
 
 #[tokio::test]
-async fn a_worker_the_task_moved_on_from_does_not_renew_its_claim() {
+async fn a_task_put_back_in_the_queue_leaves_its_old_runner_out() {
     let app = TestApp::new().await;
     let m = app.mission("Handover").await;
     let task = app.task(Some(&m), "Handed over").await;
@@ -112,8 +112,10 @@ async fn a_worker_the_task_moved_on_from_does_not_renew_its_claim() {
     let soon = expire_soon(&app, &[&task]).await;
     let soon_text = soon.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
 
+    // The first runner lost the task when it went back to the queue.
     let (status, body) = app.report(&first, json!({"status": "running"})).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["abort"], true);
     assert_eq!(app.task_json(&task).await["expiresAt"], soon_text.as_str());
     let (status, body) = app.report(&second, json!({"status": "running"})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
