@@ -455,6 +455,32 @@ async fn a_plan_is_reviewed_and_approved_from_its_task_page() {
         .count();
     assert_eq!(children, 3);
 
+    // Another plan, reached without reloading the page, starts afresh.
+    let other = new_mission(&server, "Rate limits");
+    let planning = organizer_run(&server, &other);
+    server.complete_with_output(
+        &planning,
+        serde_json::json!({"plan": [{"ref": "a", "title": "Add the limiter", "description": "d"}],
+                           "summary": "One step.", "missionComplete": false}),
+    );
+    c.execute(
+        "history.pushState({}, '', arguments[0]); dispatchEvent(new PopStateEvent('popstate'));",
+        vec![format!("/tasks/{planning}").into()],
+    )
+    .await
+    .unwrap();
+    browser
+        .wait_text("[data-testid=plan-review] .card__title", |t| {
+            t == "Plan in review"
+        })
+        .await;
+    browser.wait_for("[data-testid=approve-plan]").await;
+    assert!(c
+        .find_all(Locator::Css("[data-testid=plan-approved]"))
+        .await
+        .unwrap()
+        .is_empty());
+
     // The mission now lists the children; the plan is no longer in review.
     let mission = mission_id(&server, "Add a health endpoint").await;
     c.goto(&server.url(&format!("/missions/{mission}")))

@@ -26,6 +26,14 @@ impl MessageDraft {
             sent: RwSignal::new(false),
         }
     }
+
+    /// Empty again, for another task.
+    pub fn reset(&self) {
+        self.text.set(String::new());
+        self.busy.set(false);
+        self.error.set(None);
+        self.sent.set(false);
+    }
 }
 
 impl Default for MessageDraft {

@@ -33,6 +33,15 @@ impl ReviewState {
             approved: RwSignal::new(None),
         }
     }
+
+    /// As new, for another plan.
+    pub fn reset(&self) {
+        self.feedback.set(String::new());
+        self.rejecting.set(false);
+        self.busy.set(false);
+        self.error.set(None);
+        self.approved.set(None);
+    }
 }
 
 impl Default for ReviewState {

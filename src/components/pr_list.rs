@@ -6,6 +6,7 @@ use crate::api;
 use crate::components::pr_review::PrReviewLine;
 use crate::state::connection::Connection;
 use crate::state::refresh::Polled;
+use buildd_core::markdown::is_web_address;
 use buildd_core::pull_request::{PrState, PullRequest, PullRequestList, Verdict};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -88,7 +89,7 @@ fn PrItem(
     view! {
         <li class="pr" data-testid="pr" data-pr=number.to_string()>
             <div class="pr__head">
-                {match pr.url.clone() {
+                {match pr.url.clone().filter(|u| is_web_address(u)) {
                     Some(url) => view! { <a class="pr-link" href=url target="_blank" rel="noopener noreferrer">{format!("#{number}")}</a> }.into_any(),
                     None => view! { <span class="pr-link">{format!("#{number}")}</span> }.into_any(),
                 }}

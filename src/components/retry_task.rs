@@ -21,6 +21,12 @@ impl RetryState {
             error: RwSignal::new(None),
         }
     }
+
+    /// As new, for another task.
+    pub fn reset(&self) {
+        self.busy.set(false);
+        self.error.set(None);
+    }
 }
 
 impl Default for RetryState {

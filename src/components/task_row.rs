@@ -1,5 +1,6 @@
 use super::badges::{ClassBadge, ModeBadge, StatusBadge};
 use crate::format::time_ago;
+use buildd_core::markdown::is_web_address;
 use buildd_core::progress::effective_class;
 use buildd_core::MissionTask;
 use leptos::prelude::*;
@@ -21,6 +22,7 @@ pub fn TaskRow(
     let pr = task.workers.first().and_then(|w| {
         w.pr_url
             .clone()
+            .filter(|u| is_web_address(u))
             .map(|url| (url, w.pr_number, w.merged_at.is_some()))
     });
     let deps = task

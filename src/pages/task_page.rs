@@ -14,6 +14,7 @@ use crate::format::{short_id, time_ago};
 use crate::state::connection::Connection;
 use crate::state::refresh::polled;
 use buildd_core::client::{ClientMission, ClientTask};
+use buildd_core::markdown::is_web_address;
 use buildd_core::plan::plan_in_review;
 use buildd_core::plan_phase::plan_phase;
 use buildd_core::{MissionTask, TaskClass, TaskMessages, TaskMode, TaskStatus};
@@ -55,6 +56,16 @@ fn TaskLoader(connection: Connection) -> impl IntoView {
     }
     let draft = MessageDraft::new();
     let retrying = RetryState::new();
+    // Another task on the same route starts with none of this one's state.
+    Effect::new(move |previous: Option<String>| {
+        let current = id.get();
+        if previous.is_some_and(|p| p != current) {
+            review.reset();
+            draft.reset();
+            retrying.reset();
+        }
+        current
+    });
     view! {
         <section class="page">
             {move || match data.get() {
@@ -195,18 +206,22 @@ fn TaskView(
         .and_then(|o| o.get("plan"))
         .and_then(|p| p.as_array().cloned())
         .unwrap_or_default();
-    let pr = task.pr_url.clone().map(|url| {
-        let label = task
-            .pr_number
-            .map(|n| format!("PR #{n}"))
-            .unwrap_or_else(|| "Pull request".into());
-        let state = if task.merged_at.is_some() {
-            "merged"
-        } else {
-            "open"
-        };
-        (url, label, state)
-    });
+    let pr = task
+        .pr_url
+        .clone()
+        .filter(|u| is_web_address(u))
+        .map(|url| {
+            let label = task
+                .pr_number
+                .map(|n| format!("PR #{n}"))
+                .unwrap_or_else(|| "Pull request".into());
+            let state = if task.merged_at.is_some() {
+                "merged"
+            } else {
+                "open"
+            };
+            (url, label, state)
+        });
     let m = mission.as_ref();
     view! {
         <nav class="breadcrumbs">

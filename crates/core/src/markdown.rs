@@ -12,16 +12,35 @@ pub enum Inline {
     Link(String),
 }
 
-/// The web address at the start of `rest`, without the punctuation that ends a sentence.
+/// Whether `url` is a web address (`http://` or `https://` with a host), the only kind the
+/// dashboard ever makes a link of: an agent's `javascript:` URL stays text.
+pub fn is_web_address(url: &str) -> bool {
+    (url.starts_with("https://") || url.starts_with("http://"))
+        && !url.contains(char::is_whitespace)
+        && url
+            .split_once("://")
+            .is_some_and(|(_, rest)| !rest.is_empty() && !rest.starts_with('/'))
+}
+
+/// The web address at the start of `rest`, without the punctuation that ends a sentence
+/// (a closing bracket only when the address does not open one itself).
 fn link_at(rest: &str) -> Option<&str> {
-    if !(rest.starts_with("https://") || rest.starts_with("http://")) {
-        return None;
-    }
     let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-    let url = rest[..end].trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '\'', '"']);
-    url.split_once("://")
-        .is_some_and(|(_, host)| !host.is_empty())
-        .then_some(url)
+    let mut url = &rest[..end];
+    loop {
+        let trimmed = url.trim_end_matches(['.', ',', ';', ':', '!', '?', '\'', '"']);
+        let unbalanced =
+            trimmed.ends_with(')') && trimmed.matches('(').count() < trimmed.matches(')').count();
+        url = if unbalanced {
+            &trimmed[..trimmed.len() - 1]
+        } else {
+            trimmed
+        };
+        if !unbalanced {
+            break;
+        }
+    }
+    is_web_address(url).then_some(url)
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -202,6 +221,25 @@ mod tests {
             inline("javascript:alert(1) xhttps://a.b https:// ftp://f.io"),
             vec![text("javascript:alert(1) xhttps://a.b https:// ftp://f.io")]
         );
+        // A bracket the address opens is part of it.
+        assert_eq!(
+            inline("(see https://en.wikipedia.org/wiki/Rust_(language))."),
+            vec![
+                text("(see "),
+                Inline::Link("https://en.wikipedia.org/wiki/Rust_(language)".into()),
+                text(")."),
+            ]
+        );
+        assert!(is_web_address("https://github.com/acme/web/pull/7"));
+        for not in [
+            "javascript:alert(1)",
+            "https://",
+            "https:///x",
+            "http://a b",
+            "ftp://f.io",
+        ] {
+            assert!(!is_web_address(not), "{not}");
+        }
         // Inside code an address is code.
         assert_eq!(
             inline("`https://a.io`"),

@@ -40,27 +40,38 @@ pub async fn generation(tx: &mut Tx) -> ApiResult<i64> {
     Ok(value)
 }
 
+/// Weak: the gzip and plain bodies of one generation are the same data.
 fn etag(generation: i64) -> HeaderValue {
-    HeaderValue::from_str(&format!("\"g{generation}\"")).expect("ASCII")
+    HeaderValue::from_str(&format!("W/\"g{generation}\"")).expect("ASCII")
 }
 
-/// Whether `Accept-Encoding` lets the answer be gzip.
+/// Whether `Accept-Encoding` lets the answer be gzip: a `gzip` entry decides, `*` only when
+/// gzip is not named, and `q=0` refuses.
 fn accepts_gzip(request: &HeaderMap) -> bool {
-    request
+    let (mut gzip, mut any) = (None, None);
+    let codings = request
         .get_all(header::ACCEPT_ENCODING)
         .iter()
         .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .any(|coding| {
-            let mut parts = coding.split(';').map(str::trim);
-            let name = parts.next().unwrap_or_default();
-            let refused = parts.any(|p| {
-                p.strip_prefix("q=")
-                    .and_then(|q| q.parse::<f32>().ok())
-                    .is_some_and(|q| q == 0.0)
-            });
-            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
-        })
+        .flat_map(|v| v.split(','));
+    for coding in codings {
+        let mut parts = coding.split(';');
+        let name = parts.next().unwrap_or_default().trim();
+        let q = parts
+            .find_map(|p| {
+                let (key, value) = p.split_once('=')?;
+                key.trim()
+                    .eq_ignore_ascii_case("q")
+                    .then(|| value.trim().parse::<f32>().unwrap_or(0.0))
+            })
+            .unwrap_or(1.0);
+        if name.eq_ignore_ascii_case("gzip") || name.eq_ignore_ascii_case("x-gzip") {
+            gzip = Some(q);
+        } else if name == "*" {
+            any = Some(q);
+        }
+    }
+    gzip.or(any).is_some_and(|q| q > 0.0)
 }
 
 /// A response that is not kept yet: what [`ResponseCache::keep`] needs to keep it.

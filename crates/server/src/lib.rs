@@ -111,6 +111,11 @@ pub fn app_with(db: Db, dist: Option<&Path>, checkins: CheckinConfig) -> Router 
                         header::CACHE_CONTROL,
                         HeaderValue::from_static("no-cache"),
                     ))
+                    // The same path answers brotli, gzip or plain bytes.
+                    .layer(SetResponseHeaderLayer::appending(
+                        header::VARY,
+                        HeaderValue::from_static("accept-encoding"),
+                    ))
                     .service(files),
             )
         }

@@ -90,7 +90,8 @@ async fn cascade_failure(
 }
 
 /// A failed task queued again takes back with it the dependents its failure blocked, down
-/// the whole chain; a dependent that failed for a reason of its own stays failed.
+/// the whole chain; a dependent that failed for a reason of its own stays failed, and one
+/// that another failed dependency still blocks stays failed, naming that one instead.
 pub async fn requeue_blocked(tx: &mut Tx, team_id: &str, task_id: &str) -> ApiResult<()> {
     let mut queue = vec![task_id.to_string()];
     while let Some(id) = queue.pop() {
@@ -105,14 +106,34 @@ pub async fn requeue_blocked(tx: &mut Tx, team_id: &str, task_id: &str) -> ApiRe
         .fetch_all(&mut **tx)
         .await?;
         for (dependent,) in blocked {
-            sqlx::query(
-                "UPDATE tasks SET status = 'pending', result = NULL, updated_at = ? WHERE id = ?",
+            let still: Option<(String, String)> = sqlx::query_as(
+                "SELECT o.id, o.title FROM tasks t, json_each(t.depends_on) d \
+                 JOIN tasks o ON o.id = d.value \
+                 WHERE t.id = ? AND o.status = 'failed' LIMIT 1",
             )
-            .bind(now())
             .bind(&dependent)
-            .execute(&mut **tx)
+            .fetch_optional(&mut **tx)
             .await?;
-            queue.push(dependent);
+            let (status, result) = match still {
+                Some((other, title)) => (
+                    "failed",
+                    Some(
+                        json!({"error": format!("Blocked: dependency \"{title}\" ({other}) failed")})
+                            .to_string(),
+                    ),
+                ),
+                None => ("pending", None),
+            };
+            sqlx::query("UPDATE tasks SET status = ?, result = ?, updated_at = ? WHERE id = ?")
+                .bind(status)
+                .bind(result)
+                .bind(now())
+                .bind(&dependent)
+                .execute(&mut **tx)
+                .await?;
+            if status == "pending" {
+                queue.push(dependent);
+            }
         }
     }
     Ok(())

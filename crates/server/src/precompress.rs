@@ -1,6 +1,7 @@
 //! The dashboard's files, compressed once next to themselves (`name.br`, `name.gz`): a
-//! browser that accepts brotli downloads under a third of the wasm's bytes. The work runs in
-//! the background; until a file's compressed copies exist it is served as it is.
+//! browser that accepts brotli downloads under a third of the wasm's bytes. Copies older
+//! than their file (or without one) are removed before the server answers; new ones are
+//! written in the background, and until they exist a file is served as it is.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -9,7 +10,38 @@ use std::sync::Mutex;
 /// The kinds of file worth compressing (trunk's output, the favicon).
 const COMPRESSIBLE: [&str; 5] = ["wasm", "js", "css", "html", "svg"];
 
-/// Compresses the files of `dist` in a background thread, once per directory per process.
+/// Removes the compressed copies in `dist` that are older than their file, or whose file is
+/// gone, and any half-written ones: none of them may ever be served.
+pub fn remove_stale(dist: &Path) -> io::Result<()> {
+    for entry in std::fs::read_dir(dist)? {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let stale = if name.ends_with(".partial") {
+            true
+        } else if let Some(original) = name
+            .strip_suffix(".br")
+            .or_else(|| name.strip_suffix(".gz"))
+        {
+            let copy = std::fs::metadata(&path)?.modified()?;
+            match std::fs::metadata(path.with_file_name(original)) {
+                Ok(file) => file.modified()? > copy,
+                Err(_) => true,
+            }
+        } else {
+            false
+        };
+        if stale {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
+}
+
+/// Compresses the files of `dist` in a background thread, once per directory per process,
+/// after removing stale copies (synchronously, so none is served).
 pub fn precompress_in_background(dist: &Path) {
     static STARTED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     {
@@ -18,6 +50,9 @@ pub fn precompress_in_background(dist: &Path) {
             return;
         }
         started.push(dist.to_path_buf());
+    }
+    if let Err(e) = remove_stale(dist) {
+        tracing::warn!("{}: stale compressed copies left: {e}", dist.display());
     }
     let dist = dist.to_path_buf();
     std::thread::spawn(move || {
@@ -64,8 +99,12 @@ pub fn precompress(dist: &Path) -> io::Result<()> {
                     std::thread::current().id()
                 ),
             );
-            std::fs::write(&partial, bytes)?;
-            std::fs::rename(&partial, &target)?;
+            let written =
+                std::fs::write(&partial, bytes).and_then(|()| std::fs::rename(&partial, &target));
+            if written.is_err() {
+                let _ = std::fs::remove_file(&partial);
+            }
+            written?;
         }
     }
     Ok(())

@@ -3,13 +3,15 @@
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use buildd_server::{app, precompress::precompress, Db};
+use buildd_server::precompress::{precompress, remove_stale};
+use buildd_server::{app, Db};
 use http_body_util::BodyExt;
 use std::io::Read;
 use tower::ServiceExt;
 
 struct Fetched {
     status: StatusCode,
+    vary: Option<String>,
     encoding: Option<String>,
     content_type: String,
     body: Vec<u8>,
@@ -32,6 +34,7 @@ async fn fetch(router: &axum::Router, path: &str, accept: Option<&str>) -> Fetch
             .map(|v: &header::HeaderValue| v.to_str().unwrap().to_string())
     };
     let encoding = header_of(header::CONTENT_ENCODING);
+    let vary = header_of(header::VARY);
     let content_type = header_of(header::CONTENT_TYPE).unwrap_or_default();
     let status = response.status();
     let body = response
@@ -43,6 +46,7 @@ async fn fetch(router: &axum::Router, path: &str, accept: Option<&str>) -> Fetch
         .to_vec();
     Fetched {
         status,
+        vary,
         encoding,
         content_type,
         body,
@@ -97,6 +101,7 @@ async fn dashboard_files_are_served_compressed_when_accepted() {
     let br = fetch(&router, "/app_bg.wasm", Some("gzip, deflate, br, zstd")).await;
     assert_eq!(br.status, StatusCode::OK);
     assert_eq!(br.encoding.as_deref(), Some("br"));
+    assert_eq!(br.vary.as_deref(), Some("accept-encoding"));
     assert_eq!(br.content_type, "application/wasm");
     assert!(br.body.len() < wasm.len() / 10, "{} bytes", br.body.len());
     assert_eq!(unbrotli(&br.body), wasm);
@@ -114,4 +119,30 @@ async fn dashboard_files_are_served_compressed_when_accepted() {
     assert_eq!(deep.status, StatusCode::OK);
     assert_eq!(deep.encoding.as_deref(), Some("br"));
     assert_eq!(unbrotli(&deep.body), index.as_bytes());
+}
+
+#[test]
+fn stale_and_half_written_copies_are_removed_before_anything_is_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::write(d.join("app.js"), "new app").unwrap();
+    std::fs::write(d.join("app.js.br"), "old app, compressed").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(d.join("app.js.br"))
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    std::fs::write(d.join("gone.js.gz"), "its file was removed").unwrap();
+    std::fs::write(d.join("index.html.br.1-x.partial"), "half").unwrap();
+    std::fs::write(d.join("index.html"), "page").unwrap();
+    std::fs::write(d.join("index.html.gz"), "current copy").unwrap();
+    remove_stale(d).unwrap();
+    let mut left: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["app.js", "index.html", "index.html.gz"]);
 }

@@ -486,9 +486,13 @@ async fn polled_reads_go_out_gzipped_to_clients_that_accept_it() {
                 .unwrap();
             assert_eq!(unzipped, plain);
         }
-        let (refused, body) = get(path.clone(), Some("gzip;q=0, identity")).await;
-        assert_eq!(refused, None, "gzip;q=0 refuses it");
-        assert_eq!(body, plain);
+        for refusal in ["gzip;q=0, identity", "gzip; Q = 0, *", "br"] {
+            let (refused, body) = get(path.clone(), Some(refusal)).await;
+            assert_eq!(refused, None, "{refusal}");
+            assert_eq!(body, plain);
+        }
+        let (any, _) = get(path.clone(), Some("br;q=1, *;q=0.5")).await;
+        assert_eq!(any.as_deref(), Some("gzip"), "* lets gzip in");
     }
 }
 

@@ -179,6 +179,29 @@ async fn a_cancelled_dependency_lets_go_and_a_failed_one_fails_its_dependents() 
         assert_eq!(j["result"], serde_json::Value::Null);
     }
     assert_eq!(app.task_json(&w).await["status"], "failed");
+
+    // A dependent another failure still blocks stays failed, naming that one.
+    let v = task_with_deps(&app, &m, "V", &[]).await;
+    let both = task_with_deps(&app, &m, "Both", &[&x, &v]).await;
+    let runner = app.claim_task(&x).await;
+    app.report(&runner, json!({"status": "failed", "error": "again"}))
+        .await;
+    let runner = app.claim_task(&v).await;
+    app.report(&runner, json!({"status": "failed", "error": "v broke"}))
+        .await;
+    assert_eq!(
+        app.task_json(&both).await["result"]["error"],
+        format!("Blocked: dependency \"X\" ({x}) failed")
+    );
+    app.set_task_status(&x, "pending").await;
+    let j = app.task_json(&both).await;
+    assert_eq!(j["status"], "failed");
+    assert_eq!(
+        j["result"]["error"],
+        format!("Blocked: dependency \"V\" ({v}) failed")
+    );
+    app.set_task_status(&v, "pending").await;
+    assert_eq!(app.task_json(&both).await["status"], "pending");
     let again = app.claim_task(&x).await;
     assert!(!again.is_empty());
 }
