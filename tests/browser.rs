@@ -1183,6 +1183,18 @@ async fn a_dormant_mission_is_closed_through_the_confirmation() {
             .is_empty(),
         "the state chip says it once"
     );
+    browser
+        .wait_text("[data-testid=organizer-mode]", |t| {
+            t == "Closed: the organizer no longer plans for this mission."
+        })
+        .await;
+    assert!(
+        c.find_all(Locator::Css("[data-testid=run-organizer]"))
+            .await
+            .unwrap()
+            .is_empty(),
+        "a closed mission offers no Run"
+    );
     let m = get_json(
         server.addr,
         &format!("/api/missions/{mission}"),

@@ -48,10 +48,17 @@ pub fn Controls(
     let manual = mission.orchestration_mode == OrchestrationMode::Manual;
     let status = mission.status.clone();
     let id = mission.id.clone();
-    let summary = if manual {
-        "Manual: the organizer plans only when you press Run.".to_string()
-    } else {
-        "Auto: the organizer plans as soon as work finishes.".to_string()
+    // A mission that is not active does not plan, whatever its mode says.
+    let summary = match &status {
+        MissionStatus::Paused => "Paused: nothing plans or runs until you resume it.".to_string(),
+        MissionStatus::Completed | MissionStatus::Archived => {
+            "Closed: the organizer no longer plans for this mission.".to_string()
+        }
+        MissionStatus::BudgetExhausted => {
+            "Budget spent: the organizer plans again once the budget is raised.".to_string()
+        }
+        _ if manual => "Manual: the organizer plans only when you press Run.".to_string(),
+        _ => "Auto: the organizer plans as soon as work finishes.".to_string(),
     };
     let check_ins = if manual {
         "Check-ins: none in manual mode.".to_string()
@@ -108,14 +115,16 @@ pub fn Controls(
             <p class="muted small" data-testid="check-in-status">{check_ins}</p>
             {last.map(|l| view! { <p class="muted small" data-testid="last-check-in">{l}</p> })}
             <div class="actions">
-                <button
-                    class="button button--primary"
-                    data-testid="run-organizer"
-                    prop:disabled=move || state.action_busy.get() || !active
-                    on:click=move |_| run("run")
-                >
-                    {move || if state.action_busy.get() { "Working…" } else { "Run" }}
-                </button>
+                {active.then(|| view! {
+                    <button
+                        class="button button--primary"
+                        data-testid="run-organizer"
+                        prop:disabled=move || state.action_busy.get()
+                        on:click=move |_| run("run")
+                    >
+                        {move || if state.action_busy.get() { "Working…" } else { "Run" }}
+                    </button>
+                })}
                 {(active || paused).then(|| view! {
                     <button
                         class="button"
