@@ -207,15 +207,7 @@ async fn an_approval_into_a_trunk_goes_to_a_person_who_merges_it() {
 async fn an_approval_merges_into_the_missions_integration_branch_with_a_build_proof() {
     let app = TestApp::new().await;
     let m = agent_review_mission(&app, json!({})).await;
-    let (status, _) = app
-        .call("POST", &format!("/api/missions/{m}/run"), &app.admin, None)
-        .await;
-    assert_eq!(status, StatusCode::CREATED);
-    app.finish_planning(&m).await;
-    let branch = app.mission_json(&m).await["workingBranch"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let branch = working_branch(&app, &m).await;
     assert!(branch.starts_with("mission/reviewed-cart-"), "{branch}");
 
     // Without a build proof for the head the approval escalates.
@@ -279,15 +271,7 @@ async fn escalation_triggers_are_rechecked_from_the_file_list_when_the_verdict_l
         .starts_with("migration: "));
 
     // A file added while the reviewer worked is caught when the approval lands.
-    let (status, _) = app
-        .call("POST", &format!("/api/missions/{m}/run"), &app.admin, None)
-        .await;
-    assert_eq!(status, StatusCode::CREATED);
-    app.finish_planning(&m).await;
-    let branch = app.mission_json(&m).await["workingBranch"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let branch = working_branch(&app, &m).await;
     let task = open_pr(&app, &m, 85, &branch, SHA, src_files()).await;
     let reviewer = reviewer_of(&pr(&app, &m, 85).await);
     let mut tx = app.db.write().await.unwrap();
@@ -477,18 +461,24 @@ async fn a_waiting_pr_tells_its_mission_once_per_quiet_spell() {
     );
 }
 
-/// A mission under agent-review whose first organizer run named its working branch.
-async fn with_working_branch(app: &TestApp, extra: Value) -> (String, String) {
-    let m = agent_review_mission(app, extra).await;
+/// Runs the organizer of mission `m` and finishes its planning; the working branch that
+/// first run named.
+async fn working_branch(app: &TestApp, m: &str) -> String {
     let (status, _) = app
         .call("POST", &format!("/api/missions/{m}/run"), &app.admin, None)
         .await;
     assert_eq!(status, StatusCode::CREATED);
-    app.finish_planning(&m).await;
-    let branch = app.mission_json(&m).await["workingBranch"]
+    app.finish_planning(m).await;
+    app.mission_json(m).await["workingBranch"]
         .as_str()
         .unwrap()
-        .to_string();
+        .to_string()
+}
+
+/// A mission under agent-review whose first organizer run named its working branch.
+async fn with_working_branch(app: &TestApp, extra: Value) -> (String, String) {
+    let m = agent_review_mission(app, extra).await;
+    let branch = working_branch(app, &m).await;
     (m, branch)
 }
 
