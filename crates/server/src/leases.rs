@@ -37,6 +37,22 @@ pub async fn renew(
     Ok(())
 }
 
+/// Fails the unfinished workers of `task_id` with `why`: the task is back in the queue, and
+/// their runner's late reports are refused (409 `abort`).
+pub async fn drop_runner(tx: &mut Tx, task_id: &str, why: &str, at: &str) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE workers SET status = 'failed', error = ?1, current_action = NULL, \
+         completed_at = ?2, updated_at = ?2 \
+         WHERE task_id = ?3 AND status NOT IN ('completed', 'failed', 'error')",
+    )
+    .bind(why)
+    .bind(at)
+    .bind(task_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
 /// Returns every task whose claim ran out by `now` to the queue, one transaction each: its
 /// worker fails (a late report from it is refused), the mission's feed says so. Returns
 /// how many tasks went back.
@@ -73,17 +89,7 @@ pub async fn release_expired(db: &Db, now: DateTime<Utc>) -> ApiResult<usize> {
         }
         let why =
             format!("Claim expired: no report from the runner for {CLAIM_TTL_MINUTES} minutes");
-        sqlx::query(
-            "UPDATE workers SET status = 'failed', error = ?, current_action = NULL, \
-             completed_at = ?, updated_at = ? \
-             WHERE task_id = ? AND status NOT IN ('completed', 'failed', 'error')",
-        )
-        .bind(&why)
-        .bind(&at)
-        .bind(&at)
-        .bind(&task_id)
-        .execute(&mut *tx)
-        .await?;
+        drop_runner(&mut tx, &task_id, &why, &at).await?;
         if let Some(mission) = &mission_id {
             system_note(
                 &mut tx,

@@ -49,66 +49,44 @@ pub(crate) const TASK_JSON: &str = "json_object( \
         'id', w.id, 'status', w.status, 'prUrl', w.pr_url, 'mergedAt', w.merged_at, \
         'prNumber', w.pr_number, 'prLifecycleStatus', w.pr_lifecycle_status)) END)";
 
-/// The tasks of one mission, newest first, as embedded in its detail.
+/// The tasks of one mission, newest first, as embedded in its detail, read afresh (any
+/// transaction; a read-only one goes through the [`TaskMemo`]).
 pub async fn mission_tasks(
     tx: &mut Tx,
     team_id: &str,
     mission_id: &str,
 ) -> ApiResult<Vec<MissionTask>> {
-    let filter = MissionFilter {
-        team_id,
-        status: None,
-        workspace_id: None,
-        mission_id: Some(mission_id),
-    };
-    Ok(tasks_by_mission(tx, &filter, true)
+    Ok(crate::task_memo::read_tasks(tx, team_id, mission_id, None)
         .await?
-        .remove(mission_id)
-        .unwrap_or_default())
+        .into_iter()
+        .map(|(_, task)| task)
+        .collect())
 }
 
-/// Tasks of the selected missions, newest first, each with its latest worker.
+/// Tasks of the selected missions as the list embeds them, newest first, each with its
+/// latest worker.
 async fn tasks_by_mission(
     tx: &mut Tx,
     f: &MissionFilter<'_>,
-    detail: bool,
 ) -> ApiResult<HashMap<String, Vec<MissionTask>>> {
-    let (sql, oldest_first) = match f.mission_id {
-        // One mission: the index hands its rows over oldest first, so nothing is sorted.
-        Some(_) => (
-            format!(
-                "SELECT ?4, json_group_array({TASK_JSON}) \
-                 FROM tasks t INDEXED BY tasks_by_mission \
-                 LEFT JOIN workers w ON w.id = t.latest_worker_id \
-                 WHERE t.mission_id = ?4 AND t.team_id = ?1"
-            ),
-            true,
-        ),
-        None => (
-            format!(
-                "SELECT t.mission_id, \
-                   json_group_array({TASK_JSON} ORDER BY t.created_at DESC, t.rowid DESC) \
-                 FROM tasks t JOIN missions m ON m.id = t.mission_id \
-                 LEFT JOIN workers w ON w.id = t.latest_worker_id \
-                 WHERE {FILTER} GROUP BY t.mission_id"
-            ),
-            false,
-        ),
-    };
+    let sql = format!(
+        "SELECT t.mission_id, \
+           json_group_array({TASK_JSON} ORDER BY t.created_at DESC, t.rowid DESC) \
+         FROM tasks t JOIN missions m ON m.id = t.mission_id \
+         LEFT JOIN workers w ON w.id = t.latest_worker_id \
+         WHERE {FILTER} GROUP BY t.mission_id"
+    );
     let rows: Vec<(String, String)> = sqlx::query_as(&sql)
         .bind(f.team_id)
         .bind(f.status)
         .bind(f.workspace_id)
         .bind(f.mission_id)
-        .bind(detail)
+        .bind(false)
         .fetch_all(&mut **tx)
         .await?;
     rows.into_iter()
         .map(|(mission, json)| {
-            let mut tasks: Vec<MissionTask> = serde_json::from_str(&json)?;
-            if oldest_first {
-                tasks.reverse();
-            }
+            let tasks: Vec<MissionTask> = serde_json::from_str(&json)?;
             Ok((mission, tasks))
         })
         .collect()
@@ -156,7 +134,7 @@ pub async fn mission_list(tx: &mut Tx, f: &MissionFilter<'_>) -> ApiResult<Vec<M
     .bind(f.mission_id)
     .fetch_all(&mut **tx)
     .await?;
-    let mut tasks = tasks_by_mission(tx, f, false).await?;
+    let mut tasks = tasks_by_mission(tx, f).await?;
     let workspaces = workspace_refs(tx, f.team_id).await?;
     let schedules = schedules(tx, f.team_id).await?;
     Ok(rows

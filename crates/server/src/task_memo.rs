@@ -137,13 +137,14 @@ fn patch(kept: &[TaskJson], changed: &HashSet<String>, read: Vec<TaskJson>) -> V
     out
 }
 
-/// The mission's tasks, all or only `ids`, newest first, with their rowids.
-async fn read(
+/// The mission's tasks as its detail embeds them, all or only `ids`, newest first, with
+/// their rowids.
+pub async fn read_tasks(
     tx: &mut Tx,
     team_id: &str,
     mission_id: &str,
     ids: Option<&HashSet<String>>,
-) -> ApiResult<Vec<TaskJson>> {
+) -> ApiResult<Vec<(i64, MissionTask)>> {
     let ids = ids.map(serde_json::to_string).transpose()?;
     let (from, which) = match ids {
         // The index hands rows over oldest first (created_at, then rowid): nothing is sorted.
@@ -166,10 +167,19 @@ async fn read(
     .await?;
     let rowids: Vec<i64> = serde_json::from_str(&rowids)?;
     let tasks: Vec<MissionTask> = serde_json::from_str(&tasks)?;
-    rowids
+    Ok(rowids.into_iter().zip(tasks).rev().collect())
+}
+
+/// [`read_tasks`], each task serialized once for the answers to come.
+async fn read(
+    tx: &mut Tx,
+    team_id: &str,
+    mission_id: &str,
+    ids: Option<&HashSet<String>>,
+) -> ApiResult<Vec<TaskJson>> {
+    read_tasks(tx, team_id, mission_id, ids)
+        .await?
         .into_iter()
-        .zip(tasks)
-        .rev()
         .map(|(rowid, task)| {
             let json = serde_json::value::to_raw_value(&task)?;
             Ok(TaskJson(Arc::new(KeptTask { rowid, task, json })))

@@ -273,15 +273,7 @@ pub async fn update(
     }
     // Back in the queue: a runner still on it has lost it, and its reports are refused.
     if clear_claim {
-        sqlx::query(
-            "UPDATE workers SET status = 'failed', error = 'Returned to the queue by a person', \
-             current_action = NULL, completed_at = ?1, updated_at = ?1 \
-             WHERE task_id = ?2 AND status NOT IN ('completed', 'failed', 'error')",
-        )
-        .bind(&at)
-        .bind(&id)
-        .execute(&mut *tx)
-        .await?;
+        crate::leases::drop_runner(&mut tx, &id, "Returned to the queue by a person", &at).await?;
     }
     let updated = find_task(&mut tx, &caller.team_id, &id).await?;
     if let Some(m) = &updated.mission_id {
