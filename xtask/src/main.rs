@@ -1,5 +1,6 @@
-//! `cargo xtask serve | test | bench`: installs what is missing, builds, runs.
+//! `cargo xtask serve | test | bench | lint-imports`: installs what is missing, builds, runs.
 
+mod imports;
 mod tools;
 
 use std::path::PathBuf;
@@ -12,8 +13,11 @@ usage: cargo xtask <command>
                                       build the dashboard and start the Buildd API server with
                                       demo data (default 127.0.0.1:8080, ./buildd.db) and the
                                       scripted worker, which claims and completes tasks
-  test                                format and lint checks, then every test, browser tests included
+  test                                format, import and lint checks, then every test, browser
+                                      tests included
   bench                               dashboard size, API latency and render time
+  lint-imports                        circles among the files of crates/core and crates/server
+                                      (files that reach each other through their `use` paths)
 ";
 
 fn main() {
@@ -25,6 +29,7 @@ fn main() {
         Some("serve") => serve(&env, &args[1..]),
         Some("test") => test(&env),
         Some("bench") => bench(&env),
+        Some("lint-imports") => imports::lint(),
         _ => {
             eprint!("{USAGE}");
             exit(2);
@@ -117,6 +122,7 @@ fn test(env: &tools::Env) -> Result<(), String> {
     tools::ensure_web(env)?;
     tools::ensure_browser()?;
     run(env, "cargo", &["fmt", "--all", "--", "--check"])?;
+    imports::lint()?;
     run(
         env,
         "cargo",
