@@ -7,9 +7,8 @@ use crate::checkin::DEFAULT_CHECKLIST;
 use crate::enums::{MissionStatus, OrchestrationMode, TaskClass, TaskMode, TaskStatus};
 use crate::merge_policy::{effective_policy, EffectivePolicy, MergePolicy};
 use crate::mission::{MissionTask, WorkspaceRef};
-use crate::plan_phase::PlanRejection;
 use crate::schedule::{ActiveHoursJson, CheckInSettings};
-use crate::task::{TaskMissionRef, TaskResult, TaskWorker};
+use crate::task::{PlanRejection, TaskMissionRef, TaskResult, TaskWorker};
 use serde::Deserialize;
 
 /// A mission as the list and the mission page read it (`GET /api/missions` items and

@@ -7,9 +7,10 @@ use crate::client::ClientMission;
 use crate::completion::is_dormant;
 use crate::enums::MissionStatus;
 use crate::grouping::{mission_state, MissionState};
+use crate::mission::SegmentState;
 use crate::note::MissionNote;
 use crate::plan::plan_in_review;
-use crate::progress::{compute_progress, MissionProgress, SegmentState};
+use crate::progress::{compute_progress, MissionProgress};
 use crate::pull_request::{PrState, PullRequest};
 use serde::{Deserialize, Serialize};
 

@@ -3,9 +3,10 @@
 
 use crate::client::ClientMission;
 use crate::enums::{MissionStatus, OrchestrationMode};
+use crate::mission::SegmentState;
 use crate::mission::{Mission, MissionTask};
 use crate::plan::plan_in_review;
-use crate::progress::{MissionProgress, SegmentState};
+use crate::progress::MissionProgress;
 
 /// The few facts about a mission that decide how it is presented.
 pub trait MissionFacts {

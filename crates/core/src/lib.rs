@@ -40,7 +40,7 @@ pub mod workspace;
 pub use enums::*;
 pub use error::ApiErrorBody;
 pub use mission::*;
-pub use progress::{compute_progress, progress_of, MissionProgress, Segment, SegmentState};
+pub use progress::{compute_progress, progress_of, MissionProgress};
 pub use schedule::Schedule;
 pub use task::*;
 pub use worker::*;

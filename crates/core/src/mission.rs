@@ -203,8 +203,46 @@ pub struct ScheduleSummary {
     pub last_deferred_at: Option<String>,
 }
 
+/// How one counted task is drawn in a progress bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SegmentState {
+    /// Done: completed, and its PR merged or it had none.
+    Solid,
+    /// Completed with a PR still open.
+    Half,
+    /// A worker is on it right now.
+    Ghost,
+    /// Failed.
+    Notch,
+    /// Not started or waiting.
+    Empty,
+}
+
+impl SegmentState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Solid => "solid",
+            Self::Half => "half",
+            Self::Ghost => "ghost",
+            Self::Notch => "notch",
+            Self::Empty => "empty",
+        }
+    }
+}
+
 /// One `{taskId, state}` of a progress bar.
-pub use crate::progress::Segment;
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Segment {
+    pub task_id: String,
+    #[serde(default = "empty_state")]
+    pub state: SegmentState,
+}
+
+fn empty_state() -> SegmentState {
+    SegmentState::Empty
+}
 
 /// An item of `GET /api/missions` → `{missions: [...]}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -5,20 +5,7 @@ use crate::client::ClientTask;
 use crate::enums::{TaskMode, TaskStatus, WorkerStatus};
 use crate::mission::MissionTask;
 use crate::plan::plan_in_review;
-use serde::{Deserialize, Serialize};
-
-/// What reject-plan records on the rejected planning task (`context.planRejection`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PlanRejection {
-    #[serde(default)]
-    pub feedback: String,
-    #[serde(default)]
-    pub rejected_at: Option<String>,
-    /// The revised planning task reject-plan created.
-    #[serde(default)]
-    pub revision_task_id: Option<String>,
-}
+pub use crate::task::PlanRejection;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlanPhase {

@@ -391,3 +391,16 @@ pub struct ApprovedPlan {
 pub struct RejectedPlan {
     pub task_id: String,
 }
+
+/// What reject-plan records on the rejected planning task (`context.planRejection`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanRejection {
+    #[serde(default)]
+    pub feedback: String,
+    #[serde(default)]
+    pub rejected_at: Option<String>,
+    /// The revised planning task reject-plan created.
+    #[serde(default)]
+    pub revision_task_id: Option<String>,
+}
