@@ -6,7 +6,7 @@
 use crate::checkin::DEFAULT_CHECKLIST;
 use crate::enums::{MissionStatus, OrchestrationMode, TaskClass, TaskMode, TaskStatus};
 use crate::merge_policy::{effective_policy, EffectivePolicy, MergePolicy};
-use crate::mission::{MissionTask, WorkspaceRef};
+use crate::mission::{IdRef, MissionTask, WorkspaceRef};
 use crate::schedule::{ActiveHoursJson, CheckInSettings};
 use crate::task::{PlanRejection, TaskMissionRef, TaskResult, TaskWorker};
 use serde::Deserialize;
@@ -230,7 +230,7 @@ fn execution() -> TaskMode {
 #[serde(rename_all = "camelCase")]
 pub struct ClientRunOutcome {
     #[serde(default)]
-    pub task: Option<ClientRunTask>,
+    pub task: Option<IdRef>,
     #[serde(default)]
     pub deduped: bool,
     #[serde(default)]
@@ -241,9 +241,4 @@ pub struct ClientRunOutcome {
     pub skipped_pr_open: bool,
     #[serde(default)]
     pub skipped_budget_exhausted: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct ClientRunTask {
-    pub id: String,
 }
