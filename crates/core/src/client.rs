@@ -18,52 +18,36 @@ use serde::Deserialize;
 pub struct ClientMission {
     pub id: String,
     pub title: String,
-    #[serde(default)]
     pub description: Option<String>,
     pub status: MissionStatus,
-    #[serde(default)]
     pub workspace_id: Option<String>,
     #[serde(default)]
     pub is_held: bool,
     #[serde(default = "auto")]
     pub orchestration_mode: OrchestrationMode,
-    #[serde(default)]
     pub depends_on_mission_id: Option<String>,
-    #[serde(default)]
     pub dependency_met_at: Option<String>,
-    #[serde(default)]
     pub workspace: Option<WorkspaceRef>,
     #[serde(default)]
     pub tasks: Vec<MissionTask>,
-    #[serde(default)]
     pub next_run_at: Option<String>,
     /// Why the latest check-in deferred (the mission list carries it).
-    #[serde(default)]
     pub last_deferral_reason: Option<String>,
-    #[serde(default)]
     pub last_deferred_at: Option<String>,
-    #[serde(default)]
     pub last_activity_at: Option<String>,
-    #[serde(default)]
     pub updated_at: Option<String>,
-    #[serde(default)]
     pub blocked_reason: Option<String>,
     /// This server's reading of the check-in schedule (`GET /api/missions/{id}`).
-    #[serde(default)]
     pub check_ins: Option<CheckInSettings>,
     /// Buildd's schedule, read when `checkIns` is absent.
-    #[serde(default)]
     pub schedule: Option<ClientSchedule>,
     #[serde(default)]
     pub requires_review: bool,
     /// `dispatch` or `interactive`.
     #[serde(default = "dispatch")]
     pub mode: String,
-    #[serde(default)]
     pub merge_policy: Option<MergePolicy>,
-    #[serde(default)]
     pub effective_merge_policy: Option<EffectivePolicy>,
-    #[serde(default)]
     pub workspace_merge_policy: Option<MergePolicy>,
 }
 
@@ -73,11 +57,8 @@ pub struct ClientMission {
 pub struct ClientSchedule {
     #[serde(default)]
     pub enabled: bool,
-    #[serde(default)]
     pub next_run_at: Option<String>,
-    #[serde(default)]
     pub last_deferral_reason: Option<String>,
-    #[serde(default)]
     pub last_deferred_at: Option<String>,
     #[serde(default)]
     pub task_template: ClientTemplate,
@@ -92,15 +73,10 @@ pub struct ClientTemplate {
 #[derive(Clone, Debug, PartialEq, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClientTemplateContext {
-    #[serde(default)]
     pub heartbeat: Option<bool>,
-    #[serde(default)]
     pub heartbeat_checklist: Option<String>,
-    #[serde(default)]
     pub active_hours_start: Option<u32>,
-    #[serde(default)]
     pub active_hours_end: Option<u32>,
-    #[serde(default)]
     pub active_hours_timezone: Option<String>,
 }
 
@@ -175,32 +151,21 @@ pub struct ClientMissionList {
 pub struct ClientTask {
     pub id: String,
     pub title: String,
-    #[serde(default)]
     pub description: Option<String>,
     pub status: TaskStatus,
     #[serde(default = "execution")]
     pub mode: TaskMode,
-    #[serde(default)]
     pub task_class: Option<TaskClass>,
-    #[serde(default)]
     pub mission_id: Option<String>,
-    #[serde(default)]
     pub parent_task_id: Option<String>,
     #[serde(default)]
     pub depends_on: Vec<String>,
-    #[serde(default)]
     pub result: Option<TaskResult>,
-    #[serde(default)]
     pub updated_at: Option<String>,
-    #[serde(default)]
     pub mission: Option<TaskMissionRef>,
-    #[serde(default)]
     pub pr_url: Option<String>,
-    #[serde(default)]
     pub pr_number: Option<i64>,
-    #[serde(default)]
     pub merged_at: Option<String>,
-    #[serde(default)]
     pub context: Option<ClientTaskContext>,
     /// Its runs, newest first (`?include=workers`).
     #[serde(default)]
@@ -212,12 +177,9 @@ pub struct ClientTask {
 #[serde(rename_all = "camelCase")]
 pub struct ClientTaskContext {
     /// On a revised planning task: the reviewer's feedback and the plan it replaces.
-    #[serde(default)]
     pub plan_feedback: Option<String>,
-    #[serde(default)]
     pub previous_plan_task_id: Option<String>,
     /// On a rejected planning task.
-    #[serde(default)]
     pub plan_rejection: Option<PlanRejection>,
 }
 
@@ -229,13 +191,11 @@ fn execution() -> TaskMode {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClientRunOutcome {
-    #[serde(default)]
     pub task: Option<IdRef>,
     #[serde(default)]
     pub deduped: bool,
     #[serde(default)]
     pub skipped_blocked: bool,
-    #[serde(default)]
     pub blocked_reason: Option<String>,
     #[serde(default)]
     pub skipped_pr_open: bool,

@@ -11,9 +11,9 @@ pub const DEFAULT_MAX_LINES: i64 = 800;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Threshold {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_lines: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_source_lines: Option<i64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deny_paths: Vec<String>,
@@ -25,9 +25,9 @@ pub struct AgentReview {
     pub reviewer_role: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub escalate_to_paths: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_confidence_threshold: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub gate_condition: Option<String>,
 }
 
@@ -35,11 +35,11 @@ pub struct AgentReview {
 #[serde(rename_all = "camelCase")]
 pub struct MergePolicy {
     pub tier: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub threshold: Option<Threshold>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub agent_review: Option<AgentReview>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub stall_notify_minutes: Option<i64>,
 }
 

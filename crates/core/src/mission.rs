@@ -14,55 +14,36 @@ use serde_json::Value;
 pub struct Mission {
     pub id: String,
     pub team_id: String,
-    #[serde(default)]
     pub workspace_id: Option<String>,
     pub title: String,
-    #[serde(default)]
     pub description: Option<String>,
     pub status: MissionStatus,
-    #[serde(default)]
     pub cost_budget_usd: Option<String>,
     #[serde(default)]
     pub priority: i64,
-    #[serde(default)]
     pub default_output_requirement: Option<String>,
-    #[serde(default)]
     pub default_backend: Option<String>,
-    #[serde(default)]
     pub schedule_id: Option<String>,
-    #[serde(default)]
     pub parent_mission_id: Option<String>,
-    #[serde(default)]
     pub initiative_id: Option<String>,
-    #[serde(default)]
     pub last_evaluation_task_id: Option<String>,
-    #[serde(default)]
     pub depends_on_mission_id: Option<String>,
     #[serde(default = "default_gate_condition")]
     pub gate_condition: String,
-    #[serde(default)]
     pub dependency_met_at: Option<String>,
     #[serde(default)]
     pub context_artifact_ids: Vec<String>,
-    #[serde(default)]
     pub max_concurrent_tasks: Option<i64>,
     #[serde(default = "default_pacing_mode")]
     pub pacing_mode: String,
-    #[serde(default)]
     pub pacing_max_per_hour: Option<i64>,
-    #[serde(default)]
     pub last_task_started_at: Option<String>,
-    #[serde(default)]
     pub working_branch: Option<String>,
-    #[serde(default)]
     pub primary_pr_number: Option<i64>,
-    #[serde(default)]
     pub primary_pr_url: Option<String>,
-    #[serde(default)]
     pub last_notified_sha: Option<String>,
     #[serde(default)]
     pub requires_review: bool,
-    #[serde(default)]
     pub merge_policy: Option<Value>,
     #[serde(default = "default_orchestration_mode")]
     pub orchestration_mode: OrchestrationMode,
@@ -70,23 +51,14 @@ pub struct Mission {
     pub decomposition_skipped: bool,
     #[serde(default)]
     pub is_held: bool,
-    #[serde(default)]
     pub start_at: Option<String>,
-    #[serde(default)]
     pub start_resolution: Option<String>,
-    #[serde(default)]
     pub released_at: Option<String>,
-    #[serde(default)]
     pub external_issue_id: Option<String>,
-    #[serde(default)]
     pub external_issue_url: Option<String>,
-    #[serde(default)]
     pub goal_criteria: Option<Value>,
-    #[serde(default)]
     pub goal_criteria_state: Option<Value>,
-    #[serde(default)]
     pub auto_verify: Option<bool>,
-    #[serde(default)]
     pub created_by_user_id: Option<String>,
     pub created_at: String,
     pub updated_at: String,
@@ -120,13 +92,11 @@ pub struct WorkspaceRef {
 pub struct WorkerSummary {
     pub id: String,
     pub status: WorkerStatus,
-    #[serde(default)]
     pub pr_url: Option<String>,
-    #[serde(default)]
     pub merged_at: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pr_number: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pr_lifecycle_status: Option<String>,
 }
 
@@ -151,27 +121,21 @@ pub struct MissionTask {
     pub id: String,
     pub title: String,
     pub status: TaskStatus,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<i64>,
-    #[serde(default)]
     pub role_slug: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<TaskResult>,
-    #[serde(default)]
     pub updated_at: Option<String>,
-    #[serde(default)]
     pub kind: Option<String>,
     #[serde(default = "default_mode")]
     pub mode: TaskMode,
-    #[serde(default)]
     pub category: Option<String>,
-    #[serde(default)]
     pub parent_task_id: Option<String>,
-    #[serde(default)]
     pub creation_source: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub task_class: Option<TaskClass>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub depends_on: Vec<String>,
@@ -191,15 +155,10 @@ fn default_mode() -> TaskMode {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScheduleSummary {
-    #[serde(default)]
     pub cron_expression: Option<String>,
-    #[serde(default)]
     pub next_run_at: Option<String>,
-    #[serde(default)]
     pub last_run_at: Option<String>,
-    #[serde(default)]
     pub last_deferral_reason: Option<String>,
-    #[serde(default)]
     pub last_deferred_at: Option<String>,
 }
 
@@ -250,11 +209,9 @@ fn empty_state() -> SegmentState {
 pub struct MissionListItem {
     #[serde(flatten)]
     pub mission: Mission,
-    #[serde(default)]
     pub workspace: Option<WorkspaceRef>,
     #[serde(default)]
     pub tasks: Vec<MissionTask>,
-    #[serde(default)]
     pub schedule: Option<ScheduleSummary>,
     #[serde(default)]
     pub total_tasks: u32,
@@ -266,19 +223,12 @@ pub struct MissionListItem {
     pub segments: Vec<Segment>,
     #[serde(default)]
     pub active_agents: u32,
-    #[serde(default)]
     pub cron_expression: Option<String>,
-    #[serde(default)]
     pub last_run_at: Option<String>,
-    #[serde(default)]
     pub next_run_at: Option<String>,
-    #[serde(default)]
     pub last_deferral_reason: Option<String>,
-    #[serde(default)]
     pub last_deferred_at: Option<String>,
-    #[serde(default)]
     pub last_activity_at: Option<String>,
-    #[serde(default)]
     pub completed_at: Option<String>,
 }
 
@@ -303,22 +253,20 @@ pub struct SubMission {
 pub struct MissionDetail<T = MissionTask> {
     #[serde(flatten)]
     pub mission: Mission,
-    #[serde(default)]
     pub workspace: Option<WorkspaceRef>,
     #[serde(default = "Vec::new")]
     pub tasks: Vec<T>,
     #[serde(default)]
     pub sub_missions: Vec<SubMission>,
-    #[serde(default)]
     pub schedule: Option<Schedule>,
     /// Check-in settings read from the schedule (this server's addition).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_ins: Option<crate::schedule::CheckInSettings>,
     /// The merge policy the mission's PRs follow, and why (this server's addition).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub effective_merge_policy: Option<crate::merge_policy::EffectivePolicy>,
     /// The workspace default the mission inherits when it has no policy of its own.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub workspace_merge_policy: Option<crate::merge_policy::MergePolicy>,
     #[serde(default)]
     pub total_tasks: u32,
@@ -330,27 +278,17 @@ pub struct MissionDetail<T = MissionTask> {
     pub segments: Vec<Segment>,
     #[serde(default)]
     pub skill_slugs: Vec<String>,
-    #[serde(default)]
     pub output_schema: Option<Value>,
-    #[serde(default)]
     pub model: Option<String>,
-    #[serde(default)]
     pub last_heartbeat_status: Option<String>,
-    #[serde(default)]
     pub last_heartbeat_at: Option<String>,
-    #[serde(default)]
     pub evaluation_status: Option<String>,
-    #[serde(default)]
     pub last_evaluation_at: Option<String>,
-    #[serde(default)]
     pub evaluation_rationale: Option<String>,
     #[serde(default)]
     pub blocked: bool,
-    #[serde(default)]
     pub blocked_reason: Option<String>,
-    #[serde(default)]
     pub blocked_by_mission_id: Option<String>,
-    #[serde(default)]
     pub blocked_by_mission_title: Option<String>,
 }
 
@@ -360,9 +298,8 @@ pub struct MissionDetail<T = MissionTask> {
 pub struct MissionCreated {
     #[serde(flatten)]
     pub mission: Mission,
-    #[serde(default)]
     pub organizer_task: Option<IdRef>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub heartbeat_info: Option<String>,
 }
 

@@ -18,29 +18,22 @@ pub const NOTE_TYPES: [&str; 7] = [
 #[serde(rename_all = "camelCase")]
 pub struct MissionNote {
     pub id: String,
-    #[serde(default)]
     pub mission_id: Option<String>,
-    #[serde(default)]
     pub task_id: Option<String>,
-    #[serde(default)]
     pub worker_id: Option<String>,
     /// `agent`, `user` or `system`.
     pub author_type: String,
     #[serde(rename = "type")]
     pub kind: String,
     pub title: String,
-    #[serde(default)]
     pub body: Option<String>,
-    #[serde(default)]
     pub reply_to: Option<String>,
-    #[serde(default)]
     pub default_choice: Option<String>,
     /// A question's choices.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<String>,
     /// `open`, `answered` or `dismissed`.
     pub status: String,
-    #[serde(default)]
     pub superseded_by_pr_number: Option<i64>,
     pub created_at: String,
 }
@@ -50,7 +43,6 @@ pub struct MissionNote {
 #[serde(rename_all = "camelCase")]
 pub struct NotesPage {
     pub notes: Vec<MissionNote>,
-    #[serde(default)]
     pub next_cursor: Option<String>,
     #[serde(default)]
     pub has_more: bool,

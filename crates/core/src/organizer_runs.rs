@@ -35,9 +35,7 @@ pub struct OrganizerRun {
     pub title: String,
     pub status: String,
     pub created_at: String,
-    #[serde(default)]
     pub trigger_source: Option<String>,
-    #[serde(default)]
     pub trigger_task_id: Option<String>,
     pub label: String,
 }
@@ -49,10 +47,8 @@ pub struct CheckIn {
     pub at: String,
     /// `started` or `deferred`.
     pub outcome: String,
-    #[serde(default)]
     pub reason: Option<String>,
     pub text: String,
-    #[serde(default)]
     pub task_id: Option<String>,
 }
 

@@ -30,7 +30,6 @@ pub struct PrFile {
     pub additions: i64,
     #[serde(default)]
     pub deletions: i64,
-    #[serde(default)]
     pub patch: Option<String>,
 }
 
@@ -55,7 +54,6 @@ pub struct CheckRun {
     pub head_sha: String,
     /// `queued`, `in_progress` or `completed`.
     pub status: String,
-    #[serde(default)]
     pub conclusion: Option<String>,
 }
 
@@ -98,27 +96,20 @@ pub enum ReviewStatus {
 pub struct PrReview {
     /// 1 for the first review, one more after each requested fix.
     pub iteration: i64,
-    #[serde(default)]
     pub head_sha: Option<String>,
     /// `None` when an escalation trigger sent the PR to a person without a reviewer.
-    #[serde(default)]
     pub reviewer_task_id: Option<String>,
     /// `approve`, `request-changes` or `escalate`; `None` while the reviewer works.
-    #[serde(default)]
     pub verdict: Option<String>,
-    #[serde(default)]
     pub confidence: Option<f64>,
-    #[serde(default)]
     pub summary: Option<String>,
     /// `merged`, `awaiting_person`, `awaiting_ci`, `retry`, `escalated` or `stale`; `None`
     /// while the reviewer works.
-    #[serde(default)]
     pub outcome: Option<String>,
     /// Why the server escalated or refused the reviewer's approval.
     #[serde(default)]
     pub reasons: Vec<String>,
     pub created_at: String,
-    #[serde(default)]
     pub decided_at: Option<String>,
 }
 
@@ -148,9 +139,7 @@ pub struct PrEvaluation {
     pub auto_merge: bool,
     /// The tier's (or the workspace's) own hold, also the last of `reasons`: what remains
     /// when no rail blocks.
-    #[serde(default)]
     pub tier_hold: Option<String>,
-    #[serde(default)]
     pub migrations: Option<MigrationReport>,
 }
 
@@ -159,30 +148,20 @@ pub struct PrEvaluation {
 #[serde(rename_all = "camelCase")]
 pub struct PullRequest {
     pub number: i64,
-    #[serde(default)]
     pub url: Option<String>,
-    #[serde(default)]
     pub title: Option<String>,
-    #[serde(default)]
     pub task_id: Option<String>,
-    #[serde(default)]
     pub mission_id: Option<String>,
     pub workspace_id: String,
-    #[serde(default)]
     pub base_branch: Option<String>,
-    #[serde(default)]
     pub head_branch: Option<String>,
-    #[serde(default)]
     pub head_sha: Option<String>,
     /// `open`, `merged` or `closed`.
     pub state: String,
-    #[serde(default)]
     pub merged_at: Option<String>,
     /// When the PR was first reported.
-    #[serde(default)]
     pub created_at: Option<String>,
     /// The files without their patches; `None` when the listing is missing or malformed.
-    #[serde(default)]
     pub files: Option<Vec<PrFile>>,
     #[serde(default)]
     pub checks: Vec<CheckRun>,

@@ -21,9 +21,9 @@ pub struct ReviewerOutput {
     pub verdict: String,
     pub confidence: f64,
     pub summary: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub feedback: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub escalation_reason: Option<String>,
 }
 

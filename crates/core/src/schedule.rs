@@ -8,10 +8,8 @@ use serde_json::Value;
 #[serde(rename_all = "camelCase")]
 pub struct Schedule {
     pub id: String,
-    #[serde(default)]
     pub workspace_id: Option<String>,
     pub name: String,
-    #[serde(default)]
     pub cron_expression: Option<String>,
     #[serde(default = "utc")]
     pub timezone: String,
@@ -21,25 +19,17 @@ pub struct Schedule {
     pub enabled: bool,
     #[serde(default)]
     pub one_shot: bool,
-    #[serde(default)]
     pub next_run_at: Option<String>,
-    #[serde(default)]
     pub last_run_at: Option<String>,
-    #[serde(default)]
     pub last_task_id: Option<String>,
     #[serde(default)]
     pub total_runs: i64,
     #[serde(default)]
     pub consecutive_failures: i64,
-    #[serde(default)]
     pub last_error: Option<String>,
-    #[serde(default)]
     pub last_deferral_reason: Option<String>,
-    #[serde(default)]
     pub last_deferred_at: Option<String>,
-    #[serde(default)]
     pub created_at: Option<String>,
-    #[serde(default)]
     pub updated_at: Option<String>,
 }
 
@@ -82,13 +72,10 @@ pub struct CheckInSettings {
     pub checklist: String,
     /// Whether `checklist` is the mission's own.
     pub custom_checklist: bool,
-    #[serde(default)]
     pub active_hours: Option<ActiveHoursJson>,
     /// When the next check-in may run (the next tick inside the active hours).
-    #[serde(default)]
     pub next_check_in_at: Option<String>,
     pub interval_seconds: i64,
     /// The latest check-in.
-    #[serde(default)]
     pub last_check: Option<crate::organizer_runs::CheckIn>,
 }

@@ -9,32 +9,32 @@ use serde_json::Value;
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskResult {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub commits: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sha: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub added: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub removed: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pr_url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pr_number: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub structured_output: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_suggestion: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_question: Option<Value>,
     /// Why the task failed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
@@ -44,7 +44,6 @@ pub struct TaskResult {
 pub struct TaskWorkspace {
     pub id: String,
     pub name: String,
-    #[serde(default)]
     pub repo: Option<String>,
 }
 
@@ -62,23 +61,14 @@ pub struct TaskMissionRef {
 pub struct TaskWorker {
     pub id: String,
     pub status: WorkerStatus,
-    #[serde(default)]
     pub branch: Option<String>,
-    #[serde(default)]
     pub pr_url: Option<String>,
-    #[serde(default)]
     pub pr_number: Option<i64>,
-    #[serde(default)]
     pub merged_at: Option<String>,
-    #[serde(default)]
     pub error: Option<String>,
-    #[serde(default)]
     pub current_action: Option<String>,
-    #[serde(default)]
     pub started_at: Option<String>,
-    #[serde(default)]
     pub completed_at: Option<String>,
-    #[serde(default)]
     pub created_at: Option<String>,
 }
 
@@ -90,16 +80,11 @@ pub struct TaskWorker {
 pub struct Task {
     pub id: String,
     pub workspace_id: String,
-    #[serde(default)]
     pub external_id: Option<String>,
-    #[serde(default)]
     pub external_url: Option<String>,
-    #[serde(default)]
     pub external_issue_id: Option<String>,
-    #[serde(default)]
     pub external_issue_url: Option<String>,
     pub title: String,
-    #[serde(default)]
     pub description: Option<String>,
     #[serde(default)]
     pub context: Value,
@@ -108,115 +93,70 @@ pub struct Task {
     pub priority: i64,
     #[serde(default = "default_mode")]
     pub mode: TaskMode,
-    #[serde(default)]
     pub runner_preference: Option<String>,
     #[serde(default)]
     pub required_capabilities: Vec<String>,
-    #[serde(default)]
     pub claimed_by: Option<String>,
-    #[serde(default)]
     pub claimed_at: Option<String>,
-    #[serde(default)]
     pub expires_at: Option<String>,
-    #[serde(default)]
     pub created_by_account_id: Option<String>,
-    #[serde(default)]
     pub created_by_worker_id: Option<String>,
-    #[serde(default)]
     pub creation_source: Option<String>,
-    #[serde(default)]
     pub schedule_id: Option<String>,
-    #[serde(default)]
     pub parent_task_id: Option<String>,
-    #[serde(default)]
     pub ci_retry_pr_number: Option<i64>,
-    #[serde(default)]
     pub ci_retry_head_sha: Option<String>,
-    #[serde(default)]
     pub conflict_retry_pr_number: Option<i64>,
-    #[serde(default)]
     pub conflict_retry_head_sha: Option<String>,
-    #[serde(default)]
     pub category: Option<String>,
-    #[serde(default)]
     pub project: Option<String>,
-    #[serde(default)]
     pub output_requirement: Option<String>,
-    #[serde(default)]
     pub output_schema: Option<Value>,
-    #[serde(default)]
     pub mission_id: Option<String>,
-    #[serde(default)]
     pub role_slug: Option<String>,
     #[serde(default)]
     pub depends_on: Vec<String>,
-    #[serde(default)]
     pub result: Option<TaskResult>,
-    #[serde(default)]
     pub kind: Option<String>,
-    #[serde(default)]
     pub complexity: Option<String>,
-    #[serde(default)]
     pub tier: Option<String>,
-    #[serde(default)]
     pub predicted_model: Option<String>,
-    #[serde(default)]
     pub classified_by: Option<String>,
-    #[serde(default)]
     pub backend: Option<String>,
     #[serde(default)]
     pub requires_review: bool,
-    #[serde(default)]
     pub release: Option<String>,
-    #[serde(default)]
     pub release_result: Option<Value>,
-    #[serde(default)]
     pub path_manifest: Option<Vec<String>>,
-    #[serde(default)]
     pub start_at: Option<String>,
-    #[serde(default)]
     pub loop_config: Option<Value>,
     #[serde(default)]
     pub loop_iteration: i64,
-    #[serde(default)]
     pub loop_state: Option<Value>,
-    #[serde(default)]
     pub subject_anchor: Option<String>,
-    #[serde(default)]
     pub subject_kind: Option<String>,
-    #[serde(default)]
     pub subject_pr_number: Option<i64>,
-    #[serde(default)]
     pub subject_head_sha: Option<String>,
-    #[serde(default)]
     pub subject_branch: Option<String>,
-    #[serde(default)]
     pub subject_error_signature: Option<String>,
-    #[serde(default)]
     pub subject_mission_id: Option<String>,
-    #[serde(default)]
     pub subject_dedupe_scope: Option<String>,
-    #[serde(default)]
     pub subject_superseded_by_task_id: Option<String>,
-    #[serde(default)]
     pub subject_resolution: Option<String>,
-    #[serde(default)]
     pub task_class: Option<TaskClass>,
-    #[serde(default)]
     pub created_at: Option<String>,
-    #[serde(default)]
     pub updated_at: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub workspace: Option<crate::workspace::Workspace>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mission: Option<TaskMissionRef>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub workers: Option<Vec<TaskWorker>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pr_url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pr_number: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub merged_at: Option<String>,
 }
 
@@ -230,9 +170,7 @@ fn default_mode() -> TaskMode {
 pub struct TaskListItem {
     pub id: String,
     pub workspace_id: String,
-    #[serde(default)]
     pub external_id: Option<String>,
-    #[serde(default)]
     pub external_url: Option<String>,
     pub title: String,
     pub status: TaskStatus,
@@ -240,48 +178,32 @@ pub struct TaskListItem {
     pub priority: i64,
     #[serde(default = "default_mode")]
     pub mode: TaskMode,
-    #[serde(default)]
     pub runner_preference: Option<String>,
     #[serde(default)]
     pub required_capabilities: Vec<String>,
-    #[serde(default)]
     pub claimed_by: Option<String>,
-    #[serde(default)]
     pub claimed_at: Option<String>,
-    #[serde(default)]
     pub expires_at: Option<String>,
-    #[serde(default)]
     pub start_at: Option<String>,
-    #[serde(default)]
     pub created_by_account_id: Option<String>,
-    #[serde(default)]
     pub created_by_worker_id: Option<String>,
-    #[serde(default)]
     pub creation_source: Option<String>,
-    #[serde(default)]
     pub parent_task_id: Option<String>,
-    #[serde(default)]
     pub category: Option<String>,
-    #[serde(default)]
     pub project: Option<String>,
-    #[serde(default)]
     pub output_requirement: Option<String>,
-    #[serde(default)]
     pub mission_id: Option<String>,
     #[serde(default)]
     pub depends_on: Vec<String>,
-    #[serde(default)]
     pub created_at: Option<String>,
-    #[serde(default)]
     pub updated_at: Option<String>,
-    #[serde(default)]
     pub workspace: Option<TaskWorkspace>,
     /// The latest worker's PR, which this server adds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pr_url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pr_number: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub merged_at: Option<String>,
 }
 
@@ -290,7 +212,7 @@ pub struct TaskListItem {
 #[serde(rename_all = "camelCase")]
 pub struct TaskList {
     pub tasks: Vec<TaskListItem>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub budget_windows: Option<Value>,
 }
 
@@ -304,9 +226,7 @@ pub struct TaskPageItem {
     pub status: TaskStatus,
     #[serde(default)]
     pub priority: i64,
-    #[serde(default)]
     pub category: Option<String>,
-    #[serde(default)]
     pub description_preview: Option<String>,
 }
 
@@ -398,9 +318,7 @@ pub struct RejectedPlan {
 pub struct PlanRejection {
     #[serde(default)]
     pub feedback: String,
-    #[serde(default)]
     pub rejected_at: Option<String>,
     /// The revised planning task reject-plan created.
-    #[serde(default)]
     pub revision_task_id: Option<String>,
 }

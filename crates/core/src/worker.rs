@@ -11,32 +11,21 @@ pub struct Worker {
     pub id: String,
     pub task_id: String,
     pub workspace_id: String,
-    #[serde(default)]
     pub account_id: Option<String>,
     pub name: String,
     pub runner: String,
-    #[serde(default)]
     pub branch: Option<String>,
     pub status: WorkerStatus,
-    #[serde(default)]
     pub current_action: Option<String>,
-    #[serde(default)]
     pub pr_url: Option<String>,
-    #[serde(default)]
     pub pr_number: Option<i64>,
-    #[serde(default)]
     pub merged_at: Option<String>,
-    #[serde(default)]
     pub pr_lifecycle_status: Option<String>,
-    #[serde(default)]
     pub error: Option<String>,
-    #[serde(default)]
     pub pending_instructions: Option<String>,
     #[serde(default)]
     pub instruction_history: Vec<InstructionEntry>,
-    #[serde(default)]
     pub started_at: Option<String>,
-    #[serde(default)]
     pub completed_at: Option<String>,
     pub created_at: String,
     pub updated_at: String,
@@ -60,16 +49,16 @@ pub struct ClaimDiagnostics {
     /// `no_workspaces`, `no_pending_tasks`, `deps_blocked`, `all_candidates_deferred`,
     /// `context_paused` or `race_lost`.
     pub reason: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_tasks: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub matched_tasks: Option<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClaimResponse {
     pub workers: Vec<ClaimedWorker>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub diagnostics: Option<ClaimDiagnostics>,
 }
 
@@ -84,7 +73,7 @@ pub struct InstructionEntry {
     /// Epoch milliseconds.
     pub timestamp: i64,
     /// `pending` until the worker's next update picks it up, then `delivered`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub delivery_state: Option<String>,
 }
 
@@ -93,7 +82,6 @@ pub struct InstructionEntry {
 #[serde(rename_all = "camelCase")]
 pub struct TaskMessages {
     pub task_id: String,
-    #[serde(default)]
     pub worker_id: Option<String>,
     #[serde(default)]
     pub messages: Vec<InstructionEntry>,
