@@ -1,4 +1,5 @@
-//! Mission shapes: the bare row (PATCH/POST), the list item and the detail.
+//! Mission shapes: the bare row (PATCH/POST), the list item and the detail, with the
+//! progress-bar segments they carry.
 
 use crate::enums::{
     MissionStatus, OrchestrationMode, TaskClass, TaskMode, TaskStatus, WorkerStatus,
