@@ -1039,7 +1039,7 @@ async fn active_hours_and_check_ins_show_on_the_mission_page() {
         })
         .await;
     let later = chrono::Utc::now() + chrono::Duration::minutes(61);
-    let ran = buildd_server::checkins::tick(&server.db, later, &Default::default())
+    let ran = buildd_server::scheduler::tick(&server.db, later, &Default::default())
         .await
         .unwrap();
     assert!(ran >= 1, "the mission's check-in was due");

@@ -29,6 +29,7 @@ pub mod pull_request;
 #[cfg(feature = "sql")]
 pub mod reviewer;
 pub mod reviewer_patch;
+pub mod runner;
 pub mod schedule;
 pub mod task;
 pub mod task_groups;
@@ -41,6 +42,7 @@ pub use enums::*;
 pub use error::ApiErrorBody;
 pub use mission::*;
 pub use progress::{compute_progress, progress_of, MissionProgress};
+pub use runner::{AccountMe, HeartbeatAnswer, OpenedPr, PrOpened, WorkerDetail, WorkspaceConfig};
 pub use schedule::Schedule;
 pub use task::*;
 pub use worker::*;

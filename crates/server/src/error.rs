@@ -15,6 +15,8 @@ pub enum ApiError {
     Forbidden(String),
     /// 404: missing, or belonging to another team.
     NotFound(&'static str),
+    /// 405: the path exists, but not with this method.
+    MethodNotAllowed,
     /// 409: the request conflicts with the current state.
     Conflict(String),
     /// A refusal whose body says more than the message: Buildd's `{error, hint}`,
@@ -43,6 +45,10 @@ impl IntoResponse for ApiError {
             Self::Unauthorized => (StatusCode::UNAUTHORIZED, "Unauthorized".to_string()),
             Self::Forbidden(m) => (StatusCode::FORBIDDEN, m),
             Self::NotFound(m) => (StatusCode::NOT_FOUND, m.to_string()),
+            Self::MethodNotAllowed => (
+                StatusCode::METHOD_NOT_ALLOWED,
+                "Method not allowed on this path".to_string(),
+            ),
             Self::Conflict(m) => (StatusCode::CONFLICT, m),
             Self::Detailed(status, body) => return (status, Json(body)).into_response(),
             Self::Internal(detail) => {

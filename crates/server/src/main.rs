@@ -2,7 +2,8 @@
 
 use buildd_core::migrations::{classify_sql, Verdict};
 use buildd_core::AccountLevel;
-use buildd_server::{app_with, checkins, demo, keys, scripted_worker, CheckinConfig, Db};
+use buildd_server::demo::worker::{fresh_key, ScriptedWorker, WorkerClient};
+use buildd_server::{app_with, demo, keys, scheduler, CheckinConfig, Db};
 use clap::{Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -188,19 +189,19 @@ async fn main() {
                 println!("Buildd API server listening on http://{addr}");
             }
             if worker {
-                let key = scripted_worker::fresh_key(&database, demo::DEMO_TEAM)
+                let key = fresh_key(&database, demo::DEMO_TEAM)
                     .await
                     .unwrap_or_else(|e| fail(format!("creating the worker's key: {e}")));
-                let client = scripted_worker::WorkerClient::new(&format!("http://{addr}"), &key);
+                let client = WorkerClient::new(&format!("http://{addr}"), &key);
                 let pace = pace(worker_pace);
                 println!("The scripted worker is working the demo team's tasks.");
-                tokio::spawn(scripted_worker::ScriptedWorker::new(client, pace).run());
+                tokio::spawn(ScriptedWorker::new(client, pace).run());
             }
             let checkins = CheckinConfig {
                 interval: checkin_interval,
                 grace: checkin_grace,
             };
-            tokio::spawn(checkins::run_scheduler(database.clone(), checkins));
+            tokio::spawn(scheduler::run(database.clone(), checkins));
             let router = app_with(database, dist.as_deref(), checkins);
             axum::serve(listener, router)
                 .with_graceful_shutdown(async {
@@ -210,11 +211,9 @@ async fn main() {
                 .unwrap_or_else(|e| fail(format!("serving: {e}")));
         }
         Command::Worker { url, key, pace: p } => {
-            let client = scripted_worker::WorkerClient::new(&url, &key);
+            let client = WorkerClient::new(&url, &key);
             println!("The scripted worker is claiming tasks from {url}.");
-            scripted_worker::ScriptedWorker::new(client, pace(p))
-                .run()
-                .await;
+            ScriptedWorker::new(client, pace(p)).run().await;
         }
         Command::ClassifyMigrations { files } => {
             let mut contract = false;

@@ -2,7 +2,7 @@ mod common;
 
 use axum::http::StatusCode;
 use buildd_core::checkin::DEFAULT_CHECKLIST;
-use buildd_server::checkins::{tick, CheckinConfig};
+use buildd_server::{scheduler::tick, CheckinConfig};
 use chrono::{Duration, Utc};
 use common::*;
 use serde_json::{json, Value};

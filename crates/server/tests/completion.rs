@@ -1,7 +1,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use buildd_server::checkins::tick;
+use buildd_server::scheduler::tick;
 use chrono::{Duration, Utc};
 use common::*;
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use buildd_server::precompress::{precompress, remove_stale};
+use buildd_server::dashboard_files::{precompress, remove_stale};
 use buildd_server::{app, Db};
 use http_body_util::BodyExt;
 use std::io::Read;

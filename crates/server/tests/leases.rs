@@ -4,7 +4,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use buildd_server::leases::{release_expired, CLAIM_TTL_MINUTES};
+use buildd_server::scheduler::{release_expired, CLAIM_TTL_MINUTES};
 use chrono::{DateTime, Duration, Utc};
 use common::TestApp;
 use serde_json::{json, Value};

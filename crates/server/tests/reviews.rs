@@ -426,19 +426,19 @@ async fn a_waiting_pr_tells_its_mission_once_per_quiet_spell() {
     green(&app, 90, SHA).await;
     let now = chrono::Utc::now();
     assert_eq!(
-        buildd_server::prs::notify_stalls(&app.db, now + chrono::Duration::minutes(5))
+        buildd_server::scheduler::notify_stalls(&app.db, now + chrono::Duration::minutes(5))
             .await
             .unwrap(),
         0
     );
     assert_eq!(
-        buildd_server::prs::notify_stalls(&app.db, now + chrono::Duration::minutes(11))
+        buildd_server::scheduler::notify_stalls(&app.db, now + chrono::Duration::minutes(11))
             .await
             .unwrap(),
         1
     );
     assert_eq!(
-        buildd_server::prs::notify_stalls(&app.db, now + chrono::Duration::minutes(60))
+        buildd_server::scheduler::notify_stalls(&app.db, now + chrono::Duration::minutes(60))
             .await
             .unwrap(),
         0

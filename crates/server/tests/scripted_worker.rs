@@ -1,7 +1,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use buildd_server::scripted_worker::{ScriptedWorker, WorkerClient};
+use buildd_server::demo::worker::{ScriptedWorker, WorkerClient};
 use common::*;
 use std::sync::Arc;
 use std::time::Duration;

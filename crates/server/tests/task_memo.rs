@@ -5,7 +5,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use buildd_server::task_memo::prune_log_keeping;
+use buildd_server::scheduler::prune_log_keeping;
 use common::TestApp;
 use http_body_util::BodyExt;
 use serde_json::Value;

@@ -1,0 +1,181 @@
+//! Organizer runs: a planning task "Mission: <title>" that plans the mission's next step. One
+//! function opens them for every trigger (Run, a task finishing, resume, dependency met, a
+//! check-in), recording the trigger; the database allows one in flight per mission, so two
+//! triggers at once start one run.
+
+use crate::db::Tx;
+use crate::error::{ApiError, ApiResult};
+use crate::store::mission_tasks::mission_tasks;
+use crate::store::missions::{mission_by_id, MissionRow};
+use crate::store::schedules::{effective_checklist, find_schedule, template_context};
+use crate::store::tasks::{TaskRow, TASK_COLUMNS, TASK_FROM};
+use crate::time::{new_id, now};
+use buildd_core::completion::is_dormant;
+use buildd_core::plan::plan_in_review;
+use buildd_core::plan_output::mission_branch_name;
+use buildd_core::{MissionStatus, OrchestrationMode};
+use serde_json::{json, Map};
+
+/// What started a run: `context.triggerSource`, and the task whose end started it.
+pub struct Trigger<'a> {
+    pub source: &'a str,
+    pub task_id: Option<&'a str>,
+}
+
+pub enum RunOutcome {
+    Started(TaskRow),
+    /// A run was already in flight; it is the one.
+    Deduped(TaskRow),
+}
+
+impl RunOutcome {
+    pub fn task(&self) -> &TaskRow {
+        match self {
+            Self::Started(t) | Self::Deduped(t) => t,
+        }
+    }
+}
+
+async fn in_flight(tx: &mut Tx, mission_id: &str) -> ApiResult<Option<TaskRow>> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.mission_id = ? AND t.mode = 'planning' \
+         AND t.status IN ('pending', 'assigned', 'in_progress')"
+    ))
+    .bind(mission_id)
+    .fetch_optional(&mut **tx)
+    .await?)
+}
+
+/// Opens an organizer run of `mission` for `trigger`, or returns the one in flight. The run
+/// carries the mission's Organizer checklist. `None` when the mission has no workspace to
+/// plan in.
+pub async fn open_run(
+    tx: &mut Tx,
+    mission: &MissionRow,
+    trigger: Trigger<'_>,
+) -> ApiResult<Option<RunOutcome>> {
+    let Some(workspace) = &mission.workspace_id else {
+        return Ok(None);
+    };
+    if let Some(existing) = in_flight(tx, &mission.id).await? {
+        return Ok(Some(RunOutcome::Deduped(existing)));
+    }
+    let checklist = match &mission.schedule_id {
+        Some(s) => find_schedule(tx, s)
+            .await?
+            .map(|s| effective_checklist(&template_context(&s.task_template))),
+        None => None,
+    }
+    .unwrap_or_else(|| effective_checklist(&Map::new()));
+    let mut context = json!({"triggerSource": trigger.source, "heartbeatChecklist": checklist});
+    if trigger.source == "manual" {
+        context["manualRun"] = json!(true);
+    }
+    if let Some(t) = trigger.task_id {
+        context["triggerTaskId"] = json!(t);
+    }
+    // A mission in a workspace with a repo gets its working branch at its first run.
+    if mission.working_branch.is_none() {
+        sqlx::query(
+            "UPDATE missions SET working_branch = ? WHERE id = ? AND working_branch IS NULL \
+             AND EXISTS (SELECT 1 FROM workspaces w WHERE w.id = ? AND w.repo IS NOT NULL)",
+        )
+        .bind(mission_branch_name(&mission.id, &mission.title))
+        .bind(&mission.id)
+        .bind(workspace)
+        .execute(&mut **tx)
+        .await?;
+    }
+    let task_id = new_id();
+    let at = now();
+    // The partial unique index turns a second run in flight into "nothing inserted".
+    let inserted = sqlx::query(
+        "INSERT INTO tasks (id, team_id, workspace_id, mission_id, title, description, context, \
+         mode, task_class, status, creation_source, priority, created_at, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'planning', 'bookkeeping', 'pending', 'orchestrator', ?, ?, ?) \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(&task_id)
+    .bind(&mission.team_id)
+    .bind(workspace)
+    .bind(&mission.id)
+    .bind(format!("Mission: {}", mission.title))
+    .bind("Plan the mission's next step, following its Organizer checklist.")
+    .bind(context.to_string())
+    .bind(mission.priority)
+    .bind(&at)
+    .bind(&at)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected()
+        > 0;
+    let task = in_flight(tx, &mission.id)
+        .await?
+        .ok_or_else(|| ApiError::Internal("the organizer run vanished".into()))?;
+    Ok(Some(if inserted {
+        RunOutcome::Started(task)
+    } else {
+        RunOutcome::Deduped(task)
+    }))
+}
+
+/// Whether the mission waits on another mission that has not landed.
+pub fn dependency_blocked(mission: &MissionRow) -> bool {
+    mission.depends_on_mission_id.is_some() && mission.dependency_met_at.is_none()
+}
+
+/// Plans an auto mission again after an event (`wake:*`): only an active, auto, released,
+/// unblocked mission, and never over a plan that waits for a person.
+pub async fn wake(
+    tx: &mut Tx,
+    mission_id: &str,
+    trigger: Trigger<'_>,
+) -> ApiResult<Option<RunOutcome>> {
+    let Some(mission) = mission_by_id(tx, mission_id).await? else {
+        return Ok(None);
+    };
+    if mission.status() != MissionStatus::Active
+        || OrchestrationMode::parse(&mission.orchestration_mode) != OrchestrationMode::Auto
+        || mission.is_held
+        || dependency_blocked(&mission)
+    {
+        return Ok(None);
+    }
+    let tasks = mission_tasks(tx, &mission.team_id, mission_id).await?;
+    // A plan waiting for a person, or finished work waiting to be closed, is left alone.
+    if plan_in_review(&tasks).is_some()
+        || is_dormant(&mission.status(), mission.requires_review, &tasks)
+    {
+        return Ok(None);
+    }
+    open_run(tx, &mission, trigger).await
+}
+
+/// A task of a mission finished: when it was the mission's last open work, the organizer
+/// plans the next step. A finished organizer run does not start another (its plan waits
+/// for review).
+pub async fn after_task_finished(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
+    let Some(mission_id) = &task.mission_id else {
+        return Ok(());
+    };
+    if task.mode == "planning" {
+        return Ok(());
+    }
+    let tasks = mission_tasks(tx, &task.team_id, mission_id).await?;
+    let open = tasks
+        .iter()
+        .any(|t| t.id != task.id && !t.status.is_terminal());
+    if open {
+        return Ok(());
+    }
+    wake(
+        tx,
+        mission_id,
+        Trigger {
+            source: "event",
+            task_id: Some(&task.id),
+        },
+    )
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,165 @@
+//! What a PR is judged by — its effective merge policy, migration layout, CI checks, file
+//! listing, reviews and the workspace's switches — read once, and its rail evaluation
+//! (buildd-core's `evaluate_pr`).
+
+use crate::db::Tx;
+use crate::error::ApiResult;
+use crate::store::prs::{checks_of, reviews_of, PrRow, PR_COLUMNS};
+use buildd_core::merge_policy::{effective_policy, EffectivePolicy, MergePolicy};
+use buildd_core::migrations::{MigrationLayout, OpenMigration};
+use buildd_core::pr_rails::{evaluate_pr, Files, PrFacts, RailSettings};
+use buildd_core::pull_request::{CheckRun, PrEvaluation, PrReview, ReviewStatus};
+use serde_json::Value;
+
+fn policy_at(value: Option<&Value>) -> Option<MergePolicy> {
+    value.and_then(|v| serde_json::from_value(v.clone()).ok())
+}
+
+/// Everything a PR is judged by, read once.
+pub struct PrContext {
+    pub policy: EffectivePolicy,
+    pub layout: MigrationLayout,
+    pub open_migrations: Vec<OpenMigration>,
+    pub checks: Vec<CheckRun>,
+    pub files: Files,
+    /// The workspace's `gitConfig`.
+    pub git: Value,
+    /// Reviews under the agent-review tier, newest first.
+    pub reviews: Vec<PrReview>,
+    /// The mission's integration branch, the only one a reviewer's approval merges into.
+    pub working_branch: Option<String>,
+}
+
+impl PrContext {
+    /// Where the reviewer stands on the head commit.
+    pub fn review_status(&self, pr: &PrRow) -> ReviewStatus {
+        self.reviews
+            .first()
+            .filter(|r| r.head_sha.is_some() && r.head_sha == pr.head_sha)
+            .map(PrReview::status)
+            .unwrap_or_default()
+    }
+
+    pub fn facts<'a>(&'a self, pr: &'a PrRow) -> PrFacts<'a> {
+        PrFacts {
+            number: pr.number,
+            head_sha: pr.head_sha.as_deref(),
+            files: &self.files,
+            checks: &self.checks,
+            merged: pr.state == "merged",
+            closed: pr.state == "closed",
+            review: self.review_status(pr),
+        }
+    }
+
+    pub fn settings(&self) -> RailSettings<'_> {
+        RailSettings {
+            policy: &self.policy,
+            layout: &self.layout,
+            open_migrations: &self.open_migrations,
+            auto_merge_on_green: self.git.get("autoMergeOnGreenCI").and_then(Value::as_bool)
+                != Some(false),
+        }
+    }
+
+    /// Branches a reviewer's approval never merges into.
+    pub fn protected_branches(&self) -> Vec<String> {
+        let mut branches = vec!["main".to_string()];
+        for key in ["targetBranch", "defaultBranch", "prodBranch"] {
+            if let Some(b) = self.git.get(key).and_then(Value::as_str) {
+                branches.push(b.to_string());
+            }
+        }
+        branches
+    }
+
+    pub fn evaluation(&self, pr: &PrRow) -> PrEvaluation {
+        evaluate_pr(&self.facts(pr), &self.settings())
+    }
+}
+
+/// Reads what `pr` is judged by now.
+pub async fn context(tx: &mut Tx, pr: &PrRow) -> ApiResult<PrContext> {
+    let (git_config,): (String,) = sqlx::query_as("SELECT git_config FROM workspaces WHERE id = ?")
+        .bind(&pr.workspace_id)
+        .fetch_one(&mut **tx)
+        .await?;
+    let git: Value = serde_json::from_str(&git_config).unwrap_or(Value::Null);
+    let task_review: bool = match &pr.task_id {
+        Some(t) => sqlx::query_as::<_, (bool,)>("SELECT requires_review FROM tasks WHERE id = ?")
+            .bind(t)
+            .fetch_optional(&mut **tx)
+            .await?
+            .is_some_and(|(r,)| r),
+        None => false,
+    };
+    let (mission_review, mission_policy, working_branch) = match &pr.mission_id {
+        Some(m) => sqlx::query_as::<_, (bool, Option<String>, Option<String>)>(
+            "SELECT requires_review, merge_policy, working_branch FROM missions WHERE id = ?",
+        )
+        .bind(m)
+        .fetch_optional(&mut **tx)
+        .await?
+        .map(|(r, p, b)| (r, p.and_then(|p| serde_json::from_str(&p).ok()), b))
+        .unwrap_or((false, None, None)),
+        None => (false, None, None),
+    };
+    let policy = effective_policy(
+        task_review,
+        mission_review,
+        mission_policy.as_ref(),
+        policy_at(git.get("mergePolicy")).as_ref(),
+    );
+    let defaults = MigrationLayout::default();
+    let layout = MigrationLayout {
+        dir: git
+            .get("migrationsPath")
+            .and_then(Value::as_str)
+            .unwrap_or(&defaults.dir)
+            .to_string(),
+        schema_file: git
+            .get("schemaFile")
+            .and_then(Value::as_str)
+            .unwrap_or(&defaults.schema_file)
+            .to_string(),
+    };
+    let others: Vec<PrRow> = sqlx::query_as(&format!(
+        "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.workspace_id = ? AND p.state = 'open' \
+         AND p.id <> ?"
+    ))
+    .bind(&pr.workspace_id)
+    .bind(&pr.id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let open_migrations: Vec<OpenMigration> = others
+        .iter()
+        .flat_map(|o| match o.files() {
+            Files::Listed(files) => files
+                .into_iter()
+                .filter(|f| f.status != "removed" && layout.is_migration(&f.path))
+                .map(|f| OpenMigration {
+                    pr_number: o.number,
+                    path: f.path,
+                })
+                .collect(),
+            _ => vec![],
+        })
+        .collect();
+    Ok(PrContext {
+        policy,
+        layout,
+        open_migrations,
+        checks: checks_of(tx, &pr.id).await?,
+        files: pr.files(),
+        git,
+        reviews: reviews_of(tx, &pr.id).await?,
+        working_branch,
+    })
+}
+
+/// The policy and rail evaluation of `pr` now.
+pub async fn evaluate(tx: &mut Tx, pr: &PrRow) -> ApiResult<(EffectivePolicy, PrEvaluation)> {
+    let ctx = context(tx, pr).await?;
+    let evaluation = ctx.evaluation(pr);
+    Ok((ctx.policy, evaluation))
+}

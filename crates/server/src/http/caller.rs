@@ -1,0 +1,53 @@
+//! The caller of a request: `Authorization: Bearer bld_…` names an account, and every
+//! request acts for that account's team; mutations need an admin key.
+
+use super::state::AppState;
+use crate::error::ApiError;
+use crate::store::accounts::account_by_key;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use buildd_core::AccountLevel;
+
+/// The account behind the request's API key.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    pub account_id: String,
+    pub team_id: String,
+    pub level: AccountLevel,
+}
+
+impl Caller {
+    pub fn require_admin(&self) -> Result<(), ApiError> {
+        if self.level == AccountLevel::Admin {
+            Ok(())
+        } else {
+            Err(ApiError::admin_required())
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let header = parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .ok_or(ApiError::Unauthorized)?;
+        let key = header
+            .strip_prefix("Bearer ")
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+            .ok_or(ApiError::Unauthorized)?;
+        let mut tx = state.db.read().await?;
+        let account = account_by_key(&mut tx, key)
+            .await?
+            .ok_or(ApiError::Unauthorized)?;
+        Ok(Caller {
+            account_id: account.id,
+            team_id: account.team_id,
+            level: AccountLevel::parse(&account.level),
+        })
+    }
+}

@@ -1,0 +1,140 @@
+//! A mission's organizer runs: `POST /api/missions/{id}/run` starts one, and
+//! `GET /api/missions/{id}/runs` lists them, each labelled by its trigger, with its
+//! check-ins and their outcome — newest first.
+
+use super::caller::Caller;
+use super::state::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::flows::organizer::{dependency_blocked, open_run, RunOutcome, Trigger};
+use crate::store::missions::find_mission;
+use crate::store::schedules::{CheckinRow, CHECKIN_COLUMNS};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use buildd_core::organizer_runs::{organizer_run_label, MissionRuns, OrganizerRun};
+use buildd_core::MissionStatus;
+use serde_json::{json, Value};
+
+/// Each list keeps this many entries.
+const LIMIT: i64 = 50;
+
+pub async fn runs(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Json<MissionRuns>> {
+    let mut tx = state.db.read().await?;
+    find_mission(&mut tx, &caller.team_id, &id).await?;
+    type RunRow = (
+        String,
+        String,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+    );
+    let rows: Vec<RunRow> = sqlx::query_as(
+        "SELECT t.id, t.title, t.status, t.created_at, \
+           json_extract(t.context, '$.triggerSource'), json_extract(t.context, '$.triggerTaskId'), \
+           trig.title, trig.mode \
+         FROM tasks t LEFT JOIN tasks trig \
+           ON trig.id = json_extract(t.context, '$.triggerTaskId') AND trig.mission_id = t.mission_id \
+         WHERE t.mission_id = ? AND t.mode = 'planning' \
+         ORDER BY t.created_at DESC, t.id DESC LIMIT ?",
+    )
+    .bind(&id)
+    .bind(LIMIT)
+    .fetch_all(&mut *tx)
+    .await?;
+    let runs = rows
+        .into_iter()
+        .map(
+            |(
+                task_id,
+                title,
+                status,
+                created_at,
+                source,
+                trigger_task_id,
+                trig_title,
+                trig_mode,
+            )| {
+                let trigger_task = trig_title
+                    .as_deref()
+                    .map(|t| (t, trig_mode.as_deref() == Some("planning")));
+                OrganizerRun {
+                    label: organizer_run_label(source.as_deref(), trigger_task),
+                    task_id,
+                    title,
+                    status,
+                    created_at,
+                    trigger_source: source,
+                    trigger_task_id,
+                }
+            },
+        )
+        .collect();
+    let check_ins: Vec<CheckinRow> = sqlx::query_as(&format!(
+        "SELECT {CHECKIN_COLUMNS} FROM checkins WHERE mission_id = ? \
+         ORDER BY at DESC, rowid DESC LIMIT ?"
+    ))
+    .bind(&id)
+    .bind(LIMIT)
+    .fetch_all(&mut *tx)
+    .await?;
+    Ok(Json(MissionRuns {
+        runs,
+        check_ins: check_ins.into_iter().map(CheckinRow::into_check_in).collect(),
+    }))
+}
+
+/// `POST /api/missions/{id}/run`: 201 `{task}` when a run starts, 200 `{task, deduped}` when
+/// one is in flight, 200 `{task: null, skippedBlocked, blockedReason}` while the mission it
+/// depends on has not landed, 400 when the mission is not active. Active hours and manual
+/// mode do not stop it.
+pub async fn run(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    caller.require_admin()?;
+    let mut tx = state.db.write().await?;
+    let mission = find_mission(&mut tx, &caller.team_id, &id).await?;
+    if mission.status() != MissionStatus::Active {
+        return Err(ApiError::bad(format!(
+            "Cannot run mission with status: {}. Only active missions can be run.",
+            mission.status
+        )));
+    }
+    if dependency_blocked(&mission) {
+        let title: Option<(String,)> = sqlx::query_as("SELECT title FROM missions WHERE id = ?")
+            .bind(&mission.depends_on_mission_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let reason = title.map(|(t,)| format!("Waiting for mission \"{t}\" to land"));
+        return Ok((
+            StatusCode::OK,
+            Json(json!({"task": null, "skippedBlocked": true, "blockedReason": reason})),
+        ));
+    }
+    let outcome = open_run(
+        &mut tx,
+        &mission,
+        Trigger {
+            source: "manual",
+            task_id: None,
+        },
+    )
+    .await?
+    .ok_or_else(|| {
+        ApiError::bad("workspaceId: the mission has no workspace for its organizer to plan in")
+    })?;
+    tx.commit().await?;
+    let task = serde_json::to_value(outcome.task().to_task())?;
+    Ok(match outcome {
+        RunOutcome::Started(_) => (StatusCode::CREATED, Json(json!({"task": task}))),
+        RunOutcome::Deduped(_) => (StatusCode::OK, Json(json!({"task": task, "deduped": true}))),
+    })
+}

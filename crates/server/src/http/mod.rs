@@ -1,0 +1,89 @@
+//! The HTTP API under `/api`: one handler module per resource, the `Caller` extractor, the
+//! polled-read cache, and the single route table. Handlers parse and authorize, then run
+//! one transaction over `store` and `flows`; nothing below this layer imports it.
+
+mod accounts;
+mod cache;
+mod caller;
+mod checkin_fields;
+mod claim;
+mod github_pr;
+mod mission_runs;
+mod mission_views;
+mod missions;
+mod notes;
+mod plans;
+mod pr_report;
+mod prs;
+mod runners;
+mod state;
+mod steering;
+mod task_list;
+mod tasks;
+mod workers;
+mod workspaces;
+
+use crate::config::CheckinConfig;
+use crate::db::Db;
+use crate::error::ApiError;
+use axum::routing::{get, post};
+use axum::Router;
+use state::AppState;
+
+/// The answer to a path no route serves.
+pub async fn not_found() -> ApiError {
+    ApiError::NotFound("Not found")
+}
+
+/// Every route of the API, relative to `/api`.
+pub fn router(db: Db, checkins: CheckinConfig) -> Router {
+    Router::new()
+        .route("/missions", get(missions::list).post(missions::create))
+        .route(
+            "/missions/{id}",
+            get(missions::detail)
+                .patch(missions::update)
+                .delete(missions::delete),
+        )
+        .route("/missions/{id}/run", post(mission_runs::run))
+        .route("/missions/{id}/runs", get(mission_runs::runs))
+        .route("/missions/{id}/notes", get(notes::list).post(notes::create))
+        .route("/missions/{id}/notes/{note_id}/reply", post(notes::reply))
+        .route("/tasks", get(task_list::list).post(tasks::create))
+        .route("/tasks/{id}/approve-plan", post(plans::approve))
+        .route("/tasks/{id}/reject-plan", post(plans::reject))
+        .route("/tasks/{id}/messages", get(steering::messages))
+        .route(
+            "/tasks/{id}",
+            get(tasks::detail)
+                .patch(tasks::update)
+                .delete(tasks::delete),
+        )
+        .route("/notes", get(notes::team_list))
+        .route("/prs", get(prs::list))
+        .route("/prs/{number}/checks", post(prs::record_check))
+        .route("/prs/{number}/merge", post(prs::merge_endpoint))
+        .route("/workers/claim", post(claim::claim))
+        .route("/workers/heartbeat", post(runners::heartbeat))
+        .route("/workers/{id}", get(runners::detail).patch(workers::update))
+        .route("/workers/{id}/instruct", post(steering::instruct))
+        .route(
+            "/workspaces",
+            get(workspaces::list).post(workspaces::create),
+        )
+        .route(
+            "/workspaces/{id}",
+            get(workspaces::detail).patch(workspaces::update),
+        )
+        .route("/workspaces/{id}/config", get(workspaces::config))
+        .route("/accounts/me", get(accounts::me))
+        .route("/github/pr", post(github_pr::open))
+        .fallback(not_found)
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .with_state(AppState {
+            db,
+            cache: Default::default(),
+            tasks: Default::default(),
+            checkins,
+        })
+}

@@ -1,0 +1,245 @@
+//! The mission feed: `GET`/`POST /api/missions/{id}/notes` and
+//! `POST /api/missions/{id}/notes/{noteId}/reply`. A note or an answer from a person plans an
+//! auto mission again.
+
+use super::caller::Caller;
+use super::state::AppState;
+use crate::body::{Field, JsonObject};
+use crate::error::{ApiError, ApiResult};
+use crate::flows::notes::post;
+use crate::store::missions::find_mission;
+use crate::store::notes::{find_note, NewNote, NoteRow, NOTE_COLUMNS};
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::Json;
+use buildd_core::note::{MissionNote, NotesPage, NOTE_TYPES};
+use buildd_core::AccountLevel;
+use std::collections::HashMap;
+
+const TITLE_LIMIT: usize = 500;
+const BODY_LIMIT: usize = 20_000;
+
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> ApiResult<Json<NotesPage>> {
+    let limit = match query.get("limit") {
+        None => 50,
+        Some(l) => l
+            .parse::<i64>()
+            .ok()
+            .filter(|n| (1..=100).contains(n))
+            .ok_or_else(|| ApiError::bad("limit must be an integer from 1 to 100"))?,
+    };
+    let kind = query
+        .get("type")
+        .filter(|t| NOTE_TYPES.contains(&t.as_str()));
+    let mut tx = state.db.read().await?;
+    find_mission(&mut tx, &caller.team_id, &id).await?;
+    // Notes written in the same millisecond keep their order by rowid.
+    let after: Option<(String, i64)> = match query.get("cursor") {
+        Some(c) => Some(
+            sqlx::query_as(
+                "SELECT created_at, rowid FROM mission_notes WHERE id = ? AND mission_id = ?",
+            )
+            .bind(c)
+            .bind(&id)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or_else(|| ApiError::bad("cursor must be the id of a note of this mission"))?,
+        ),
+        None => None,
+    };
+    let mut rows: Vec<NoteRow> = sqlx::query_as(&format!(
+        "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE mission_id = ?1 \
+         AND (?2 IS NULL OR type = ?2) \
+         AND (?3 IS NULL OR created_at < ?3 OR (created_at = ?3 AND rowid < ?4)) \
+         ORDER BY created_at DESC, rowid DESC LIMIT ?5"
+    ))
+    .bind(&id)
+    .bind(kind)
+    .bind(after.as_ref().map(|a| a.0.clone()))
+    .bind(after.as_ref().map(|a| a.1))
+    .bind(limit + 1)
+    .fetch_all(&mut *tx)
+    .await?;
+    let has_more = rows.len() as i64 > limit;
+    rows.truncate(limit as usize);
+    let next_cursor = has_more
+        .then(|| rows.last().map(|n| n.id.clone()))
+        .flatten();
+    Ok(Json(NotesPage {
+        notes: rows.into_iter().map(NoteRow::into_note).collect(),
+        next_cursor,
+        has_more,
+    }))
+}
+
+fn checked_text(body: &JsonObject, key: &str, limit: usize) -> ApiResult<Option<String>> {
+    let text = body.string(key)?.value();
+    if text.as_ref().is_some_and(|t| t.chars().count() > limit) {
+        return Err(ApiError::bad(format!(
+            "{key} must be at most {limit} characters"
+        )));
+    }
+    Ok(text)
+}
+
+/// `POST /api/missions/{id}/notes`: a person (admin key) or an agent (worker key) posts.
+pub async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    body: JsonObject,
+) -> ApiResult<(StatusCode, Json<MissionNote>)> {
+    if caller.level == AccountLevel::Trigger {
+        return Err(ApiError::admin_required());
+    }
+    let kind = match body.string("type")?.value() {
+        Some(t) if NOTE_TYPES.contains(&t.as_str()) => t,
+        _ => {
+            return Err(ApiError::bad(format!(
+                "Invalid type. Must be one of: {}",
+                NOTE_TYPES.join(", ")
+            )))
+        }
+    };
+    let title = body.required_string("title", "title is required")?;
+    if title.chars().count() > TITLE_LIMIT {
+        return Err(ApiError::bad(format!(
+            "title must be at most {TITLE_LIMIT} characters"
+        )));
+    }
+    let text = checked_text(&body, "bodyText", BODY_LIMIT)?;
+    let default_choice = body.string("defaultChoice")?.value();
+    let options = body.string_array("options")?.value().unwrap_or_default();
+    let author = match body.string("authorType")? {
+        Field::Set(a) if ["agent", "user", "system"].contains(&a.as_str()) => {
+            if a == "user" && caller.level != AccountLevel::Admin {
+                return Err(ApiError::bad("authorType user needs an admin key"));
+            }
+            a
+        }
+        Field::Set(_) => return Err(ApiError::bad("authorType must be agent, user or system")),
+        _ if caller.level == AccountLevel::Admin => "user".into(),
+        _ => "agent".into(),
+    };
+    let status = match body.string("status")?.value() {
+        Some(s) if ["open", "answered", "dismissed"].contains(&s.as_str()) => s,
+        Some(_) => return Err(ApiError::bad("status must be open, answered or dismissed")),
+        None if kind == "question" => "open".into(),
+        None => "answered".into(),
+    };
+    let task_id = body.string("taskId")?.value();
+    let worker_id = body.string("workerId")?.value();
+    let reply_to = body.string("replyTo")?.value();
+
+    let mut tx = state.db.write().await?;
+    find_mission(&mut tx, &caller.team_id, &id).await?;
+    if let Some(t) = &task_id {
+        let (found,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM tasks WHERE id = ? AND mission_id = ?")
+                .bind(t)
+                .bind(&id)
+                .fetch_one(&mut *tx)
+                .await?;
+        if found == 0 {
+            return Err(ApiError::bad("taskId must be a task of this mission"));
+        }
+    }
+    if let Some(r) = &reply_to {
+        if find_note(&mut tx, &id, r).await?.is_none() {
+            return Err(ApiError::bad("replyTo must be a note of this mission"));
+        }
+    }
+    let new = NewNote {
+        author: &author,
+        kind: &kind,
+        title: &title,
+        body: text,
+        status: &status,
+        reply_to: reply_to.as_deref(),
+        task_id,
+        worker_id,
+        default_choice,
+        options,
+    };
+    let note = post(&mut tx, &caller.team_id, &id, new).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(note)))
+}
+
+/// `POST /api/missions/{id}/notes/{noteId}/reply`: a person answers.
+pub async fn reply(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((id, note_id)): Path<(String, String)>,
+    body: JsonObject,
+) -> ApiResult<(StatusCode, Json<MissionNote>)> {
+    caller.require_admin()?;
+    let title = body.required_string("title", "title is required")?;
+    if title.chars().count() > TITLE_LIMIT {
+        return Err(ApiError::bad(format!(
+            "title must be at most {TITLE_LIMIT} characters"
+        )));
+    }
+    let text = checked_text(&body, "bodyText", BODY_LIMIT)?;
+    let mut tx = state.db.write().await?;
+    find_mission(&mut tx, &caller.team_id, &id).await?;
+    if find_note(&mut tx, &id, &note_id).await?.is_none() {
+        return Err(ApiError::NotFound("Note not found"));
+    }
+    let new = NewNote {
+        author: "user",
+        kind: "reply",
+        title: &title,
+        body: text,
+        status: "answered",
+        reply_to: Some(&note_id),
+        task_id: None,
+        worker_id: None,
+        default_choice: None,
+        options: vec![],
+    };
+    let note = post(&mut tx, &caller.team_id, &id, new).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(note)))
+}
+
+/// `GET /api/notes[?status=&type=]`: the team's notes across missions, newest first (the
+/// command center reads the open questions).
+pub async fn team_list(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(query): Query<HashMap<String, String>>,
+) -> ApiResult<Json<NotesPage>> {
+    let status = query.get("status");
+    if status.is_some_and(|s| !["open", "answered", "dismissed"].contains(&s.as_str())) {
+        return Err(ApiError::bad("status must be open, answered or dismissed"));
+    }
+    let kind = query.get("type");
+    if kind.is_some_and(|t| !NOTE_TYPES.contains(&t.as_str())) {
+        return Err(ApiError::bad(format!(
+            "type must be one of: {}",
+            NOTE_TYPES.join(", ")
+        )));
+    }
+    let mut tx = state.db.read().await?;
+    let rows: Vec<NoteRow> = sqlx::query_as(&format!(
+        "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE team_id = ?1 \
+         AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR type = ?3) \
+         ORDER BY created_at DESC, rowid DESC LIMIT 100"
+    ))
+    .bind(&caller.team_id)
+    .bind(status)
+    .bind(kind)
+    .fetch_all(&mut *tx)
+    .await?;
+    Ok(Json(NotesPage {
+        notes: rows.into_iter().map(NoteRow::into_note).collect(),
+        next_cursor: None,
+        has_more: false,
+    }))
+}

@@ -1,0 +1,80 @@
+//! The PR fields of a worker's report (`prNumber`, `prUrl`, `baseBranch`, `headBranch`,
+//! `headSha`, `files`), checked into the report the PR rails record.
+
+use crate::body::JsonObject;
+use crate::error::{ApiError, ApiResult};
+use crate::flows::prs::record::{PrFiles, PrReport};
+use buildd_core::pull_request::PrFile;
+use serde_json::Value;
+
+const FILE_STATUSES: [&str; 4] = ["added", "modified", "removed", "renamed"];
+
+/// `files` as reported: the list, or `Err` naming what is wrong with it (the listing is then
+/// "malformed"); `None` when it was not sent.
+fn read_files(value: Option<&Value>) -> Option<Result<Vec<PrFile>, String>> {
+    let value = value.filter(|v| !v.is_null())?;
+    let Some(items) = value.as_array() else {
+        return Some(Err("files must be an array".into()));
+    };
+    let mut files = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let field = |k: &str| item.get(k);
+        let path = field("path")
+            .and_then(Value::as_str)
+            .filter(|p| !p.is_empty());
+        let status = field("status")
+            .and_then(Value::as_str)
+            .filter(|s| FILE_STATUSES.contains(s));
+        let count = |k: &str| match field(k) {
+            None => Some(0),
+            Some(v) => v.as_i64().filter(|n| *n >= 0),
+        };
+        let patch = match field("patch") {
+            None | Some(Value::Null) => Some(None),
+            Some(Value::String(p)) => Some(Some(p.clone())),
+            Some(_) => None,
+        };
+        match (path, status, count("additions"), count("deletions"), patch) {
+            (Some(path), Some(status), Some(additions), Some(deletions), Some(patch)) => files
+                .push(PrFile {
+                    path: path.into(),
+                    status: status.into(),
+                    additions,
+                    deletions,
+                    patch,
+                }),
+            _ => return Some(Err(format!("files[{i}] is not a valid file entry"))),
+        }
+    }
+    Some(Ok(files))
+}
+
+/// The PR a report names (`prNumber`), or the worker's own PR (`earlier`) when the report
+/// moves its head: `headSha`, or the `lastCommitSha` Buildd's runner sends.
+pub fn pr_report(body: &JsonObject, earlier: Option<i64>) -> ApiResult<Option<PrReport>> {
+    let sha = match body.string("headSha")?.value() {
+        Some(sha) => Some(sha),
+        None => body.string("lastCommitSha")?.value(),
+    };
+    let number = match body.integer("prNumber")?.value() {
+        Some(n) if n <= 0 => return Err(ApiError::bad("prNumber must be a positive integer")),
+        Some(n) => n,
+        None => match earlier.filter(|_| sha.is_some()) {
+            Some(n) => n,
+            None => return Ok(None),
+        },
+    };
+    Ok(Some(PrReport {
+        number,
+        url: body.string("prUrl")?.value(),
+        title: None,
+        base: body.string("baseBranch")?.value(),
+        head: body.string("headBranch")?.value(),
+        sha,
+        files: match read_files(body.0.get("files")) {
+            None => PrFiles::Missing,
+            Some(Ok(files)) => PrFiles::Listed(files),
+            Some(Err(_)) => PrFiles::Malformed,
+        },
+    }))
+}

@@ -1,0 +1,226 @@
+//! `GET /api/prs`, `POST /api/prs/{number}/checks`, `POST /api/prs/{number}/merge`.
+
+use super::caller::Caller;
+use super::state::AppState;
+use crate::body::JsonObject;
+use crate::db::Tx;
+use crate::error::{ApiError, ApiResult};
+use crate::flows::prs::merge::{maybe_auto_merge, merge};
+use crate::flows::prs::rails::{context, evaluate};
+use crate::flows::prs::review::{recheck_approval, request_review};
+use crate::store::prs::{find_pr, PrRow, PR_COLUMNS};
+use crate::store::workspaces::team_workspace;
+use crate::time::{new_id, now};
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::Json;
+use buildd_core::pr_rails::Files;
+use buildd_core::pull_request::{PullRequest, PullRequestList};
+use buildd_core::AccountLevel;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// A PR as the API shows it: files without patches, check runs, policy and evaluation.
+async fn view(tx: &mut Tx, pr: &PrRow) -> ApiResult<PullRequest> {
+    let title: Option<String> = match (&pr.title, &pr.task_id) {
+        (Some(title), _) => Some(title.clone()),
+        (None, Some(t)) => sqlx::query_as::<_, (String,)>("SELECT title FROM tasks WHERE id = ?")
+            .bind(t)
+            .fetch_optional(&mut **tx)
+            .await?
+            .map(|(t,)| t),
+        (None, None) => None,
+    };
+    let ctx = context(tx, pr).await?;
+    let evaluation = ctx.evaluation(pr);
+    let files = match pr.files() {
+        Files::Listed(files) => Some(
+            files
+                .into_iter()
+                .map(|mut f| {
+                    f.patch = None;
+                    f
+                })
+                .collect(),
+        ),
+        _ => None,
+    };
+    Ok(PullRequest {
+        number: pr.number,
+        url: pr.url.clone(),
+        title,
+        task_id: pr.task_id.clone(),
+        mission_id: pr.mission_id.clone(),
+        workspace_id: pr.workspace_id.clone(),
+        base_branch: pr.base_branch.clone(),
+        head_branch: pr.head_branch.clone(),
+        head_sha: pr.head_sha.clone(),
+        state: pr.state.clone(),
+        merged_at: pr.merged_at.clone(),
+        created_at: Some(pr.created_at.clone()),
+        files,
+        checks: ctx.checks,
+        policy: ctx.policy,
+        evaluation,
+        reviews: ctx.reviews,
+    })
+}
+
+/// `GET /api/prs?missionId=&workspaceId=`.
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(query): Query<HashMap<String, String>>,
+) -> ApiResult<Json<PullRequestList>> {
+    let mut tx = state.db.read().await?;
+    let rows: Vec<PrRow> = sqlx::query_as(&format!(
+        "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.team_id = ?1 \
+         AND (?2 IS NULL OR p.mission_id = ?2) AND (?3 IS NULL OR p.workspace_id = ?3) \
+         ORDER BY p.number DESC LIMIT 200"
+    ))
+    .bind(&caller.team_id)
+    .bind(query.get("missionId"))
+    .bind(query.get("workspaceId"))
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut prs = Vec::with_capacity(rows.len());
+    for row in &rows {
+        prs.push(view(&mut tx, row).await?);
+    }
+    Ok(Json(PullRequestList { prs }))
+}
+
+async fn team_pr(tx: &mut Tx, caller: &Caller, body: &JsonObject, number: i64) -> ApiResult<PrRow> {
+    let workspace = body.required_string("workspaceId", "workspaceId is required")?;
+    team_workspace(tx, &caller.team_id, &workspace).await?;
+    find_pr(tx, &workspace, number)
+        .await?
+        .ok_or(ApiError::NotFound("Pull request not found"))
+}
+
+/// `POST /api/prs/{number}/checks`: a CI check run for the PR (GitHub's check_run fields);
+/// the PR is evaluated again and merges if it now may.
+pub async fn record_check(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(number): Path<i64>,
+    body: JsonObject,
+) -> ApiResult<(StatusCode, Json<PullRequest>)> {
+    if caller.level == AccountLevel::Trigger {
+        return Err(ApiError::Forbidden(
+            "Trigger-level API keys cannot report check runs".into(),
+        ));
+    }
+    let sha = body.required_string("headSha", "headSha is required")?;
+    let name = body.required_string("name", "name is required")?;
+    let status = body.required_string("status", "status is required")?;
+    if !["queued", "in_progress", "completed"].contains(&status.as_str()) {
+        return Err(ApiError::bad(
+            "status must be one of: queued, in_progress, completed",
+        ));
+    }
+    let conclusion = body.string("conclusion")?.value();
+    const CONCLUSIONS: [&str; 5] = ["success", "failure", "neutral", "cancelled", "timed_out"];
+    match (&conclusion, status.as_str()) {
+        (Some(c), _) if !CONCLUSIONS.contains(&c.as_str()) => {
+            return Err(ApiError::bad(format!(
+                "conclusion must be one of: {}",
+                CONCLUSIONS.join(", ")
+            )))
+        }
+        (None, "completed") => {
+            return Err(ApiError::bad(
+                "conclusion is required when status is completed",
+            ))
+        }
+        (Some(_), s) if s != "completed" => {
+            return Err(ApiError::bad(
+                "conclusion is given only when status is completed",
+            ))
+        }
+        _ => {}
+    }
+    let mut tx = state.db.write().await?;
+    let pr = team_pr(&mut tx, &caller, &body, number).await?;
+    sqlx::query(
+        "INSERT INTO check_runs (id, pr_id, head_sha, name, status, conclusion, created_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(new_id())
+    .bind(&pr.id)
+    .bind(&sha)
+    .bind(&name)
+    .bind(&status)
+    .bind(&conclusion)
+    .bind(now())
+    .execute(&mut *tx)
+    .await?;
+    if pr.state == "open" && !maybe_auto_merge(&mut tx, &pr).await? {
+        request_review(&mut tx, &pr).await?;
+        // An approval that waited for CI on this commit is decided now.
+        recheck_approval(&mut tx, &pr).await?;
+    }
+    let pr = find_pr(&mut tx, &pr.workspace_id, number)
+        .await?
+        .ok_or(ApiError::NotFound("Pull request not found"))?;
+    let out = view(&mut tx, &pr).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(out)))
+}
+
+/// `POST /api/prs/{number}/merge` `{workspaceId}`: a person (admin key) merges once CI
+/// passed for the head commit; an agent (worker key) only under auto-threshold, and only
+/// where the PR could merge by itself. Answers Buildd's `{ok, merged}` with the PR.
+pub async fn merge_endpoint(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(number): Path<i64>,
+    body: JsonObject,
+) -> ApiResult<Json<Value>> {
+    let agent = caller.level == AccountLevel::Worker;
+    if !agent {
+        caller.require_admin()?;
+    }
+    let mut tx = state.db.write().await?;
+    let pr = team_pr(&mut tx, &caller, &body, number).await?;
+    if pr.state != "open" {
+        return Err(ApiError::Conflict(format!(
+            "Pull request is already {}",
+            pr.state
+        )));
+    }
+    let (policy, evaluation) = evaluate(&mut tx, &pr).await?;
+    let tier = policy.policy.tier.as_str();
+    if agent && tier != "auto-threshold" {
+        let who = if tier == "human" {
+            "a person"
+        } else {
+            "the reviewer's verdict"
+        };
+        return Err(ApiError::Forbidden(format!(
+            "merge is gated by the merge policy tier: {tier} PRs are merged by {who}"
+        )));
+    }
+    let allowed = if agent {
+        evaluation.auto_merge
+    } else {
+        evaluation.mergeable_by_person
+    };
+    if !allowed {
+        return Err(ApiError::Detailed(
+            StatusCode::CONFLICT,
+            json!({"error": format!("Merge refused: {}", evaluation.reasons.join("; ")),
+                   "reasons": evaluation.reasons}),
+        ));
+    }
+    let by = if agent { "agent" } else { "account" };
+    merge(&mut tx, &pr, &format!("{by}:{}", caller.account_id)).await?;
+    let pr = find_pr(&mut tx, &pr.workspace_id, number)
+        .await?
+        .ok_or(ApiError::NotFound("Pull request not found"))?;
+    let mut out = serde_json::to_value(view(&mut tx, &pr).await?)?;
+    out["ok"] = json!(true);
+    out["merged"] = json!(true);
+    tx.commit().await?;
+    Ok(Json(out))
+}

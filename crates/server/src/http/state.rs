@@ -1,0 +1,16 @@
+//! What every handler shares.
+
+use super::cache::ResponseCache;
+use crate::config::CheckinConfig;
+use crate::db::Db;
+use crate::store::task_memo::TaskMemo;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub cache: ResponseCache,
+    /// Each mission's task list, reused while its tasks have not moved.
+    pub tasks: TaskMemo,
+    pub checkins: CheckinConfig,
+}

@@ -1,0 +1,88 @@
+//! Teams and their API keys. A key is stored only as its SHA-256 hash (and a short prefix to
+//! tell keys apart), so it is shown once, when it is created.
+
+use crate::db::Tx;
+use crate::time::{new_id, now};
+use buildd_core::AccountLevel;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+/// SHA-256 of the whole key, hex encoded: the only form a key is stored in.
+pub fn hash_key(key: &str) -> String {
+    hex::encode(Sha256::digest(key.as_bytes()))
+}
+
+/// A new key: `bld_` and 32 random bytes in hex.
+fn generate_key() -> String {
+    let mut bytes = [0u8; 32];
+    rand::thread_rng().fill_bytes(&mut bytes);
+    format!("bld_{}", hex::encode(bytes))
+}
+
+/// The account a key belongs to.
+#[derive(sqlx::FromRow, Clone, Debug)]
+pub struct AccountRow {
+    pub id: String,
+    pub team_id: String,
+    pub name: String,
+    pub level: String,
+}
+
+/// The account `id`.
+pub async fn find_account(tx: &mut Tx, id: &str) -> Result<Option<AccountRow>, sqlx::Error> {
+    sqlx::query_as("SELECT id, team_id, name, level FROM accounts WHERE id = ?")
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await
+}
+
+/// The account whose key is `key`, if any.
+pub async fn account_by_key(tx: &mut Tx, key: &str) -> Result<Option<AccountRow>, sqlx::Error> {
+    sqlx::query_as("SELECT id, team_id, name, level FROM accounts WHERE api_key_hash = ?")
+        .bind(hash_key(key))
+        .fetch_optional(&mut **tx)
+        .await
+}
+
+/// The id of the team called `name`, created when it does not exist yet.
+pub async fn ensure_team(tx: &mut Tx, name: &str) -> Result<String, sqlx::Error> {
+    if let Some((id,)) = sqlx::query_as::<_, (String,)>("SELECT id FROM teams WHERE name = ?")
+        .bind(name)
+        .fetch_optional(&mut **tx)
+        .await?
+    {
+        return Ok(id);
+    }
+    let id = new_id();
+    sqlx::query("INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?)")
+        .bind(&id)
+        .bind(name)
+        .bind(now())
+        .execute(&mut **tx)
+        .await?;
+    Ok(id)
+}
+
+/// Creates an API key of `level` for the team; returns the key, which is never stored.
+pub async fn create_key(
+    tx: &mut Tx,
+    team_id: &str,
+    level: &AccountLevel,
+    name: &str,
+) -> Result<String, sqlx::Error> {
+    let key = generate_key();
+    sqlx::query(
+        "INSERT INTO accounts (id, team_id, name, level, api_key_hash, api_key_prefix, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(new_id())
+    .bind(team_id)
+    .bind(name)
+    .bind(level.as_str())
+    .bind(hash_key(&key))
+    .bind(&key[..12])
+    .bind(now())
+    .execute(&mut **tx)
+    .await?;
+    Ok(key)
+}

@@ -1,0 +1,70 @@
+//! A mission's tasks as Buildd embeds them in a mission, each with its latest worker, built
+//! as JSON by SQLite: one row per mission instead of one per task, so thousands of tasks
+//! answer in milliseconds.
+
+use crate::db::Tx;
+use crate::error::ApiResult;
+use buildd_core::MissionTask;
+use std::collections::HashSet;
+
+/// A task as Buildd embeds it in a mission. `?5` (detail) adds priority, createdAt and every
+/// result; the list keeps the results of planning runs only, which tell a plan in review.
+pub const TASK_JSON: &str = "json_object( \
+    'id', t.id, 'title', t.title, 'status', t.status, \
+    'priority', CASE WHEN ?5 THEN t.priority END, \
+    'roleSlug', t.role_slug, \
+    'createdAt', CASE WHEN ?5 THEN t.created_at END, \
+    'result', CASE WHEN ?5 OR t.mode = 'planning' THEN json(t.result) END, \
+    'updatedAt', t.updated_at, 'kind', t.kind, 'mode', t.mode, 'category', t.category, \
+    'parentTaskId', t.parent_task_id, 'creationSource', t.creation_source, \
+    'taskClass', t.task_class, 'dependsOn', json(t.depends_on), \
+    'workers', CASE WHEN w.id IS NULL THEN json('[]') ELSE json_array(json_object( \
+        'id', w.id, 'status', w.status, 'prUrl', w.pr_url, 'mergedAt', w.merged_at, \
+        'prNumber', w.pr_number, 'prLifecycleStatus', w.pr_lifecycle_status)) END)";
+
+/// The mission's tasks as its detail embeds them, all or only `ids`, newest first, with
+/// their rowids.
+pub async fn read_tasks(
+    tx: &mut Tx,
+    team_id: &str,
+    mission_id: &str,
+    ids: Option<&HashSet<String>>,
+) -> ApiResult<Vec<(i64, MissionTask)>> {
+    let ids = ids.map(serde_json::to_string).transpose()?;
+    let (from, which) = match ids {
+        // The index hands rows over oldest first (created_at, then rowid): nothing is sorted.
+        None => ("tasks t INDEXED BY tasks_by_mission", "?6 IS NULL"),
+        // A few tasks, by primary key.
+        Some(_) => ("tasks t", "t.id IN (SELECT value FROM json_each(?6))"),
+    };
+    let (rowids, tasks): (String, String) = sqlx::query_as(&format!(
+        "SELECT json_group_array(t.rowid), json_group_array({TASK_JSON}) \
+         FROM {from} LEFT JOIN workers w ON w.id = t.latest_worker_id \
+         WHERE {which} AND t.mission_id = ?4 AND t.team_id = ?1"
+    ))
+    .bind(team_id)
+    .bind(None::<&str>)
+    .bind(None::<&str>)
+    .bind(mission_id)
+    .bind(true)
+    .bind(ids)
+    .fetch_one(&mut **tx)
+    .await?;
+    let rowids: Vec<i64> = serde_json::from_str(&rowids)?;
+    let tasks: Vec<MissionTask> = serde_json::from_str(&tasks)?;
+    Ok(rowids.into_iter().zip(tasks).rev().collect())
+}
+
+/// The tasks of one mission, newest first, as embedded in its detail, read afresh (any
+/// transaction; a read-only one goes through the task memo).
+pub async fn mission_tasks(
+    tx: &mut Tx,
+    team_id: &str,
+    mission_id: &str,
+) -> ApiResult<Vec<MissionTask>> {
+    Ok(read_tasks(tx, team_id, mission_id, None)
+        .await?
+        .into_iter()
+        .map(|(_, task)| task)
+        .collect())
+}

@@ -1,0 +1,120 @@
+//! Missions as stored, and the lookups every layer uses.
+
+use super::json_text::json_opt;
+use crate::db::Tx;
+use crate::error::{ApiError, ApiResult};
+use buildd_core::{Mission, MissionStatus, OrchestrationMode};
+
+#[derive(sqlx::FromRow, Clone, Debug)]
+pub struct MissionRow {
+    pub id: String,
+    pub team_id: String,
+    pub workspace_id: Option<String>,
+    pub title: String,
+    pub description: Option<String>,
+    pub status: String,
+    pub cost_budget_usd: Option<String>,
+    pub priority: i64,
+    pub default_output_requirement: Option<String>,
+    pub default_backend: Option<String>,
+    pub schedule_id: Option<String>,
+    pub parent_mission_id: Option<String>,
+    pub depends_on_mission_id: Option<String>,
+    pub gate_condition: String,
+    pub dependency_met_at: Option<String>,
+    pub max_concurrent_tasks: Option<i64>,
+    pub last_task_started_at: Option<String>,
+    pub working_branch: Option<String>,
+    pub requires_review: bool,
+    pub merge_policy: Option<String>,
+    pub orchestration_mode: String,
+    pub is_held: bool,
+    pub start_at: Option<String>,
+    pub goal_criteria: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+    pub mode: String,
+}
+
+pub const MISSION_COLUMNS: &str = "m.id, m.team_id, m.workspace_id, m.title, m.description, \
+    m.status, m.cost_budget_usd, m.priority, m.default_output_requirement, m.default_backend, \
+    m.schedule_id, m.parent_mission_id, m.depends_on_mission_id, m.gate_condition, \
+    m.dependency_met_at, m.max_concurrent_tasks, m.last_task_started_at, m.working_branch, \
+    m.requires_review, m.merge_policy, m.orchestration_mode, m.is_held, m.start_at, \
+    m.goal_criteria, m.created_at, m.updated_at, m.mode";
+
+impl MissionRow {
+    pub fn status(&self) -> MissionStatus {
+        MissionStatus::parse(&self.status)
+    }
+
+    pub fn to_mission(&self) -> Mission {
+        Mission {
+            id: self.id.clone(),
+            team_id: self.team_id.clone(),
+            workspace_id: self.workspace_id.clone(),
+            title: self.title.clone(),
+            description: self.description.clone(),
+            status: self.status(),
+            cost_budget_usd: self.cost_budget_usd.clone(),
+            priority: self.priority,
+            default_output_requirement: self.default_output_requirement.clone(),
+            default_backend: self.default_backend.clone(),
+            schedule_id: self.schedule_id.clone(),
+            parent_mission_id: self.parent_mission_id.clone(),
+            initiative_id: None,
+            last_evaluation_task_id: None,
+            depends_on_mission_id: self.depends_on_mission_id.clone(),
+            gate_condition: self.gate_condition.clone(),
+            dependency_met_at: self.dependency_met_at.clone(),
+            context_artifact_ids: vec![],
+            max_concurrent_tasks: self.max_concurrent_tasks,
+            pacing_mode: "eager".into(),
+            pacing_max_per_hour: None,
+            last_task_started_at: self.last_task_started_at.clone(),
+            working_branch: self.working_branch.clone(),
+            primary_pr_number: None,
+            primary_pr_url: None,
+            last_notified_sha: None,
+            requires_review: self.requires_review,
+            merge_policy: json_opt(self.merge_policy.as_deref()),
+            orchestration_mode: OrchestrationMode::parse(&self.orchestration_mode),
+            decomposition_skipped: false,
+            is_held: self.is_held,
+            start_at: self.start_at.clone(),
+            start_resolution: None,
+            released_at: None,
+            external_issue_id: None,
+            external_issue_url: None,
+            goal_criteria: json_opt(self.goal_criteria.as_deref()),
+            goal_criteria_state: None,
+            auto_verify: None,
+            created_by_user_id: None,
+            created_at: self.created_at.clone(),
+            updated_at: self.updated_at.clone(),
+            mode: self.mode.clone(),
+        }
+    }
+}
+
+/// The mission `id` of `team_id`; another team's mission is "not found".
+pub async fn find_mission(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<MissionRow> {
+    sqlx::query_as::<_, MissionRow>(&format!(
+        "SELECT {MISSION_COLUMNS} FROM missions m WHERE m.id = ? AND m.team_id = ?"
+    ))
+    .bind(id)
+    .bind(team_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or(ApiError::NotFound("Mission not found"))
+}
+
+/// The mission `id`, whatever its team: for workflows that start from a row already scoped.
+pub async fn mission_by_id(tx: &mut Tx, id: &str) -> ApiResult<Option<MissionRow>> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT {MISSION_COLUMNS} FROM missions m WHERE m.id = ?"
+    ))
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?)
+}

@@ -1,0 +1,15 @@
+//! Rows and lookups: each table's row type, its columns, and the reads and writes of one
+//! resource. It uses only `db`, `error`, `time`, `config` and buildd-core; the workflows in
+//! `flows` and the handlers in `http` build on it.
+
+pub mod accounts;
+mod json_text;
+pub mod mission_tasks;
+pub mod missions;
+pub mod notes;
+pub mod prs;
+pub mod schedules;
+pub mod task_memo;
+pub mod tasks;
+pub mod workers;
+pub mod workspaces;

@@ -1,0 +1,197 @@
+//! Tasks as stored, joined with their latest worker (whose PR they carry), and the lookup
+//! every layer uses.
+
+use super::json_text::{json_opt, json_or, strings};
+use crate::db::Tx;
+use crate::error::{ApiError, ApiResult};
+use buildd_core::{Task, TaskClass, TaskListItem, TaskMode, TaskResult, TaskStatus, TaskWorkspace};
+use serde_json::Value;
+
+#[derive(sqlx::FromRow, Clone, Debug)]
+pub struct TaskRow {
+    pub id: String,
+    pub team_id: String,
+    pub workspace_id: String,
+    pub mission_id: Option<String>,
+    pub parent_task_id: Option<String>,
+    pub title: String,
+    pub description: Option<String>,
+    pub context: String,
+    pub status: String,
+    pub priority: i64,
+    pub mode: String,
+    pub task_class: String,
+    pub runner_preference: String,
+    pub required_capabilities: String,
+    pub claimed_by: Option<String>,
+    pub claimed_at: Option<String>,
+    pub expires_at: Option<String>,
+    pub created_by_account_id: Option<String>,
+    pub created_by_worker_id: Option<String>,
+    pub creation_source: Option<String>,
+    pub schedule_id: Option<String>,
+    pub category: Option<String>,
+    pub project: Option<String>,
+    pub output_requirement: String,
+    pub output_schema: Option<String>,
+    pub role_slug: Option<String>,
+    pub depends_on: String,
+    pub result: Option<String>,
+    pub kind: Option<String>,
+    pub complexity: Option<String>,
+    pub backend: String,
+    pub requires_review: bool,
+    pub start_at: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+    /// The latest worker's PR.
+    pub pr_url: Option<String>,
+    pub pr_number: Option<i64>,
+    pub merged_at: Option<String>,
+}
+
+/// Tasks joined with their latest worker, whose PR they carry.
+pub const TASK_FROM: &str = "tasks t LEFT JOIN workers lw ON lw.id = t.latest_worker_id";
+
+pub const TASK_COLUMNS: &str = "t.id, t.team_id, t.workspace_id, t.mission_id, \
+    t.parent_task_id, t.title, t.description, t.context, t.status, t.priority, t.mode, \
+    t.task_class, t.runner_preference, t.required_capabilities, t.claimed_by, t.claimed_at, \
+    t.expires_at, t.created_by_account_id, t.created_by_worker_id, t.creation_source, \
+    t.schedule_id, t.category, t.project, t.output_requirement, t.output_schema, t.role_slug, \
+    t.depends_on, t.result, t.kind, t.complexity, t.backend, t.requires_review, t.start_at, \
+    t.created_at, t.updated_at, lw.pr_url, lw.pr_number, lw.merged_at";
+
+impl TaskRow {
+    pub fn status(&self) -> TaskStatus {
+        TaskStatus::parse(&self.status)
+    }
+
+    pub fn depends_on(&self) -> Vec<String> {
+        strings(&self.depends_on)
+    }
+
+    pub fn result(&self) -> Option<TaskResult> {
+        self.result
+            .as_deref()
+            .and_then(|r| serde_json::from_str(r).ok())
+    }
+
+    /// The bare row, as `PATCH /api/tasks/{id}` returns it.
+    pub fn to_task(&self) -> Task {
+        Task {
+            id: self.id.clone(),
+            workspace_id: self.workspace_id.clone(),
+            external_id: None,
+            external_url: None,
+            external_issue_id: None,
+            external_issue_url: None,
+            title: self.title.clone(),
+            description: self.description.clone(),
+            context: json_or(Some(&self.context), Value::Object(Default::default())),
+            status: self.status(),
+            priority: self.priority,
+            mode: TaskMode::parse(&self.mode),
+            runner_preference: Some(self.runner_preference.clone()),
+            required_capabilities: strings(&self.required_capabilities),
+            claimed_by: self.claimed_by.clone(),
+            claimed_at: self.claimed_at.clone(),
+            expires_at: self.expires_at.clone(),
+            created_by_account_id: self.created_by_account_id.clone(),
+            created_by_worker_id: self.created_by_worker_id.clone(),
+            creation_source: self.creation_source.clone(),
+            schedule_id: self.schedule_id.clone(),
+            parent_task_id: self.parent_task_id.clone(),
+            ci_retry_pr_number: None,
+            ci_retry_head_sha: None,
+            conflict_retry_pr_number: None,
+            conflict_retry_head_sha: None,
+            category: self.category.clone(),
+            project: self.project.clone(),
+            output_requirement: Some(self.output_requirement.clone()),
+            output_schema: json_opt(self.output_schema.as_deref()),
+            mission_id: self.mission_id.clone(),
+            role_slug: self.role_slug.clone(),
+            depends_on: self.depends_on(),
+            result: self.result(),
+            kind: self.kind.clone(),
+            complexity: self.complexity.clone(),
+            tier: None,
+            predicted_model: None,
+            classified_by: None,
+            backend: Some(self.backend.clone()),
+            requires_review: self.requires_review,
+            release: Some("inherit".into()),
+            release_result: None,
+            path_manifest: None,
+            start_at: self.start_at.clone(),
+            loop_config: None,
+            loop_iteration: 0,
+            loop_state: None,
+            subject_anchor: None,
+            subject_kind: None,
+            subject_pr_number: None,
+            subject_head_sha: None,
+            subject_branch: None,
+            subject_error_signature: None,
+            subject_mission_id: None,
+            subject_dedupe_scope: None,
+            subject_superseded_by_task_id: None,
+            subject_resolution: None,
+            task_class: Some(TaskClass::parse(&self.task_class)),
+            created_at: Some(self.created_at.clone()),
+            updated_at: Some(self.updated_at.clone()),
+            workspace: None,
+            mission: None,
+            workers: None,
+            pr_url: self.pr_url.clone(),
+            pr_number: self.pr_number,
+            merged_at: self.merged_at.clone(),
+        }
+    }
+
+    pub fn to_list_item(&self, workspace: Option<TaskWorkspace>) -> TaskListItem {
+        TaskListItem {
+            id: self.id.clone(),
+            workspace_id: self.workspace_id.clone(),
+            external_id: None,
+            external_url: None,
+            title: self.title.clone(),
+            status: self.status(),
+            priority: self.priority,
+            mode: TaskMode::parse(&self.mode),
+            runner_preference: Some(self.runner_preference.clone()),
+            required_capabilities: strings(&self.required_capabilities),
+            claimed_by: self.claimed_by.clone(),
+            claimed_at: self.claimed_at.clone(),
+            expires_at: self.expires_at.clone(),
+            start_at: self.start_at.clone(),
+            created_by_account_id: self.created_by_account_id.clone(),
+            created_by_worker_id: self.created_by_worker_id.clone(),
+            creation_source: self.creation_source.clone(),
+            parent_task_id: self.parent_task_id.clone(),
+            category: self.category.clone(),
+            project: self.project.clone(),
+            output_requirement: Some(self.output_requirement.clone()),
+            mission_id: self.mission_id.clone(),
+            depends_on: self.depends_on(),
+            created_at: Some(self.created_at.clone()),
+            updated_at: Some(self.updated_at.clone()),
+            workspace,
+            pr_url: self.pr_url.clone(),
+            pr_number: self.pr_number,
+            merged_at: self.merged_at.clone(),
+        }
+    }
+}
+
+/// The task `id` of the caller's team; another team's task is "not found".
+pub async fn find_task(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<TaskRow> {
+    sqlx::query_as(&format!(
+        "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.id = ? AND t.team_id = ?"
+    ))
+    .bind(id)
+    .bind(team_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or(ApiError::NotFound("Task not found"))
+}

@@ -1,0 +1,137 @@
+//! Workers (one per claim of a task) as stored, and the lookup every layer uses.
+
+use crate::db::Tx;
+use crate::error::{ApiError, ApiResult};
+use buildd_core::{InstructionEntry, TaskWorker, Worker, WorkerStatus};
+
+#[derive(sqlx::FromRow, Clone, Debug)]
+pub struct WorkerRow {
+    pub id: String,
+    pub task_id: String,
+    pub workspace_id: String,
+    pub account_id: Option<String>,
+    pub name: String,
+    pub runner: String,
+    pub status: String,
+    pub branch: Option<String>,
+    pub current_action: Option<String>,
+    pub pr_url: Option<String>,
+    pub pr_number: Option<i64>,
+    pub merged_at: Option<String>,
+    pub pr_lifecycle_status: Option<String>,
+    pub error: Option<String>,
+    pub started_at: Option<String>,
+    pub completed_at: Option<String>,
+    pub instruction_history: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+pub const WORKER_COLUMNS: &str = "w.id, w.task_id, w.workspace_id, w.account_id, w.name, \
+    w.runner, w.status, w.branch, w.current_action, w.pr_url, w.pr_number, w.merged_at, \
+    w.pr_lifecycle_status, w.error, w.started_at, w.completed_at, w.instruction_history, \
+    w.created_at, w.updated_at";
+
+/// Newest first: by start, then creation.
+pub const WORKER_ORDER: &str = "COALESCE(w.started_at, w.created_at) DESC, w.created_at DESC";
+
+impl WorkerRow {
+    pub fn status(&self) -> WorkerStatus {
+        WorkerStatus::parse(&self.status)
+    }
+
+    /// Finished: it takes no more updates or instructions.
+    pub fn is_finished(&self) -> bool {
+        matches!(
+            self.status(),
+            WorkerStatus::Completed | WorkerStatus::Failed | WorkerStatus::Error
+        )
+    }
+
+    pub fn history(&self) -> Vec<InstructionEntry> {
+        serde_json::from_str(&self.instruction_history).unwrap_or_default()
+    }
+
+    /// The full row, as the worker protocol returns it.
+    pub fn to_worker(&self) -> Worker {
+        let history = self.history();
+        let pending: Vec<&str> = history
+            .iter()
+            .filter(|e| e.delivery_state.as_deref() == Some("pending"))
+            .map(|e| e.message.as_str())
+            .collect();
+        Worker {
+            id: self.id.clone(),
+            task_id: self.task_id.clone(),
+            workspace_id: self.workspace_id.clone(),
+            account_id: self.account_id.clone(),
+            name: self.name.clone(),
+            runner: self.runner.clone(),
+            branch: self.branch.clone(),
+            status: self.status(),
+            current_action: self.current_action.clone(),
+            pr_url: self.pr_url.clone(),
+            pr_number: self.pr_number,
+            merged_at: self.merged_at.clone(),
+            pr_lifecycle_status: self.pr_lifecycle_status.clone(),
+            error: self.error.clone(),
+            pending_instructions: (!pending.is_empty()).then(|| pending.join("\n\n")),
+            instruction_history: history,
+            started_at: self.started_at.clone(),
+            completed_at: self.completed_at.clone(),
+            created_at: self.created_at.clone(),
+            updated_at: self.updated_at.clone(),
+        }
+    }
+
+    pub fn to_task_worker(&self) -> TaskWorker {
+        TaskWorker {
+            id: self.id.clone(),
+            status: WorkerStatus::parse(&self.status),
+            branch: self.branch.clone(),
+            pr_url: self.pr_url.clone(),
+            pr_number: self.pr_number,
+            merged_at: self.merged_at.clone(),
+            error: self.error.clone(),
+            current_action: self.current_action.clone(),
+            started_at: self.started_at.clone(),
+            completed_at: self.completed_at.clone(),
+            created_at: Some(self.created_at.clone()),
+        }
+    }
+}
+
+/// The worker `id` of the caller's team; another team's worker is "not found".
+pub async fn find_worker(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<WorkerRow> {
+    sqlx::query_as(&format!(
+        "SELECT {WORKER_COLUMNS} FROM workers w JOIN tasks t ON t.id = w.task_id \
+         WHERE w.id = ? AND t.team_id = ?"
+    ))
+    .bind(id)
+    .bind(team_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or(ApiError::NotFound("Worker not found"))
+}
+
+/// Links PR `number` (at `url`) to worker `id`, whose task it delivers.
+pub async fn set_worker_pr(
+    tx: &mut Tx,
+    id: &str,
+    url: Option<&str>,
+    number: i64,
+    at: &str,
+) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE workers SET pr_url = COALESCE(?, pr_url), pr_number = ?, \
+         pr_lifecycle_status = COALESCE(pr_lifecycle_status, 'pr_open'), updated_at = ? \
+         WHERE id = ?",
+    )
+    .bind(url)
+    .bind(number)
+    .bind(at)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,499 @@
+//! The endpoints Buildd's runner and MCP server call besides claims and reports: the key's
+//! account, heartbeats, one worker, tasks filed and deleted by any key, PRs opened with
+//! `create_pr`, a workspace's git configuration, and JSON answers for unknown routes.
+
+mod common;
+
+use axum::http::StatusCode;
+use buildd_core::AccountLevel;
+use buildd_server::keys;
+use common::*;
+use serde_json::{json, Value};
+
+/// A second worker key of the test team.
+async fn second_worker_key(app: &TestApp) -> String {
+    let mut tx = app.db.write().await.unwrap();
+    let team = keys::ensure_team(&mut tx, "Team A").await.unwrap();
+    let key = keys::create_key(&mut tx, &team, &AccountLevel::Worker, "w2")
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    key
+}
+
+async fn open_pr(app: &TestApp, key: &str, body: Value) -> (StatusCode, Value) {
+    app.call("POST", "/api/github/pr", key, Some(body)).await
+}
+
+#[tokio::test]
+async fn accounts_me_names_the_keys_level() {
+    let app = TestApp::new().await;
+    for (key, level, name) in [
+        (&app.admin, "admin", "a"),
+        (&app.worker, "worker", "w"),
+        (&app.trigger, "trigger", "t"),
+    ] {
+        let (status, body) = app.call("GET", "/api/accounts/me", key, None).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["level"], level);
+        assert_eq!(body["name"], name);
+        assert_eq!(body["authType"], "api");
+        assert_eq!(body["type"], "service");
+        assert!(body["maxConcurrentWorkers"].as_i64().unwrap() > 0);
+        assert!(body["id"].as_str().is_some_and(|id| !id.is_empty()));
+    }
+    let (_, a) = app.call("GET", "/api/accounts/me", &app.admin, None).await;
+    let (_, w) = app.call("GET", "/api/accounts/me", &app.worker, None).await;
+    let (_, other) = app.call("GET", "/api/accounts/me", &app.other, None).await;
+    assert_eq!(a["teamId"], w["teamId"]);
+    assert_ne!(a["teamId"], other["teamId"]);
+    assert_ne!(a["id"], w["id"]);
+    let (status, body) = app.call("GET", "/api/accounts/me", NO_KEY, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(body["error"].is_string());
+}
+
+#[tokio::test]
+async fn a_heartbeat_counts_the_work_a_claim_could_take() {
+    let app = TestApp::new().await;
+    let beat = |key: String, body: Value| {
+        let app = &app;
+        async move {
+            app.call("POST", "/api/workers/heartbeat", &key, Some(body))
+                .await
+        }
+    };
+    let (status, body) = beat(app.worker.clone(), json!({"activeWorkerCount": 0})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["error"], "localUiUrl is required");
+    let (status, body) = beat(
+        app.worker.clone(),
+        json!({"localUiUrl": "headless://h", "activeWorkerCount": "two"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["error"]
+        .as_str()
+        .unwrap()
+        .contains("activeWorkerCount"));
+
+    let body = json!({"localUiUrl": "headless://h", "activeWorkerCount": 0,
+                      "environment": {"tools": [{"name": "git"}]}});
+    let (status, answer) = beat(app.worker.clone(), body.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer, json!({"ok": true, "pendingTaskCount": 0}));
+
+    let mission = app.mission("M").await;
+    let first = app.task(Some(&mission), "first").await;
+    let (status, _) = app
+        .call(
+            "POST",
+            "/api/tasks",
+            &app.admin,
+            Some(json!({"title": "after first", "workspaceId": app.workspace,
+                        "missionId": mission, "dependsOn": [first]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    // The dependent cannot start yet: one task waits for a runner.
+    let (_, answer) = beat(app.worker.clone(), body.clone()).await;
+    assert_eq!(answer["pendingTaskCount"], 1);
+    // Another team's runner hears of none of it.
+    let (_, answer) = beat(app.other.clone(), body.clone()).await;
+    assert_eq!(answer["pendingTaskCount"], 0);
+    app.complete_task(&first, json!({"summary": "done"})).await;
+    let (_, answer) = beat(app.worker.clone(), body).await;
+    assert_eq!(answer["pendingTaskCount"], 1);
+}
+
+#[tokio::test]
+async fn a_worker_reads_as_its_runner_reconciles_it() {
+    let app = TestApp::new().await;
+    let mission = app.mission("M").await;
+    let task = app.task(Some(&mission), "T").await;
+    let worker = app.claim_task(&task).await;
+    let path = format!("/api/workers/{worker}");
+    let (status, body) = app.call("GET", &path, &app.worker, None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["id"], worker);
+    assert_eq!(body["taskId"], task);
+    assert_eq!(body["status"], "idle");
+    assert_eq!(body["task"]["id"], task);
+    assert_eq!(body["task"]["status"], "assigned");
+    assert_eq!(body["task"]["missionId"], mission);
+    assert_eq!(body["workspace"]["id"], app.workspace);
+    assert!(body.get("error").is_none_or(Value::is_null), "{body}");
+
+    // Another account of the team: Buildd's 403; another team, or no such worker: 404.
+    let (status, body) = app.call("GET", &path, &app.admin, None).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::FORBIDDEN, Some("Forbidden"))
+    );
+    let (status, body) = app.call("GET", &path, &app.other, None).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("Worker not found"))
+    );
+    let (status, _) = app
+        .call("GET", "/api/workers/nope", &app.worker, None)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let (status, _) = app
+        .report(&worker, json!({"status": "completed", "summary": "ok"}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, body) = app.call("GET", &path, &app.worker, None).await;
+    assert_eq!(body["status"], "completed");
+    assert_eq!(body["task"]["status"], "completed");
+}
+
+#[tokio::test]
+async fn any_key_of_the_team_files_tasks_and_says_who_filed_them() {
+    let app = TestApp::new().await;
+    let mission = app.mission("M").await;
+    for key in [&app.worker, &app.trigger] {
+        let (status, body) = app
+            .call(
+                "POST",
+                "/api/tasks",
+                key,
+                Some(json!({"title": "filed", "workspaceId": app.workspace,
+                            "missionId": mission, "creationSource": "mcp"})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["creationSource"], "mcp");
+        assert_eq!(body["status"], "pending");
+        let (_, me) = app.call("GET", "/api/accounts/me", key, None).await;
+        assert_eq!(body["createdByAccountId"], me["id"]);
+    }
+    // An agent names its worker: the new task is a child of the one it works on.
+    let parent = app.task(Some(&mission), "parent").await;
+    let worker = app.claim_task(&parent).await;
+    let (status, body) = app
+        .call(
+            "POST",
+            "/api/tasks",
+            &app.worker,
+            Some(json!({"title": "follow-up", "workspaceId": app.workspace,
+                        "createdByWorkerId": worker, "creationSource": "nonsense"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["createdByWorkerId"], worker);
+    assert_eq!(body["parentTaskId"], parent);
+    assert_eq!(body["creationSource"], "api");
+    // Another account's worker is not this key's to name.
+    let other_worker_key = second_worker_key(&app).await;
+    let (status, body) = app
+        .call(
+            "POST",
+            "/api/tasks",
+            &other_worker_key,
+            Some(json!({"title": "x", "workspaceId": app.workspace, "createdByWorkerId": worker})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("createdByWorkerId"));
+    // Another team's workspace is not found.
+    let (status, body) = app
+        .call(
+            "POST",
+            "/api/tasks",
+            &app.other,
+            Some(json!({"title": "x", "workspaceId": app.workspace})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let (status, _) = app
+        .call("POST", "/api/tasks", NO_KEY, Some(json!({"title": "x"})))
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn deleting_a_task_follows_who_may_and_what_runs() {
+    let app = TestApp::new().await;
+    let mission = app.mission("M").await;
+    let first = app.task(Some(&mission), "first").await;
+    let (_, dependent) = app
+        .call(
+            "POST",
+            "/api/tasks",
+            &app.admin,
+            Some(
+                json!({"title": "after", "workspaceId": app.workspace, "missionId": mission,
+                        "dependsOn": [first]}),
+            ),
+        )
+        .await;
+    let dependent = dependent["id"].as_str().unwrap().to_string();
+    let path = format!("/api/tasks/{first}");
+    let (status, _) = app.call("DELETE", &path, &app.trigger, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, body) = app.call("DELETE", &path, &app.worker, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, _) = app.call("DELETE", &path, &app.other, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, body) = app
+        .call("DELETE", &format!("{path}?force=maybe"), &app.admin, None)
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["error"].as_str().unwrap().starts_with("force"));
+
+    // A task a worker is on needs force, and its worker goes with it.
+    let worker = app.claim_task(&first).await;
+    let (status, body) = app.call("DELETE", &path, &app.admin, None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("force=true"),
+        "{body}"
+    );
+    assert_eq!(app.task_json(&first).await["status"], "assigned");
+    let (status, body) = app
+        .call("DELETE", &format!("{path}?force=true"), &app.admin, None)
+        .await;
+    assert_eq!((status, body), (StatusCode::OK, json!({"success": true})));
+    let (status, _) = app.call("GET", &path, &app.admin, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = app
+        .call("GET", &format!("/api/workers/{worker}"), &app.worker, None)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = app.report(&worker, json!({"status": "running"})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // What waited for it no longer does.
+    assert_eq!(app.task_json(&dependent).await["dependsOn"], json!([]));
+    let (status, body) = app
+        .call(
+            "POST",
+            "/api/workers/claim",
+            &app.worker,
+            Some(json!({"runner": "r", "taskId": dependent})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["workers"][0]["taskId"], dependent, "{body}");
+
+    // A worker key deletes the tasks its account filed.
+    let (_, filed) = app
+        .call(
+            "POST",
+            "/api/tasks",
+            &app.worker,
+            Some(json!({"title": "mine", "workspaceId": app.workspace})),
+        )
+        .await;
+    let mine = format!("/api/tasks/{}", filed["id"].as_str().unwrap());
+    let (status, _) = app.call("DELETE", &mine, &app.worker, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app.call("GET", &mine, &app.worker, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn create_pr_records_the_pr_and_the_rails_take_it() {
+    let app = TestApp::new().await;
+    let mission = app.mission("M").await;
+    let (_, task) = app
+        .call(
+            "POST",
+            "/api/tasks",
+            &app.admin,
+            Some(json!({"title": "Add healthz", "workspaceId": app.workspace,
+                        "missionId": mission, "outputRequirement": "pr_required"})),
+        )
+        .await;
+    let task = task["id"].as_str().unwrap().to_string();
+    let worker = app.claim_task(&task).await;
+
+    let (status, body) = open_pr(&app, &app.worker, json!({"title": "x", "head": "b"})).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("workerId required"))
+    );
+    let (status, body) =
+        open_pr(&app, &app.worker, json!({"workerId": worker, "title": "x"})).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (
+            StatusCode::BAD_REQUEST,
+            Some("title and head branch required")
+        )
+    );
+    let (status, _) = open_pr(
+        &app,
+        &app.worker,
+        json!({"workerId": "nope", "title": "x", "head": "b"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = open_pr(
+        &app,
+        &app.other,
+        json!({"workerId": worker, "title": "x", "head": "b"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let other_worker_key = second_worker_key(&app).await;
+    let (status, body) = open_pr(
+        &app,
+        &other_worker_key,
+        json!({"workerId": worker, "title": "x", "head": "b"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, _) = open_pr(
+        &app,
+        &app.trigger,
+        json!({"workerId": worker, "title": "x", "head": "b"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, body) = open_pr(
+        &app,
+        &app.worker,
+        json!({"workerId": worker, "title": "x", "head": "b", "prUrl": "https://github.com/acme/web"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body["error"].as_str().unwrap().starts_with("prUrl"),
+        "{body}"
+    );
+    // None of the refusals recorded anything.
+    let (_, prs) = app.call("GET", "/api/prs", &app.admin, None).await;
+    assert_eq!(prs["prs"], json!([]));
+
+    let body = json!({"workerId": worker, "title": "Add /healthz", "head": "buildd/add-healthz",
+                      "body": "Adds GET /healthz"});
+    let (status, opened) = open_pr(&app, &app.worker, body.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{opened}");
+    assert_eq!(opened["ok"], true);
+    assert_eq!(opened["pr"]["number"], 1);
+    assert_eq!(opened["pr"]["url"], "https://github.com/acme/web/pull/1");
+    assert_eq!(opened["pr"]["state"], "open");
+    assert_eq!(opened["pr"]["title"], "Add /healthz");
+    let (_, again) = open_pr(&app, &app.worker, body).await;
+    assert_eq!(again["deduplicated"], true);
+    assert_eq!(again["pr"]["number"], 1);
+
+    let pr = app.pr_json(&mission, 1).await;
+    assert_eq!(pr["title"], "Add /healthz");
+    assert_eq!(pr["headBranch"], "buildd/add-healthz");
+    assert_eq!(pr["baseBranch"], "main");
+    assert_eq!(pr["taskId"], task);
+    assert_eq!(pr["state"], "open");
+    let (_, w) = app
+        .call("GET", &format!("/api/workers/{worker}"), &app.worker, None)
+        .await;
+    assert_eq!(
+        (w["prNumber"].as_i64(), w["prUrl"].as_str()),
+        (Some(1), Some("https://github.com/acme/web/pull/1"))
+    );
+
+    // The pr_required step completes with the PR it opened, naming its head commit.
+    let (status, body) = app
+        .report(
+            &worker,
+            json!({"status": "completed", "summary": "done", "lastCommitSha": "abc123"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(app.task_json(&task).await["result"]["prNumber"], 1);
+    let pr = app.pr_json(&mission, 1).await;
+    assert_eq!(pr["headSha"], "abc123");
+    // CI passes for that commit, and a person may merge it.
+    let (status, _) = app
+        .check_run(1, "abc123", "completed", Some("success"))
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, body) = app.merge_pr(1, &app.admin).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(app.pr_json(&mission, 1).await["state"], "merged");
+}
+
+#[tokio::test]
+async fn create_pr_takes_the_number_of_a_given_address() {
+    let app = TestApp::new().await;
+    let mission = app.mission("M").await;
+    let task = app.task(Some(&mission), "T").await;
+    let worker = app.claim_task(&task).await;
+    let (status, opened) = open_pr(
+        &app,
+        &app.worker,
+        json!({"workerId": worker, "title": "T", "head": "t", "base": "develop",
+               "prUrl": "https://github.com/acme/web/pull/42"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{opened}");
+    assert_eq!(opened["pr"]["number"], 42);
+    let pr = app.pr_json(&mission, 42).await;
+    assert_eq!(pr["url"], "https://github.com/acme/web/pull/42");
+    assert_eq!(pr["baseBranch"], "develop");
+}
+
+#[tokio::test]
+async fn a_workspace_config_is_its_git_settings() {
+    let app = TestApp::new().await;
+    let path = format!("/api/workspaces/{}/config", app.workspace);
+    let (status, _) = app
+        .call(
+            "PATCH",
+            &format!("/api/workspaces/{}", app.workspace),
+            &app.admin,
+            Some(json!({"gitConfig": {"defaultBranch": "trunk"}})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    for key in [&app.admin, &app.worker, &app.trigger] {
+        let (status, body) = app.call("GET", &path, key, None).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["gitConfig"]["defaultBranch"], "trunk");
+        assert!(body["configStatus"].is_string(), "{body}");
+    }
+    let (status, body) = app.call("GET", &path, &app.other, None).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("Workspace not found"))
+    );
+    let (status, _) = app.call("GET", &path, NO_KEY, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn unknown_routes_and_wrong_methods_answer_json() {
+    let app = TestApp::new().await;
+    let mission = app.mission("M").await;
+    for (method, path, status) in [
+        ("GET", "/api/nothing".to_string(), StatusCode::NOT_FOUND),
+        ("GET", "/api/".to_string(), StatusCode::NOT_FOUND),
+        (
+            "PUT",
+            format!("/api/missions/{mission}"),
+            StatusCode::METHOD_NOT_ALLOWED,
+        ),
+        (
+            "DELETE",
+            "/api/workers/heartbeat".to_string(),
+            StatusCode::METHOD_NOT_ALLOWED,
+        ),
+        (
+            "GET",
+            "/api/workers/claim".to_string(),
+            StatusCode::METHOD_NOT_ALLOWED,
+        ),
+    ] {
+        let (got, body) = app.call(method, &path, &app.admin, None).await;
+        assert_eq!(got, status, "{method} {path}");
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{method} {path}: {body}"
+        );
+    }
+}
