@@ -25,13 +25,10 @@ pub fn ConnectPage() -> impl IntoView {
             check.fail("Paste an API key (it starts with bld_).".into());
             return;
         }
-        let navigate = navigate.clone();
+        let (navigate, probe) = (navigate.clone(), candidate.clone());
         // Reading the mission list proves the URL and the key both work.
         check.run(
-            {
-                let candidate = candidate.clone();
-                async move { api::missions(&candidate).await }
-            },
+            async move { api::missions(&probe).await },
             ApiError::to_string,
             move |_| {
                 connection.connect(candidate);

@@ -9,7 +9,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::future::Future;
 
-/// Lives above the refreshed view that shows it, like the text it saves.
+/// Lives above the refreshed view that shows it, like the text it saves. `E` is what a
+/// failure shows: a sentence, or more where the view needs it (the PR it is about).
 pub struct Write<E: 'static = String> {
     busy: RwSignal<bool>,
     error: RwSignal<Option<E>>,
@@ -36,6 +37,7 @@ pub fn refused(what: &'static str) -> impl FnOnce(&ApiError) -> String {
 }
 
 impl<E: Clone + Send + Sync + 'static> Write<E> {
+    /// Sends with this tab's connection, so it is made where that is in context.
     pub fn new() -> Self {
         Self {
             busy: RwSignal::new(false),
@@ -70,7 +72,7 @@ impl<E: Clone + Send + Sync + 'static> Write<E> {
         self.error.set(None);
     }
 
-    /// As new, for another page on the same route.
+    /// As new, when the same page goes on to show another task.
     pub fn reset(&self) {
         self.busy.set(false);
         self.error.set(None);
@@ -88,8 +90,8 @@ impl<E: Clone + Send + Sync + 'static> Write<E> {
         self.run(self.connection.request(request), why, done);
     }
 
-    /// [`Write::send`] what `form` holds; once it succeeds `form` is cleared (an editor or
-    /// a dialog closes, typed text empties) and `refresh` shows what changed.
+    /// [`Write::send`]; once it succeeds `form` is cleared (an editor or a dialog closes,
+    /// typed text empties) and `refresh` shows what changed.
     pub fn send_then_clear<F, T: 'static, Fut>(
         self,
         form: RwSignal<F>,
