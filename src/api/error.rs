@@ -36,6 +36,14 @@ impl ApiError {
         }
     }
 
+    /// The server's own words when it answered `status`, else the whole explanation.
+    pub fn refusal_if(&self, status: u16) -> String {
+        match self {
+            Self::Status(s, m) if *s == status => m.clone(),
+            other => other.to_string(),
+        }
+    }
+
     /// Whether connecting again with another key is the fix.
     pub fn needs_new_key(&self) -> bool {
         matches!(self, Self::Unauthorized(_) | Self::Forbidden(_))

@@ -3,38 +3,21 @@
 //! is still open.
 
 use crate::api;
-use crate::state::connection::Connection;
+use crate::components::confirm::Confirm;
+use crate::state::write::{refused, Write};
 use buildd_core::client::ClientMission;
 use buildd_core::completion::{completion_check, is_dormant, why_not_text};
 use buildd_core::dependencies::has_open_pr;
 use buildd_core::progress::is_deliverable;
 use buildd_core::{MissionStatus, TaskStatus};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use serde_json::json;
 
 /// The confirmation in progress. Lives above the refreshed view.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub struct CloseState {
     pub confirming: RwSignal<bool>,
-    pub busy: RwSignal<bool>,
-    pub error: RwSignal<Option<String>>,
-}
-
-impl CloseState {
-    pub fn new() -> Self {
-        Self {
-            confirming: RwSignal::new(false),
-            busy: RwSignal::new(false),
-            error: RwSignal::new(None),
-        }
-    }
-}
-
-impl Default for CloseState {
-    fn default() -> Self {
-        Self::new()
-    }
+    pub close: Write,
 }
 
 fn outcome(mission: &ClientMission) -> String {
@@ -60,7 +43,6 @@ fn outcome(mission: &ClientMission) -> String {
 
 #[component]
 pub fn CloseMission(
-    connection: Connection,
     mission: ClientMission,
     state: CloseState,
     refresh: Callback<()>,
@@ -74,23 +56,15 @@ pub fn CloseMission(
         .map(|why| why_not_text(&why));
     let summary = outcome(&mission);
     let id = mission.id.clone();
-    let close = move |_| {
-        let (connection, id) = (connection.clone(), id.clone());
-        state.busy.set(true);
-        state.error.set(None);
-        spawn_local(async move {
-            match api::update_mission(&connection, &id, json!({"status": "completed"})).await {
-                Ok(()) => {
-                    state.confirming.set(false);
-                    refresh.run(());
-                }
-                Err(e) => state
-                    .error
-                    .set(Some(format!("Not closed: {}", e.refusal()))),
-            }
-            state.busy.set(false);
-        });
-    };
+    let close = Callback::new(move |()| {
+        let id = id.clone();
+        state.close.send_then_clear(
+            state.confirming,
+            |c| async move { api::update_mission(&c, &id, json!({"status": "completed"})).await },
+            refused("Not closed"),
+            refresh,
+        );
+    });
     let warning = why_not
         .clone()
         .map(|w| format!("{w}. Closing now stops its check-ins and leaves that work as it is."));
@@ -112,19 +86,20 @@ pub fn CloseMission(
                 .into_any()
             }}
             {move || if state.confirming.get() {
-                let close = close.clone();
+                let warning = warning.clone();
                 view! {
-                    <div class="confirm" role="alertdialog" aria-labelledby="close-question" data-testid="close-confirm">
+                    <Confirm
+                        name="close"
+                        labelled_by="close-question"
+                        confirm="Close mission" working="Closing…"
+                        busy=move || state.close.busy()
+                        on_confirm=close
+                        on_cancel=move |()| state.confirming.set(false)
+                    >
                         <p id="close-question"><strong>"Close this mission?"</strong>" It becomes completed and its check-ins stop."</p>
-                        {warning.clone().map(|w| view! { <p class="notice notice--warn" data-testid="close-warning">{w}</p> })}
-                        {move || state.error.get().map(|e| view! { <p class="form__error" role="alert">{e}</p> })}
-                        <div class="actions">
-                            <button class="button button--primary" data-testid="confirm-close" prop:disabled=move || state.busy.get() on:click=close>
-                                {move || if state.busy.get() { "Closing…" } else { "Close mission" }}
-                            </button>
-                            <button class="button" on:click=move |_| state.confirming.set(false)>"Cancel"</button>
-                        </div>
-                    </div>
+                        {warning.map(|w| view! { <p class="notice notice--warn" data-testid="close-warning">{w}</p> })}
+                        {move || state.close.error().map(|e| view! { <p class="form__error" role="alert">{e}</p> })}
+                    </Confirm>
                 }
                 .into_any()
             } else {
@@ -133,7 +108,7 @@ pub fn CloseMission(
                         <button
                             class=if dormant { "button button--primary" } else { "button" }
                             data-testid="close-mission-button"
-                            on:click=move |_| { state.error.set(None); state.confirming.set(true); }
+                            on:click=move |_| { state.close.clear_error(); state.confirming.set(true); }
                         >
                             "Close mission"
                         </button>

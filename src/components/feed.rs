@@ -1,59 +1,46 @@
 //! The mission feed: notes and questions from agents and people, newest first. A person sends
 //! guidance or answers a question; the text stays when sending fails.
 
-use crate::api::{self, ApiError};
+use crate::api;
 use crate::components::markdown::{InlineMarkdown, Markdown};
 use crate::format::time_ago;
-use crate::state::connection::Connection;
 use crate::state::refresh::Polled;
+use crate::state::write::{refused, Write};
 use buildd_core::note::{MissionNote, NotesPage};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 /// What a person is writing in the feed. Lives above the refreshed list.
 #[derive(Clone, Copy)]
 pub struct FeedState {
     pub guidance: RwSignal<String>,
-    pub busy: RwSignal<bool>,
-    pub error: RwSignal<Option<String>>,
+    pub send: Write,
     /// The question being answered, and the answer so far.
     pub replying: RwSignal<Option<String>>,
     pub reply: RwSignal<String>,
-    pub reply_error: RwSignal<Option<String>>,
+    /// Shares `send`'s busy flag: one note goes out at a time, guidance or reply.
+    pub reply_send: Write,
     /// Pages read past the newest one, oldest last, and where the next one starts.
     pub older: RwSignal<Vec<MissionNote>>,
     pub older_cursor: RwSignal<Option<String>>,
     pub older_done: RwSignal<bool>,
-    pub older_busy: RwSignal<bool>,
-    pub older_error: RwSignal<Option<String>>,
-}
-
-impl FeedState {
-    pub fn new() -> Self {
-        Self {
-            guidance: RwSignal::new(String::new()),
-            busy: RwSignal::new(false),
-            error: RwSignal::new(None),
-            replying: RwSignal::new(None),
-            reply: RwSignal::new(String::new()),
-            reply_error: RwSignal::new(None),
-            older: RwSignal::new(Vec::new()),
-            older_cursor: RwSignal::new(None),
-            older_done: RwSignal::new(false),
-            older_busy: RwSignal::new(false),
-            older_error: RwSignal::new(None),
-        }
-    }
+    pub older_read: Write,
 }
 
 impl Default for FeedState {
     fn default() -> Self {
-        Self::new()
+        let send = Write::new();
+        Self {
+            guidance: RwSignal::default(),
+            send,
+            replying: RwSignal::default(),
+            reply: RwSignal::default(),
+            reply_send: send.sharing_busy(),
+            older: RwSignal::default(),
+            older_cursor: RwSignal::default(),
+            older_done: RwSignal::default(),
+            older_read: Write::new(),
+        }
     }
-}
-
-fn failure(e: &ApiError) -> String {
-    format!("Not sent: {}", e.refusal())
 }
 
 /// The note's type as a chip; a reviewer's verdict reads as one.
@@ -77,7 +64,6 @@ fn author(note: &MissionNote) -> &'static str {
 #[component]
 fn Note(
     note: MissionNote,
-    connection: Connection,
     mission_id: String,
     state: FeedState,
     refresh: Callback<()>,
@@ -86,22 +72,18 @@ fn Note(
     let id = note.id.clone();
     let default = note.default_choice.clone();
     let answer = {
-        let (connection, mission_id, id) = (connection.clone(), mission_id.clone(), id.clone());
+        let id = id.clone();
         move |text: String| {
-            let (connection, mission_id, id) = (connection.clone(), mission_id.clone(), id.clone());
-            state.busy.set(true);
-            state.reply_error.set(None);
-            spawn_local(async move {
-                match api::reply_note(&connection, &mission_id, &id, &text).await {
-                    Ok(_) => {
-                        state.replying.set(None);
-                        state.reply.set(String::new());
-                        refresh.run(());
-                    }
-                    Err(e) => state.reply_error.set(Some(failure(&e))),
-                }
-                state.busy.set(false);
-            });
+            let (mission_id, id) = (mission_id.clone(), id.clone());
+            state.reply_send.send(
+                |c| async move { api::reply_note(&c, &mission_id, &id, &text).await },
+                refused("Not sent"),
+                move |_| {
+                    state.replying.set(None);
+                    state.reply.set(String::new());
+                    refresh.run(());
+                },
+            );
         }
     };
     let skip = {
@@ -155,10 +137,10 @@ fn Note(
                                     prop:value=move || state.reply.get()
                                     on:input=move |ev| state.reply.set(event_target_value(&ev))
                                 />
-                                {move || state.reply_error.get().map(|e| view! { <p class="form__error" role="alert" data-testid="reply-error">{e}</p> })}
+                                {move || state.reply_send.error().map(|e| view! { <p class="form__error" role="alert" data-testid="reply-error">{e}</p> })}
                                 <div class="actions">
                                     <button class="button button--primary" type="submit" data-testid="send-reply"
-                                        prop:disabled=move || state.busy.get() || state.reply.with(|r| r.trim().is_empty())>
+                                        prop:disabled=move || state.send.busy() || state.reply.with(|r| r.trim().is_empty())>
                                         "Send"
                                     </button>
                                     <button class="button" type="button" on:click=move |_| state.replying.set(None)>"Cancel"</button>
@@ -172,10 +154,10 @@ fn Note(
                         view! {
                             <div class="actions">
                                 <button class="button" data-testid="reply" on:click=move |_| {
-                                    state.reply_error.set(None);
+                                    state.reply_send.clear_error();
                                     state.replying.set(Some(id.clone()));
                                 }>"Reply"</button>
-                                <button class="button button--ghost" data-testid="skip" prop:disabled=move || state.busy.get() on:click=skip.clone()>
+                                <button class="button button--ghost" data-testid="skip" prop:disabled=move || state.send.busy() on:click=skip.clone()>
                                     "Skip (use the default)"
                                 </button>
                             </div>
@@ -191,32 +173,25 @@ fn Note(
 #[component]
 pub fn Feed(
     notes: Polled<NotesPage>,
-    connection: Connection,
     mission_id: String,
     state: FeedState,
     refresh: Callback<()>,
 ) -> impl IntoView {
     let send = {
-        let (connection, mission_id) = (connection.clone(), mission_id.clone());
+        let mission_id = mission_id.clone();
         move |ev: leptos::ev::SubmitEvent| {
             ev.prevent_default();
             let text = state.guidance.get_untracked().trim().to_string();
             if text.is_empty() {
                 return;
             }
-            let (connection, mission_id) = (connection.clone(), mission_id.clone());
-            state.busy.set(true);
-            state.error.set(None);
-            spawn_local(async move {
-                match api::post_note(&connection, &mission_id, "guidance", &text).await {
-                    Ok(_) => {
-                        state.guidance.set(String::new());
-                        refresh.run(());
-                    }
-                    Err(e) => state.error.set(Some(failure(&e))),
-                }
-                state.busy.set(false);
-            });
+            let mission_id = mission_id.clone();
+            state.send.send_then_clear(
+                state.guidance,
+                |c| async move { api::post_note(&c, &mission_id, "guidance", &text).await },
+                refused("Not sent"),
+                refresh,
+            );
         }
     };
     // Once older pages are read, every note the refreshed newest page shows is kept too, so
@@ -242,7 +217,7 @@ pub fn Feed(
     });
     // The newest page refreshes by itself; older pages are read on request and kept.
     let load_older = {
-        let (connection, mission_id) = (connection.clone(), mission_id.clone());
+        let mission_id = mission_id.clone();
         move |_| {
             let cursor = state.older_cursor.get_untracked().or_else(|| {
                 notes.with_untracked(|n| match n {
@@ -251,35 +226,29 @@ pub fn Feed(
                 })
             });
             let Some(cursor) = cursor else { return };
-            let (connection, mission_id) = (connection.clone(), mission_id.clone());
-            state.older_busy.set(true);
-            state.older_error.set(None);
-            spawn_local(async move {
-                match api::older_notes(&connection, &mission_id, &cursor).await {
-                    Ok(page) => {
-                        let newest = notes.with_untracked(|n| match n {
-                            Some(Ok(p)) => p.notes.clone(),
-                            _ => vec![],
-                        });
-                        state.older.update(|o| {
-                            for n in newest.into_iter().chain(page.notes) {
-                                if !o.iter().any(|k| k.id == n.id) {
-                                    o.push(n);
-                                }
+            let mission_id = mission_id.clone();
+            state.older_read.send(
+                |c| async move { api::older_notes(&c, &mission_id, &cursor).await },
+                |e| format!("Older notes could not be loaded: {e}"),
+                move |page| {
+                    let newest = notes.with_untracked(|n| match n {
+                        Some(Ok(p)) => p.notes.clone(),
+                        _ => vec![],
+                    });
+                    state.older.update(|o| {
+                        for n in newest.into_iter().chain(page.notes) {
+                            if !o.iter().any(|k| k.id == n.id) {
+                                o.push(n);
                             }
-                            o.sort_by(|a, b| b.created_at.cmp(&a.created_at));
-                        });
-                        state
-                            .older_done
-                            .set(!page.has_more || page.next_cursor.is_none());
-                        state.older_cursor.set(page.next_cursor);
-                    }
-                    Err(e) => state
-                        .older_error
-                        .set(Some(format!("Older notes could not be loaded: {e}"))),
-                }
-                state.older_busy.set(false);
-            });
+                        }
+                        o.sort_by(|a, b| b.created_at.cmp(&a.created_at));
+                    });
+                    state
+                        .older_done
+                        .set(!page.has_more || page.next_cursor.is_none());
+                    state.older_cursor.set(page.next_cursor);
+                },
+            );
         }
     };
     view! {
@@ -294,10 +263,10 @@ pub fn Feed(
                     prop:value=move || state.guidance.get()
                     on:input=move |ev| state.guidance.set(event_target_value(&ev))
                 />
-                {move || state.error.get().map(|e| view! { <p class="form__error" role="alert" data-testid="guidance-error">{e}</p> })}
+                {move || state.send.error().map(|e| view! { <p class="form__error" role="alert" data-testid="guidance-error">{e}</p> })}
                 <div class="actions">
                     <button class="button button--primary" type="submit" data-testid="send-guidance"
-                        prop:disabled=move || state.busy.get() || state.guidance.with(|g| g.trim().is_empty())>
+                        prop:disabled=move || state.send.busy() || state.guidance.with(|g| g.trim().is_empty())>
                         "Send"
                     </button>
                 </div>
@@ -324,16 +293,16 @@ pub fn Feed(
                     view! {
                         <ul class="notes">
                             {shown.into_iter().map(|n| view! {
-                                <Note note=n connection=connection.clone() mission_id=mission_id.clone() state=state refresh=refresh />
+                                <Note note=n mission_id=mission_id.clone() state=state refresh=refresh />
                             }).collect_view()}
                         </ul>
-                        {move || state.older_error.get().map(|e| view! { <p class="form__error" role="alert" data-testid="older-error">{e}</p> })}
+                        {move || state.older_read.error().map(|e| view! { <p class="form__error" role="alert" data-testid="older-error">{e}</p> })}
                         {(more && !state.older_done.get()).then(|| view! {
                             <div class="actions">
                                 <button class="button" data-testid="older-notes"
-                                    prop:disabled=move || state.older_busy.get()
+                                    prop:disabled=move || state.older_read.busy()
                                     on:click=load_older.clone()>
-                                    {move || if state.older_busy.get() { "Loading..." } else { "Show older" }}
+                                    {move || if state.older_read.busy() { "Loading..." } else { "Show older" }}
                                 </button>
                             </div>
                         })}

@@ -1,13 +1,14 @@
 //! The mission's merge policy: inherit the workspace default or override it, with the
 //! effective policy and why. The server's errors are shown at the field they name.
 
-use crate::api;
+use crate::api::{self, ApiError};
 use crate::state::connection::Connection;
+use crate::state::write::Write;
 use buildd_core::client::ClientMission;
 use buildd_core::merge_policy::{MergePolicy, TIERS};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use serde_json::{json, Map, Value};
+use std::future::Future;
 
 /// The form as typed. Numbers stay text until the server checks them.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -117,16 +118,15 @@ impl PolicyDraft {
 #[derive(Clone, Copy)]
 pub struct PolicyState {
     pub draft: RwSignal<Option<PolicyDraft>>,
-    pub busy: RwSignal<bool>,
-    /// The server's refusals, each `<prefix><path>: message`.
-    pub errors: RwSignal<Vec<String>>,
+    /// Its refusals are the server's, each `<prefix><path>: message`.
+    pub save: Write<Vec<String>>,
     /// Where the policy sits in the request: `mergePolicy.` or `gitConfig.mergePolicy.`.
     pub prefix: &'static str,
 }
 
 impl PolicyState {
     /// A mission's override.
-    pub fn new() -> Self {
+    pub fn for_mission() -> Self {
         Self::at("mergePolicy.")
     }
 
@@ -138,56 +138,42 @@ impl PolicyState {
     fn at(prefix: &'static str) -> Self {
         Self {
             draft: RwSignal::new(None),
-            busy: RwSignal::new(false),
-            errors: RwSignal::new(vec![]),
+            save: Write::new(),
             prefix,
         }
     }
 
     /// Sends `request` (a save of the draft); on success the form closes and `refresh` runs,
     /// on a refusal the draft stays with the server's errors.
-    pub fn send(
-        self,
-        request: impl std::future::Future<Output = Result<(), crate::api::ApiError>> + 'static,
-        refresh: Callback<()>,
-    ) {
-        self.busy.set(true);
-        self.errors.set(vec![]);
-        spawn_local(async move {
-            match request.await {
-                Ok(()) => {
-                    self.draft.set(None);
-                    refresh.run(());
-                }
-                Err(e) => self
-                    .errors
-                    .set(e.refusal().split("; ").map(String::from).collect()),
-            }
-            self.busy.set(false);
-        });
+    pub fn send<Fut>(self, request: impl FnOnce(Connection) -> Fut, refresh: Callback<()>)
+    where
+        Fut: Future<Output = Result<(), ApiError>> + 'static,
+    {
+        self.save.send_then_clear(
+            self.draft,
+            request,
+            |e| e.refusal().split("; ").map(String::from).collect(),
+            refresh,
+        );
+    }
+
+    fn errors(&self) -> Vec<String> {
+        self.save.error().unwrap_or_default()
     }
 
     /// Refusals that name no field of the form.
     pub fn general_errors(&self) -> Option<String> {
         let prefix = self.prefix;
-        self.errors.with(|all| {
-            let other: Vec<&str> = all
-                .iter()
-                .filter(|e| {
-                    !["tier", "threshold", "agentReview", "stallNotifyMinutes"]
-                        .iter()
-                        .any(|p| e.starts_with(&format!("{prefix}{p}")))
-                })
-                .map(String::as_str)
-                .collect();
-            (!other.is_empty()).then(|| other.join("; "))
-        })
-    }
-}
-
-impl Default for PolicyState {
-    fn default() -> Self {
-        Self::new()
+        let other: Vec<String> = self
+            .errors()
+            .into_iter()
+            .filter(|e| {
+                !["tier", "threshold", "agentReview", "stallNotifyMinutes"]
+                    .iter()
+                    .any(|p| e.starts_with(&format!("{prefix}{p}")))
+            })
+            .collect();
+        (!other.is_empty()).then(|| other.join("; "))
     }
 }
 
@@ -202,15 +188,13 @@ pub fn tier_label(tier: &str) -> &'static str {
 /// The errors that name `path` (after `mergePolicy.`).
 fn errors_at(state: PolicyState, path: &'static str) -> impl Fn() -> Option<String> {
     move || {
-        let found: Vec<String> = state.errors.with(|all| {
-            all.iter()
-                .filter_map(|e| e.strip_prefix(state.prefix))
-                .filter(|e| {
-                    e.starts_with(&format!("{path}:")) || e.starts_with(&format!("{path}."))
-                })
-                .map(String::from)
-                .collect()
-        });
+        let found: Vec<String> = state
+            .errors()
+            .iter()
+            .filter_map(|e| e.strip_prefix(state.prefix))
+            .filter(|e| e.starts_with(&format!("{path}:")) || e.starts_with(&format!("{path}.")))
+            .map(String::from)
+            .collect();
         (!found.is_empty()).then(|| found.join("; "))
     }
 }
@@ -233,7 +217,6 @@ fn text(state: PolicyState, get: fn(&PolicyDraft) -> String) -> impl Fn() -> Str
 
 #[component]
 pub fn MergePolicyEditor(
-    connection: Connection,
     mission: ClientMission,
     state: PolicyState,
     refresh: Callback<()>,
@@ -253,9 +236,9 @@ pub fn MergePolicyEditor(
     let workspace = mission.workspace_id.clone();
     let id = mission.id.clone();
     let save = Callback::new(move |value: Value| {
-        let (connection, id) = (connection.clone(), id.clone());
+        let id = id.clone();
         state.send(
-            async move { api::update_mission(&connection, &id, json!({ "mergePolicy": value })).await },
+            |c| async move { api::update_mission(&c, &id, json!({ "mergePolicy": value })).await },
             refresh,
         );
     });
@@ -286,7 +269,7 @@ pub fn MergePolicyEditor(
                     </p>
                     <div class="actions">
                         <button class="button" data-testid="edit-policy"
-                            on:click=move |_| { state.errors.set(vec![]); state.draft.set(Some(PolicyDraft::from(own.as_ref()))); }>
+                            on:click=move |_| { state.save.clear_error(); state.draft.set(Some(PolicyDraft::from(own.as_ref()))); }>
                             "Change"
                         </button>
                     </div>
@@ -332,13 +315,13 @@ pub fn PolicyForm(
             <PolicyFields state=state />
             {move || state.general_errors().map(|e| view! { <p class="form__error" role="alert" data-testid="policy-error">{e}</p> })}
             <div class="actions">
-                <button class="button button--primary" type="submit" data-testid="save-policy" prop:disabled=move || state.busy.get()>
-                    {move || if state.busy.get() { "Saving…" } else { "Save" }}
+                <button class="button button--primary" type="submit" data-testid="save-policy" prop:disabled=move || state.save.busy()>
+                    {move || if state.save.busy() { "Saving…" } else { "Save" }}
                 </button>
-                <button class="button" type="button" on:click=move |_| { state.draft.set(None); state.errors.set(vec![]); }>"Cancel"</button>
+                <button class="button" type="button" on:click=move |_| { state.draft.set(None); state.save.clear_error(); }>"Cancel"</button>
                 {reset.then(|| view! {
                     <button class="button button--ghost" type="button" data-testid="reset-policy"
-                        prop:disabled=move || state.busy.get()
+                        prop:disabled=move || state.save.busy()
                         on:click=move |_| save.run(Value::Null)>
                         "Reset to inherited"
                     </button>

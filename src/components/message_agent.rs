@@ -1,51 +1,26 @@
 //! "Message agent": steer a running task's agent, and read what was said so far.
 
-use crate::api::{self, ApiError};
+use crate::api;
 use crate::format::time_ago_ms;
-use crate::state::connection::Connection;
+use crate::state::write::Write;
 use buildd_core::InstructionEntry;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 /// The message being written. Lives above the refreshed view, so a refresh or a failed
 /// send never loses it.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub struct MessageDraft {
     pub text: RwSignal<String>,
-    pub busy: RwSignal<bool>,
-    pub error: RwSignal<Option<String>>,
+    pub send: Write,
     pub sent: RwSignal<bool>,
 }
 
 impl MessageDraft {
-    pub fn new() -> Self {
-        Self {
-            text: RwSignal::new(String::new()),
-            busy: RwSignal::new(false),
-            error: RwSignal::new(None),
-            sent: RwSignal::new(false),
-        }
-    }
-
     /// Empty again, for another task.
     pub fn reset(&self) {
         self.text.set(String::new());
-        self.busy.set(false);
-        self.error.set(None);
+        self.send.reset();
         self.sent.set(false);
-    }
-}
-
-impl Default for MessageDraft {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-fn send_error(e: &ApiError) -> String {
-    match e {
-        ApiError::Status(400, m) => m.clone(),
-        other => other.to_string(),
     }
 }
 
@@ -53,7 +28,6 @@ fn send_error(e: &ApiError) -> String {
 /// (`worker` is its id then).
 #[component]
 pub fn MessageAgent(
-    connection: Connection,
     worker: Option<String>,
     history: Vec<InstructionEntry>,
     draft: MessageDraft,
@@ -77,29 +51,26 @@ pub fn MessageAgent(
             }
         })
         .collect_view();
+    let sent = Callback::new(move |()| {
+        draft.sent.set(true);
+        on_sent.run(());
+    });
     let form = worker.map(|worker| {
         let send = move |ev: leptos::ev::SubmitEvent| {
             ev.prevent_default();
             let message = draft.text.get_untracked().trim().to_string();
             if message.is_empty() {
-                draft.error.set(Some("Write a message first.".into()));
+                draft.send.fail("Write a message first.".into());
                 return;
             }
-            let (connection, worker) = (connection.clone(), worker.clone());
-            draft.busy.set(true);
-            draft.error.set(None);
+            let worker = worker.clone();
             draft.sent.set(false);
-            spawn_local(async move {
-                match api::instruct(&connection, &worker, &message).await {
-                    Ok(_) => {
-                        draft.text.set(String::new());
-                        draft.sent.set(true);
-                        on_sent.run(());
-                    }
-                    Err(e) => draft.error.set(Some(send_error(&e))),
-                }
-                draft.busy.set(false);
-            });
+            draft.send.send_then_clear(
+                draft.text,
+                |c| async move { api::instruct(&c, &worker, &message).await },
+                |e| e.refusal_if(400),
+                sent,
+            );
         };
         view! {
             <form class="form" on:submit=send>
@@ -112,13 +83,13 @@ pub fn MessageAgent(
                     on:input=move |ev| draft.text.set(event_target_value(&ev))
                     data-testid="agent-message-input"
                 ></textarea>
-                {move || draft.error.get().map(|e| view! { <p class="form__error" role="alert" data-testid="agent-message-error">{e}</p> })}
+                {move || draft.send.error().map(|e| view! { <p class="form__error" role="alert" data-testid="agent-message-error">{e}</p> })}
                 {move || draft.sent.get().then(|| view! {
                     <p class="notice notice--ok" role="status">"Sent. The agent receives it with its next update."</p>
                 })}
                 <div class="actions">
-                    <button class="button button--primary" type="submit" prop:disabled=move || draft.busy.get() data-testid="agent-message-send">
-                        {move || if draft.busy.get() { "Sending…" } else { "Send" }}
+                    <button class="button button--primary" type="submit" prop:disabled=move || draft.send.busy() data-testid="agent-message-send">
+                        {move || if draft.send.busy() { "Sending…" } else { "Send" }}
                     </button>
                 </div>
             </form>

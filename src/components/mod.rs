@@ -1,6 +1,7 @@
 pub mod app_header;
 pub mod badges;
 pub mod close_mission;
+pub mod confirm;
 pub mod feed;
 pub mod markdown;
 pub mod merge_policy_editor;

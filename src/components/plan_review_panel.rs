@@ -3,57 +3,32 @@
 //! revised planning run is filed).
 
 use super::plan_waves::PlanWaves;
-use crate::api::{self, ApiError};
+use crate::api;
 use crate::components::markdown::Markdown;
-use crate::state::connection::Connection;
+use crate::state::write::Write;
 use buildd_core::plan_output::{resolve_plan, validate_planning_output, PlanStep};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
 use serde_json::Value;
 
 /// What a person is doing in the panel. Lives above the refreshed view, so typed feedback
 /// survives a refresh and a failed submit.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub struct ReviewState {
     pub feedback: RwSignal<String>,
     pub rejecting: RwSignal<bool>,
-    pub busy: RwSignal<bool>,
-    pub error: RwSignal<Option<String>>,
+    /// Approve and Reject alike.
+    pub decide: Write,
     pub approved: RwSignal<Option<Vec<String>>>,
 }
 
 impl ReviewState {
-    pub fn new() -> Self {
-        Self {
-            feedback: RwSignal::new(String::new()),
-            rejecting: RwSignal::new(false),
-            busy: RwSignal::new(false),
-            error: RwSignal::new(None),
-            approved: RwSignal::new(None),
-        }
-    }
-
     /// As new, for another plan.
     pub fn reset(&self) {
         self.feedback.set(String::new());
         self.rejecting.set(false);
-        self.busy.set(false);
-        self.error.set(None);
+        self.decide.reset();
         self.approved.set(None);
-    }
-}
-
-impl Default for ReviewState {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-fn conflict_text(e: &ApiError) -> String {
-    match e {
-        ApiError::Status(409, m) => m.clone(),
-        other => other.to_string(),
     }
 }
 
@@ -84,7 +59,6 @@ fn StepCard(step: PlanStep) -> impl IntoView {
 
 #[component]
 pub fn PlanReviewPanel(
-    connection: Connection,
     task_id: String,
     output: Value,
     state: ReviewState,
@@ -124,49 +98,40 @@ pub fn PlanReviewPanel(
     let navigate = use_navigate();
 
     let approve = {
-        let (connection, task_id) = (connection.clone(), task_id.clone());
+        let task_id = task_id.clone();
         move |_| {
-            let (connection, task_id) = (connection.clone(), task_id.clone());
-            state.busy.set(true);
-            state.error.set(None);
-            spawn_local(async move {
-                match api::approve_plan(&connection, &task_id).await {
-                    Ok(done) => {
-                        state.approved.set(Some(done.tasks));
-                        if let Some(refresh) = on_approved {
-                            refresh.run(());
-                        }
+            let task_id = task_id.clone();
+            state.decide.send(
+                |c| async move { api::approve_plan(&c, &task_id).await },
+                |e| e.refusal_if(409),
+                move |done| {
+                    state.approved.set(Some(done.tasks));
+                    if let Some(refresh) = on_approved {
+                        refresh.run(());
                     }
-                    Err(e) => state.error.set(Some(conflict_text(&e))),
-                }
-                state.busy.set(false);
-            });
+                },
+            );
         }
     };
     let reject = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let feedback = state.feedback.get_untracked().trim().to_string();
         if feedback.is_empty() {
-            state.error.set(Some(
-                "Feedback is required: say what the revision should change.".into(),
-            ));
+            state
+                .decide
+                .fail("Feedback is required: say what the revision should change.".into());
             return;
         }
-        let (connection, task_id, navigate) =
-            (connection.clone(), task_id.clone(), navigate.clone());
-        state.busy.set(true);
-        state.error.set(None);
-        spawn_local(async move {
-            match api::reject_plan(&connection, &task_id, &feedback).await {
-                Ok(revision) => {
-                    state.feedback.set(String::new());
-                    state.rejecting.set(false);
-                    navigate(&format!("/tasks/{}", revision.task_id), Default::default());
-                }
-                Err(e) => state.error.set(Some(conflict_text(&e))),
-            }
-            state.busy.set(false);
-        });
+        let (task_id, navigate) = (task_id.clone(), navigate.clone());
+        state.decide.send(
+            |c| async move { api::reject_plan(&c, &task_id, &feedback).await },
+            |e| e.refusal_if(409),
+            move |revision| {
+                state.feedback.set(String::new());
+                state.rejecting.set(false);
+                navigate(&format!("/tasks/{}", revision.task_id), Default::default());
+            },
+        );
     };
 
     view! {
@@ -211,23 +176,23 @@ pub fn PlanReviewPanel(
             }}
             {move || {
                 state
-                    .error
-                    .get()
+                    .decide
+                    .error()
                     .map(|e| view! { <p class="form__error" role="alert" data-testid="plan-error">{e}</p> })
             }}
             <div class="actions" class:hidden=move || state.approved.get().is_some()>
                 <button
                     class="button button--primary"
                     on:click=approve
-                    prop:disabled=move || state.busy.get() || !can_approve
+                    prop:disabled=move || state.decide.busy() || !can_approve
                     data-testid="approve-plan"
                 >
-                    {move || if state.busy.get() { "Working…" } else { "Approve Plan" }}
+                    {move || if state.decide.busy() { "Working…" } else { "Approve Plan" }}
                 </button>
                 <button
                     class="button"
                     on:click=move |_| state.rejecting.update(|r| *r = !*r)
-                    prop:disabled=move || state.busy.get()
+                    prop:disabled=move || state.decide.busy()
                     data-testid="reject-plan"
                 >
                     "Reject"
@@ -249,7 +214,7 @@ pub fn PlanReviewPanel(
                     ></textarea>
                 </label>
                 <div class="actions">
-                    <button class="button button--primary" type="submit" prop:disabled=move || state.busy.get() data-testid="send-feedback">
+                    <button class="button button--primary" type="submit" prop:disabled=move || state.decide.busy() data-testid="send-feedback">
                         "Send feedback and revise"
                     </button>
                 </div>

@@ -3,36 +3,20 @@
 //! for a person, with the agent reviewer's latest verdict.
 
 use crate::api;
+use crate::components::confirm::Confirm;
 use crate::components::pr_review::PrReviewLine;
-use crate::state::connection::Connection;
 use crate::state::refresh::Polled;
+use crate::state::write::Write;
 use buildd_core::markdown::is_web_address;
 use buildd_core::pull_request::{PrState, PullRequest, PullRequestList, Verdict};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
-/// The merge being confirmed or sent. Lives above the refreshed list.
-#[derive(Clone, Copy)]
+/// The merge being confirmed or sent, and a refusal with the PR it is about. Lives above
+/// the refreshed list.
+#[derive(Clone, Copy, Default)]
 pub struct MergeState {
     pub confirming: RwSignal<Option<i64>>,
-    pub busy: RwSignal<bool>,
-    pub error: RwSignal<Option<(i64, String)>>,
-}
-
-impl MergeState {
-    pub fn new() -> Self {
-        Self {
-            confirming: RwSignal::new(None),
-            busy: RwSignal::new(false),
-            error: RwSignal::new(None),
-        }
-    }
-}
-
-impl Default for MergeState {
-    fn default() -> Self {
-        Self::new()
-    }
+    pub merge: Write<(i64, String)>,
 }
 
 fn state_label(state: PrState) -> (&'static str, &'static str) {
@@ -47,12 +31,7 @@ fn state_label(state: PrState) -> (&'static str, &'static str) {
 }
 
 #[component]
-fn PrItem(
-    pr: PullRequest,
-    connection: Connection,
-    state: MergeState,
-    refresh: Callback<()>,
-) -> impl IntoView {
+fn PrItem(pr: PullRequest, state: MergeState, refresh: Callback<()>) -> impl IntoView {
     let (label, tone) = state_label(pr.evaluation.state);
     let number = pr.number;
     let title = pr.title.clone().unwrap_or_else(|| format!("PR #{number}"));
@@ -60,21 +39,15 @@ fn PrItem(
     // Rails hold it, beyond the tier's own hold: the person merges past them.
     let held = pr.evaluation.reasons.len() > usize::from(pr.evaluation.tier_hold.is_some());
     let workspace = pr.workspace_id.clone();
-    let merge = move |_| {
-        let (connection, workspace) = (connection.clone(), workspace.clone());
-        state.busy.set(true);
-        state.error.set(None);
-        spawn_local(async move {
-            match api::merge_pr(&connection, number, &workspace).await {
-                Ok(_) => {
-                    state.confirming.set(None);
-                    refresh.run(());
-                }
-                Err(e) => state.error.set(Some((number, e.refusal()))),
-            }
-            state.busy.set(false);
-        });
-    };
+    let merge = Callback::new(move |()| {
+        let workspace = workspace.clone();
+        state.merge.send_then_clear(
+            state.confirming,
+            move |c| async move { api::merge_pr(&c, number, &workspace).await },
+            move |e| (number, e.refusal()),
+            refresh,
+        );
+    });
     let statements: Vec<_> = pr
         .evaluation
         .migrations
@@ -120,41 +93,37 @@ fn PrItem(
                     </tbody>
                 </table>
             })}
-            {can_merge.then(|| {
-                let merge = merge.clone();
-                view! {
-                    {move || if state.confirming.get() == Some(number) {
-                        let merge = merge.clone();
-                        view! {
-                            <div class="confirm" role="alertdialog" data-testid="merge-confirm">
-                                <p>{format!("Squash-merge PR #{number} into its base branch?")}</p>
-                                {held.then(|| view! {
-                                    <p class="small" data-testid="merge-warning">
-                                        "You merge past what holds it, listed above."
-                                    </p>
-                                })}
-                                <div class="actions">
-                                    <button class="button button--primary" data-testid="confirm-merge" prop:disabled=move || state.busy.get() on:click=merge>
-                                        {move || if state.busy.get() { "Merging…" } else { "Merge" }}
-                                    </button>
-                                    <button class="button" on:click=move |_| state.confirming.set(None)>"Cancel"</button>
-                                </div>
-                            </div>
-                        }
-                        .into_any()
-                    } else {
-                        view! {
-                            <div class="actions">
-                                <button class="button" data-testid="merge-pr" on:click=move |_| { state.error.set(None); state.confirming.set(Some(number)); }>
-                                    "Merge…"
-                                </button>
-                            </div>
-                        }
-                        .into_any()
-                    }}
-                }
+            {can_merge.then(|| view! {
+                {move || if state.confirming.get() == Some(number) {
+                    view! {
+                        <Confirm
+                            name="merge"
+                            confirm="Merge" working="Merging…"
+                            busy=move || state.merge.busy()
+                            on_confirm=merge
+                            on_cancel=move |()| state.confirming.set(None)
+                        >
+                            <p>{format!("Squash-merge PR #{number} into its base branch?")}</p>
+                            {held.then(|| view! {
+                                <p class="small" data-testid="merge-warning">
+                                    "You merge past what holds it, listed above."
+                                </p>
+                            })}
+                        </Confirm>
+                    }
+                    .into_any()
+                } else {
+                    view! {
+                        <div class="actions">
+                            <button class="button" data-testid="merge-pr" on:click=move |_| { state.merge.clear_error(); state.confirming.set(Some(number)); }>
+                                "Merge…"
+                            </button>
+                        </div>
+                    }
+                    .into_any()
+                }}
             })}
-            {move || state.error.get().filter(|(n, _)| *n == number).map(|(_, e)| view! {
+            {move || state.merge.error().filter(|(n, _)| *n == number).map(|(_, e)| view! {
                 <p class="form__error" role="alert" data-testid="merge-error">{e}</p>
             })}
         </li>
@@ -164,7 +133,6 @@ fn PrItem(
 #[component]
 pub fn PrList(
     prs: Polled<PullRequestList>,
-    connection: Connection,
     state: MergeState,
     refresh: Callback<()>,
 ) -> impl IntoView {
@@ -178,7 +146,7 @@ pub fn PrList(
                 Some(Ok(list)) => view! {
                     <ul class="prs">
                         {list.prs.into_iter().map(|pr| view! {
-                            <PrItem pr=pr connection=connection.clone() state=state refresh=refresh />
+                            <PrItem pr=pr state=state refresh=refresh />
                         }).collect_view()}
                     </ul>
                 }

@@ -3,71 +3,32 @@
 //! screen with its reason.
 
 use crate::api;
-use crate::state::connection::Connection;
+use crate::state::write::{refused, Write};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use serde_json::json;
 
-#[derive(Clone, Copy)]
-pub struct RetryState {
-    pub busy: RwSignal<bool>,
-    pub error: RwSignal<Option<String>>,
-}
-
-impl RetryState {
-    pub fn new() -> Self {
-        Self {
-            busy: RwSignal::new(false),
-            error: RwSignal::new(None),
-        }
-    }
-
-    /// As new, for another task.
-    pub fn reset(&self) {
-        self.busy.set(false);
-        self.error.set(None);
-    }
-}
-
-impl Default for RetryState {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 #[component]
-pub fn RetryTask(
-    connection: Connection,
-    task_id: String,
-    state: RetryState,
-    refresh: Callback<()>,
-) -> impl IntoView {
+pub fn RetryTask(task_id: String, state: Write, refresh: Callback<()>) -> impl IntoView {
     let retry = move |_| {
-        let (connection, task_id) = (connection.clone(), task_id.clone());
-        state.busy.set(true);
-        state.error.set(None);
-        spawn_local(async move {
-            match api::update_task(&connection, &task_id, json!({"status": "pending"})).await {
-                Ok(()) => refresh.run(()),
-                Err(e) => state
-                    .error
-                    .set(Some(format!("Not queued: {}", e.refusal()))),
-            }
-            state.busy.set(false);
-        });
+        let task_id = task_id.clone();
+        state.send(
+            |c| async move { api::update_task(&c, &task_id, json!({"status": "pending"})).await },
+            refused("Not queued"),
+            move |()| refresh.run(()),
+        );
     };
     view! {
         <div class="actions">
             <button
                 class="button button--primary"
                 on:click=retry
-                prop:disabled=move || state.busy.get()
+                prop:disabled=move || state.busy()
                 data-testid="retry-task"
             >
-                {move || if state.busy.get() { "Queuing…" } else { "Run it again" }}
+                {move || if state.busy() { "Queuing…" } else { "Run it again" }}
             </button>
         </div>
-        {move || state.error.get().map(|e| view! {
+        {move || state.error().map(|e| view! {
             <p class="form__error" role="alert" data-testid="retry-error">{e}</p>
         })}
     }

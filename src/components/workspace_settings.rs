@@ -4,11 +4,10 @@
 
 use crate::api;
 use crate::components::merge_policy_editor::{tier_label, PolicyDraft, PolicyForm, PolicyState};
-use crate::state::connection::Connection;
+use crate::state::write::{refused, Write};
 use buildd_core::merge_policy::{MergePolicy, DEFAULT_MAX_LINES};
 use buildd_core::Workspace;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use serde_json::{json, Map, Value};
 
 fn git(ws: &Workspace) -> Map<String, Value> {
@@ -42,23 +41,9 @@ fn policy_summary(policy: Option<&MergePolicy>) -> String {
     }
 }
 
-fn save(
-    connection: Connection,
-    id: String,
-    git_config: Value,
-    on_done: impl Fn(Result<(), String>) + 'static,
-) {
-    spawn_local(async move {
-        let result =
-            api::update_workspace(&connection, &id, json!({ "gitConfig": git_config })).await;
-        on_done(result.map_err(|e| e.refusal()));
-    });
-}
-
 #[component]
 pub fn WorkspacePolicy(
     workspace: Workspace,
-    connection: Connection,
     state: PolicyState,
     refresh: Callback<()>,
 ) -> impl IntoView {
@@ -67,10 +52,9 @@ pub fn WorkspacePolicy(
     let editing = Memo::new(move |_| state.draft.with(Option::is_some));
     let id = workspace.id.clone();
     let save = Callback::new(move |value: Value| {
-        let (connection, id) = (connection.clone(), id.clone());
-        let git = json!({ "gitConfig": { "mergePolicy": value } });
+        let (id, git) = (id.clone(), json!({ "gitConfig": { "mergePolicy": value } }));
         state.send(
-            async move { api::update_workspace(&connection, &id, git).await },
+            |c| async move { api::update_workspace(&c, &id, git).await },
             refresh,
         );
     });
@@ -94,7 +78,7 @@ pub fn WorkspacePolicy(
                     <p data-testid="workspace-policy-current"><strong>{format!("Default: {current}")}</strong></p>
                     <div class="actions">
                         <button class="button" data-testid="edit-policy"
-                            on:click=move |_| { state.errors.set(vec![]); state.draft.set(Some(PolicyDraft::from(policy.as_ref()))); }>
+                            on:click=move |_| { state.save.clear_error(); state.draft.set(Some(PolicyDraft::from(policy.as_ref()))); }>
                             "Change"
                         </button>
                     </div>
@@ -161,27 +145,10 @@ impl MergeSwitches {
 }
 
 /// The merge-switches form's state. Lives above the refreshed workspace.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub struct SwitchesState {
     pub draft: RwSignal<Option<MergeSwitches>>,
-    pub busy: RwSignal<bool>,
-    pub error: RwSignal<Option<String>>,
-}
-
-impl SwitchesState {
-    pub fn new() -> Self {
-        Self {
-            draft: RwSignal::new(None),
-            busy: RwSignal::new(false),
-            error: RwSignal::new(None),
-        }
-    }
-}
-
-impl Default for SwitchesState {
-    fn default() -> Self {
-        Self::new()
-    }
+    pub save: Write,
 }
 
 fn edit(state: SwitchesState, f: impl Fn(&mut MergeSwitches)) {
@@ -195,7 +162,6 @@ fn edit(state: SwitchesState, f: impl Fn(&mut MergeSwitches)) {
 #[component]
 pub fn MergeSettings(
     workspace: Workspace,
-    connection: Connection,
     state: SwitchesState,
     refresh: Callback<()>,
 ) -> impl IntoView {
@@ -230,22 +196,12 @@ pub fn MergeSettings(
         let Some(draft) = state.draft.get_untracked() else {
             return;
         };
-        state.busy.set(true);
-        state.error.set(None);
-        save(
-            connection.clone(),
-            workspace.id.clone(),
-            draft.to_json(&workspace),
-            move |result| {
-                match result {
-                    Ok(()) => {
-                        state.draft.set(None);
-                        refresh.run(());
-                    }
-                    Err(e) => state.error.set(Some(format!("Not saved: {e}"))),
-                }
-                state.busy.set(false);
-            },
+        let (id, git) = (workspace.id.clone(), draft.to_json(&workspace));
+        state.save.send_then_clear(
+            state.draft,
+            |c| async move { api::update_workspace(&c, &id, json!({ "gitConfig": git })).await },
+            refused("Not saved"),
+            refresh,
         );
     };
     let checked = move |get: fn(&MergeSwitches) -> bool| {
@@ -282,12 +238,12 @@ pub fn MergeSettings(
                         <input id="schema-file" placeholder="schema.sql" data-testid="schema-file"
                             prop:value=text(|d| d.schema_file.clone())
                             on:input=move |ev| { let v = event_target_value(&ev); edit(state, |d| d.schema_file = v.clone()) } />
-                        {move || state.error.get().map(|e| view! { <p class="form__error" role="alert" data-testid="settings-error">{e}</p> })}
+                        {move || state.save.error().map(|e| view! { <p class="form__error" role="alert" data-testid="settings-error">{e}</p> })}
                         <div class="actions">
-                            <button class="button button--primary" type="submit" data-testid="save-settings" prop:disabled=move || state.busy.get()>
-                                {move || if state.busy.get() { "Saving…" } else { "Save" }}
+                            <button class="button button--primary" type="submit" data-testid="save-settings" prop:disabled=move || state.save.busy()>
+                                {move || if state.save.busy() { "Saving…" } else { "Save" }}
                             </button>
-                            <button class="button" type="button" on:click=move |_| { state.draft.set(None); state.error.set(None); }>"Cancel"</button>
+                            <button class="button" type="button" on:click=move |_| { state.draft.set(None); state.save.clear_error(); }>"Cancel"</button>
                         </div>
                     </form>
                 }
@@ -300,7 +256,7 @@ pub fn MergeSettings(
                         </ul>
                         <div class="actions">
                             <button class="button" data-testid="edit-settings"
-                                on:click=move |_| { state.error.set(None); state.draft.set(Some(now.clone())); }>
+                                on:click=move |_| { state.save.clear_error(); state.draft.set(Some(now.clone())); }>
                                 "Change"
                             </button>
                         </div>

@@ -21,7 +21,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 
 #[component]
 pub fn CommandPage() -> impl IntoView {
-    view! { <RequireConnection children=|_| view! { <CommandCenter /> } /> }
+    view! { <RequireConnection><CommandCenter /></RequireConnection> }
 }
 
 fn kind_label(kind: WaitKind) -> &'static str {

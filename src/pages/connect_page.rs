@@ -1,9 +1,9 @@
 //! Connect to a Buildd API: its URL (this page's origin by default) and an API key.
 
-use crate::api;
+use crate::api::{self, ApiError};
 use crate::state::connection::{normalize_base, use_connection, Connection};
+use crate::state::write::Write;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use leptos_router::hooks::use_navigate;
 
 #[component]
@@ -12,8 +12,7 @@ pub fn ConnectPage() -> impl IntoView {
     let current = connection.get_untracked();
     let base = RwSignal::new(current.as_ref().map(|c| c.base.clone()).unwrap_or_default());
     let key = RwSignal::new(String::new());
-    let error = RwSignal::new(None::<String>);
-    let busy = RwSignal::new(false);
+    let check: Write = Write::new();
     let navigate = use_navigate();
 
     let submit = move |ev: leptos::ev::SubmitEvent| {
@@ -23,23 +22,19 @@ pub fn ConnectPage() -> impl IntoView {
             key: key.get_untracked().trim().to_string(),
         };
         if candidate.key.is_empty() {
-            error.set(Some("Paste an API key (it starts with bld_).".into()));
+            check.fail("Paste an API key (it starts with bld_).".into());
             return;
         }
-        busy.set(true);
-        error.set(None);
-        let navigate = navigate.clone();
-        spawn_local(async move {
-            // Reading the mission list proves the URL and the key both work.
-            match api::missions(&candidate).await {
-                Ok(_) => {
-                    connection.connect(candidate);
-                    navigate("/", Default::default());
-                }
-                Err(e) => error.set(Some(e.to_string())),
-            }
-            busy.set(false);
-        });
+        let (navigate, probe) = (navigate.clone(), candidate.clone());
+        // Reading the mission list proves the URL and the key both work.
+        check.run(
+            async move { api::missions(&probe).await },
+            ApiError::to_string,
+            move |_| {
+                connection.connect(candidate);
+                navigate("/", Default::default());
+            },
+        );
     };
 
     view! {
@@ -74,8 +69,8 @@ pub fn ConnectPage() -> impl IntoView {
                     />
                 </label>
                 {move || {
-                    error
-                        .get()
+                    check
+                        .error()
                         .map(|e| {
                             view! {
                                 <p class="form__error" role="alert" data-testid="connect-error">
@@ -88,10 +83,10 @@ pub fn ConnectPage() -> impl IntoView {
                     <button
                         class="button button--primary"
                         type="submit"
-                        prop:disabled=move || busy.get()
+                        prop:disabled=move || check.busy()
                         data-testid="connect-submit"
                     >
-                        {move || if busy.get() { "Connecting…" } else { "Connect" }}
+                        {move || if check.busy() { "Connecting…" } else { "Connect" }}
                     </button>
                 </div>
             </form>

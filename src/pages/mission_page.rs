@@ -1,6 +1,6 @@
 //! One mission: what it is, how far its deliverables are, and every task by state.
 
-use super::RequireConnection;
+use super::{polled_by_id, route_id, RequireConnection};
 use crate::api;
 use crate::components::close_mission::{CloseMission, CloseState};
 use crate::components::feed::{Feed, FeedState};
@@ -12,8 +12,6 @@ use crate::components::pr_list::{MergeState, PrList};
 use crate::components::progress_card::ProgressCard;
 use crate::components::state_chip::{HealthChip, StateChip};
 use crate::components::task_row::TaskRow;
-use crate::state::connection::Connection;
-use crate::state::refresh::polled;
 use buildd_core::client::ClientMission;
 use buildd_core::dependencies::{waiting_on, Blocker};
 use buildd_core::grouping::{health, health_beside, mission_state};
@@ -23,46 +21,25 @@ use buildd_core::MissionStatus;
 use buildd_core::{compute_progress, MissionTask};
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::{use_params_map, use_query_map};
+use leptos_router::hooks::use_query_map;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 #[component]
 pub fn MissionPage() -> impl IntoView {
-    view! { <RequireConnection children=|c| view! { <MissionLoader connection=c /> } /> }
+    view! { <RequireConnection><MissionLoader /></RequireConnection> }
 }
 
 #[component]
-fn MissionLoader(connection: Connection) -> impl IntoView {
-    let params = use_params_map();
-    let id = Memo::new(move |_| params.with(|p| p.get("id")).unwrap_or_default());
-    let loader = connection.clone();
-    let (mission, retry) = polled(move || {
-        let c = loader.clone();
-        let id = id.get();
-        async move { api::mission(&c, &id).await }
-    });
-    let runs_connection = connection.clone();
-    let (runs, _) = polled(move || {
-        let c = runs_connection.clone();
-        let id = id.get();
-        async move { api::mission_runs(&c, &id).await }
-    });
-    let prs_connection = connection.clone();
-    let (prs, retry_prs) = polled(move || {
-        let c = prs_connection.clone();
-        let id = id.get();
-        async move { api::mission_prs(&c, &id).await }
-    });
-    let merge_state = MergeState::new();
-    let notes_connection = connection.clone();
-    let (notes, retry_notes) = polled(move || {
-        let c = notes_connection.clone();
-        let id = id.get();
-        async move { api::mission_notes(&c, &id).await }
-    });
-    let feed_state = FeedState::new();
-    let for_feed = connection.clone();
+fn MissionLoader() -> impl IntoView {
+    let id = route_id();
+    let (mission, retry) = polled_by_id(id, |c, id| async move { api::mission(&c, &id).await });
+    let (runs, _) = polled_by_id(id, |c, id| async move { api::mission_runs(&c, &id).await });
+    let (prs, retry_prs) = polled_by_id(id, |c, id| async move { api::mission_prs(&c, &id).await });
+    let merge_state = MergeState::default();
+    let (notes, retry_notes) =
+        polled_by_id(id, |c, id| async move { api::mission_notes(&c, &id).await });
+    let feed_state = FeedState::default();
     // A note may plan the mission: both refresh.
     let after_note = Callback::new(move |_| {
         retry_notes.run(());
@@ -76,7 +53,6 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
             "overview"
         },
     );
-    let for_prs = connection.clone();
     // A merge changes the PRs and the mission alike.
     let after_merge = Callback::new(move |_| {
         retry_prs.run(());
@@ -84,11 +60,9 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
     });
     // Outlive each refresh of the data, so an opened section stays open and unsaved text stays.
     let expanded = RwSignal::new(HashSet::<TaskGroup>::new());
-    let organizer_state = OrganizerState::new();
-    let policy_state = PolicyState::new();
-    let close_state = CloseState::new();
-    let (for_close, for_organizer, for_policy) =
-        (connection.clone(), connection.clone(), connection.clone());
+    let organizer_state = OrganizerState::default();
+    let policy_state = PolicyState::for_mission();
+    let close_state = CloseState::default();
     // The organizer section re-renders only when what it shows changes, so a refresh never
     // disturbs an edit in progress.
     let organizer = Memo::new(move |_| {
@@ -117,7 +91,7 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
                 None => view! { <Loading label="Loading the mission…" /> }.into_any(),
                 Some(Ok(detail)) => view! {
                     <MissionView detail=detail.clone() />
-                    <CloseMission connection=for_close.clone() mission=detail state=close_state refresh=retry />
+                    <CloseMission mission=detail state=close_state refresh=retry />
                 }
                 .into_any(),
                 Some(Err(e)) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
@@ -131,24 +105,19 @@ fn MissionLoader(connection: Connection) -> impl IntoView {
                 </div>
             })}
             {move || shown("feed")().then(|| view! {
-                <Feed notes=notes connection=for_feed.clone() mission_id=id.get() state=feed_state refresh=after_note />
+                <Feed notes=notes mission_id=id.get() state=feed_state refresh=after_note />
             })}
             // What the mission is doing comes first; how it is set up follows.
             {move || shown("overview")().then(|| view! {
-                <PrList prs=prs connection=for_prs.clone() state=merge_state refresh=after_merge />
+                <PrList prs=prs state=merge_state refresh=after_merge />
             })}
             {move || tasks.get().filter(|_| tab.get() == "overview").map(|t| view! { <TaskSections tasks=t expanded=expanded /> })}
             {move || organizer.get().filter(|_| tab.get() == "overview").map(|m| view! {
-                <OrganizerSection
-                    connection=for_organizer.clone()
-                    mission=m
-                    state=organizer_state
-                    refresh=retry
-                />
+                <OrganizerSection mission=m state=organizer_state refresh=retry />
             })}
             {move || shown("overview")().then(|| view! { <RunsTimeline runs=runs /> })}
             {move || organizer.get().filter(|_| tab.get() == "overview").map(|m| view! {
-                <MergePolicyEditor connection=for_policy.clone() mission=m state=policy_state refresh=retry />
+                <MergePolicyEditor mission=m state=policy_state refresh=retry />
             })}
         </section>
     }

@@ -5,7 +5,7 @@ use super::RequireConnection;
 use crate::api;
 use crate::components::mission_card::MissionCard;
 use crate::components::panel::{EmptyState, ErrorPanel, Loading};
-use crate::state::connection::Connection;
+use crate::state::connection::use_connection;
 use crate::state::refresh::polled;
 use buildd_core::client::{ClientMission, ClientMissionList};
 use buildd_core::grouping::{mission_group, MissionGroup};
@@ -16,17 +16,16 @@ use std::collections::BTreeMap;
 
 #[component]
 pub fn MissionsPage() -> impl IntoView {
-    view! { <RequireConnection children=|c| view! { <MissionList connection=c /> } /> }
+    view! { <RequireConnection><MissionList /></RequireConnection> }
 }
 
 #[component]
-fn MissionList(connection: Connection) -> impl IntoView {
+fn MissionList() -> impl IntoView {
     let query = use_query_map();
     let workspace = Memo::new(move |_| query.with(|q| q.get("workspace")));
-    let (missions, retry) = polled(move || {
-        let c = connection.clone();
-        async move { api::missions(&c).await }
-    });
+    let connection = use_connection();
+    let (missions, retry) =
+        polled(move || connection.request(|c| async move { api::missions(&c).await }));
     view! {
         <section class="page">
             {move || {

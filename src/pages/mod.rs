@@ -6,20 +6,42 @@ pub mod not_found_page;
 pub mod task_page;
 pub mod workspace_page;
 
+use crate::api::ApiError;
 use crate::state::connection::{use_connection, Connection};
+use crate::state::refresh::{polled, Polled};
 use leptos::prelude::*;
 use leptos_router::components::Redirect;
+use leptos_router::hooks::use_params_map;
+use std::future::Future;
 
-/// Renders `children` with the connection, or sends the person to the connect screen.
+/// Renders `children` while connected, or sends the person to the connect screen.
 #[component]
-pub fn RequireConnection<F, V>(children: F) -> impl IntoView
-where
-    F: Fn(Connection) -> V + Send + Sync + 'static,
-    V: IntoView + 'static,
-{
+pub fn RequireConnection(children: ChildrenFn) -> impl IntoView {
     let connection = use_connection();
     move || match connection.get() {
-        Some(c) => children(c).into_any(),
+        Some(_) => children().into_any(),
         None => view! { <Redirect path="/connect" /> }.into_any(),
     }
+}
+
+/// The route's `:id`.
+fn route_id() -> Memo<String> {
+    let params = use_params_map();
+    Memo::new(move |_| params.with(|p| p.get("id")).unwrap_or_default())
+}
+
+/// [`polled`] for what `read` reads of the page's `id`, read again when the id changes.
+fn polled_by_id<T, Fut>(
+    id: Memo<String>,
+    read: impl Fn(Connection, String) -> Fut + Copy + 'static,
+) -> (Polled<T>, Callback<()>)
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+    Fut: Future<Output = Result<T, ApiError>> + 'static,
+{
+    let connection = use_connection();
+    polled(move || {
+        let id = id.get();
+        connection.request(move |c| read(c, id))
+    })
 }

@@ -1,7 +1,7 @@
 //! One task: what it is, what came of it, its PR, and where it sits among its mission's
 //! tasks (dependencies, parent, children).
 
-use super::RequireConnection;
+use super::{polled_by_id, route_id, RequireConnection};
 use crate::api::{self, ApiError};
 use crate::components::badges::{ClassBadge, ModeBadge, StatusBadge};
 use crate::components::markdown::Markdown;
@@ -9,10 +9,10 @@ use crate::components::message_agent::{MessageAgent, MessageDraft};
 use crate::components::panel::{ErrorPanel, Loading};
 use crate::components::plan_banner::PlanBanner;
 use crate::components::plan_review_panel::{PlanReviewPanel, ReviewState};
-use crate::components::retry_task::{RetryState, RetryTask};
+use crate::components::retry_task::RetryTask;
 use crate::format::{short_id, time_ago};
 use crate::state::connection::Connection;
-use crate::state::refresh::polled;
+use crate::state::write::Write;
 use buildd_core::client::{ClientMission, ClientTask};
 use buildd_core::markdown::is_web_address;
 use buildd_core::plan::plan_in_review;
@@ -20,7 +20,6 @@ use buildd_core::plan_phase::plan_phase;
 use buildd_core::{MissionTask, TaskClass, TaskMessages, TaskMode, TaskStatus};
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::use_params_map;
 use serde_json::Value;
 
 /// What the page shows: the task, its mission (which names dependencies, the parent and
@@ -39,23 +38,21 @@ async fn load(c: Connection, id: String) -> Result<Loaded, ApiError> {
 
 #[component]
 pub fn TaskPage() -> impl IntoView {
-    view! { <RequireConnection children=|c| view! { <TaskLoader connection=c /> } /> }
+    view! { <RequireConnection><TaskLoader /></RequireConnection> }
 }
 
 #[component]
-fn TaskLoader(connection: Connection) -> impl IntoView {
-    let params = use_params_map();
-    let id = Memo::new(move |_| params.with(|p| p.get("id")).unwrap_or_default());
-    let loader = connection.clone();
-    let (data, retry) = polled(move || load(loader.clone(), id.get()));
-    let review = ReviewState::new();
+fn TaskLoader() -> impl IntoView {
+    let id = route_id();
+    let (data, retry) = polled_by_id(id, load);
+    let review = ReviewState::default();
     // `?reject` (the command center's `r`) opens the feedback form at once.
     let query = leptos_router::hooks::use_query_map();
     if query.with_untracked(|q| q.get("reject").is_some()) {
         review.rejecting.set(true);
     }
-    let draft = MessageDraft::new();
-    let retrying = RetryState::new();
+    let draft = MessageDraft::default();
+    let retrying = Write::new();
     // Another task on the same route starts with none of this one's state.
     Effect::new(move |previous: Option<String>| {
         let current = id.get();
@@ -75,7 +72,6 @@ fn TaskLoader(connection: Connection) -> impl IntoView {
                         task=task
                         mission=mission
                         messages=messages
-                        connection=connection.clone()
                         review=review
                         draft=draft
                         retrying=retrying
@@ -128,10 +124,9 @@ fn TaskView(
     task: ClientTask,
     mission: Option<ClientMission>,
     messages: Option<TaskMessages>,
-    connection: Connection,
     review: ReviewState,
     draft: MessageDraft,
-    retrying: RetryState,
+    retrying: Write,
     refresh: Callback<()>,
 ) -> impl IntoView {
     let class = task.task_class.clone().unwrap_or(TaskClass::Work);
@@ -169,7 +164,6 @@ fn TaskView(
     let panel = output.filter(|_| in_review || decided).map(|output| {
         view! {
             <PlanReviewPanel
-                connection=connection.clone()
                 task_id=task.id.clone()
                 output=output
                 state=review
@@ -191,7 +185,6 @@ fn TaskView(
             let worker = m.worker_id.filter(|_| running);
             view! {
                 <MessageAgent
-                    connection=connection.clone()
                     worker=worker
                     history=m.messages
                     draft=draft
@@ -279,7 +272,7 @@ fn TaskView(
                 None => view! { <p class="muted" data-testid="task-no-result">{no_result}</p> }.into_any(),
             }}
             {failed.then(|| view! {
-                <RetryTask connection=connection.clone() task_id=task.id.clone() state=retrying refresh=refresh />
+                <RetryTask task_id=task.id.clone() state=retrying refresh=refresh />
             })}
             {pr.map(|(url, label, state)| view! {
                 <p>

@@ -3,3 +3,4 @@ pub mod connection;
 pub mod leave_guard;
 pub mod refresh;
 pub mod theme;
+pub mod write;

@@ -2,12 +2,11 @@
 //! window and wait outside it; work finishing still plans at any hour.
 
 use super::{HoursDraft, OrganizerState};
-use crate::api::{self, ApiError};
+use crate::api;
 use crate::format::time_until;
-use crate::state::connection::Connection;
+use crate::state::write::refused;
 use buildd_core::schedule::CheckInSettings;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use serde_json::json;
 
 /// The browser's time zone, the default for a new window.
@@ -50,10 +49,6 @@ pub fn describe(start: u32, end: u32, timezone: &str) -> String {
     )
 }
 
-fn save_error(e: &ApiError) -> String {
-    format!("Not saved: {}", e.refusal())
-}
-
 fn hour_select(
     value: impl Fn() -> u32 + Send + 'static,
     set: impl Fn(u32) + 'static,
@@ -74,7 +69,6 @@ fn hour_select(
 
 #[component]
 pub fn ActiveHoursEditor(
-    connection: Connection,
     mission_id: String,
     settings: CheckInSettings,
     state: OrganizerState,
@@ -92,7 +86,7 @@ pub fn ActiveHoursEditor(
         .map(|n| format!("Next check-in may run {}.", time_until(&n)));
     let editing = Memo::new(move |_| state.hours.with(Option::is_some));
     let open_editor = move |_| {
-        state.hours_error.set(None);
+        state.hours_save.clear_error();
         state.hours.set(Some(match &current {
             Some(h) => HoursDraft {
                 enabled: true,
@@ -114,9 +108,9 @@ pub fn ActiveHoursEditor(
             return;
         };
         if draft.enabled && draft.start == draft.end {
-            state.hours_error.set(Some(
-                "Start and end must differ: the window would be empty.".into(),
-            ));
+            state
+                .hours_save
+                .fail("Start and end must differ: the window would be empty.".into());
             return;
         }
         let body = if draft.enabled {
@@ -125,19 +119,13 @@ pub fn ActiveHoursEditor(
         } else {
             json!({"activeHoursStart": null, "activeHoursEnd": null, "activeHoursTimezone": null})
         };
-        let (connection, mission_id) = (connection.clone(), mission_id.clone());
-        state.hours_busy.set(true);
-        state.hours_error.set(None);
-        spawn_local(async move {
-            match api::update_mission(&connection, &mission_id, body).await {
-                Ok(()) => {
-                    state.hours.set(None);
-                    refresh.run(());
-                }
-                Err(e) => state.hours_error.set(Some(save_error(&e))),
-            }
-            state.hours_busy.set(false);
-        });
+        let mission_id = mission_id.clone();
+        state.hours_save.send_then_clear(
+            state.hours,
+            |c| async move { api::update_mission(&c, &mission_id, body).await },
+            refused("Not saved"),
+            refresh,
+        );
     };
     let field =
         move |f: fn(&HoursDraft) -> u32| move || state.hours.with(|d| d.as_ref().map_or(0, f));
@@ -189,14 +177,14 @@ pub fn ActiveHoursEditor(
                             </datalist>
                         </div>
                         <p class="muted small" data-testid="hours-preview">{preview}</p>
-                        {move || state.hours_error.get().map(|e| view! {
+                        {move || state.hours_save.error().map(|e| view! {
                             <p class="form__error" role="alert" data-testid="hours-error">{e}</p>
                         })}
                         <div class="actions">
-                            <button class="button button--primary" type="submit" data-testid="save-hours" prop:disabled=move || state.hours_busy.get()>
-                                {move || if state.hours_busy.get() { "Saving…" } else { "Save" }}
+                            <button class="button button--primary" type="submit" data-testid="save-hours" prop:disabled=move || state.hours_save.busy()>
+                                {move || if state.hours_save.busy() { "Saving…" } else { "Save" }}
                             </button>
-                            <button class="button" type="button" on:click=move |_| { state.hours.set(None); state.hours_error.set(None); }>
+                            <button class="button" type="button" on:click=move |_| { state.hours.set(None); state.hours_save.clear_error(); }>
                                 "Cancel"
                             </button>
                         </div>

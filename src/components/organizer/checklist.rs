@@ -2,23 +2,17 @@
 //! edited as text, kept when a save fails, guarded against leaving unsaved.
 
 use super::OrganizerState;
-use crate::api::{self, ApiError};
+use crate::api;
 use crate::components::markdown::Markdown;
-use crate::state::connection::Connection;
 use crate::state::leave_guard::guard_unsaved;
+use crate::state::write::refused;
 use buildd_core::checkin::{CHECKLIST_LIMIT, DEFAULT_CHECKLIST};
 use buildd_core::schedule::CheckInSettings;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use serde_json::{json, Value};
-
-fn save_error(e: &ApiError) -> String {
-    format!("Not saved: {}", e.refusal())
-}
 
 #[component]
 pub fn ChecklistEditor(
-    connection: Connection,
     mission_id: String,
     settings: CheckInSettings,
     state: OrganizerState,
@@ -35,24 +29,14 @@ pub fn ChecklistEditor(
     };
     guard_unsaved(dirty);
 
-    let save = {
-        let (connection, mission_id) = (connection.clone(), mission_id.clone());
-        move |value: Value| {
-            let (connection, mission_id) = (connection.clone(), mission_id.clone());
-            state.checklist_busy.set(true);
-            state.checklist_error.set(None);
-            spawn_local(async move {
-                let body = json!({ "heartbeatChecklist": value });
-                match api::update_mission(&connection, &mission_id, body).await {
-                    Ok(()) => {
-                        state.checklist.set(None);
-                        refresh.run(());
-                    }
-                    Err(e) => state.checklist_error.set(Some(save_error(&e))),
-                }
-                state.checklist_busy.set(false);
-            });
-        }
+    let save = move |value: Value| {
+        let (mission_id, body) = (mission_id.clone(), json!({ "heartbeatChecklist": value }));
+        state.checklist_save.send_then_clear(
+            state.checklist,
+            |c| async move { api::update_mission(&c, &mission_id, body).await },
+            refused("Not saved"),
+            refresh,
+        );
     };
     let save_text = save.clone();
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
@@ -96,7 +80,7 @@ pub fn ChecklistEditor(
                                 class="button"
                                 data-testid="edit-checklist"
                                 on:click=move |_| {
-                                    state.checklist_error.set(None);
+                                    state.checklist_save.clear_error();
                                     state.checklist.set(Some(edit_from.clone()));
                                 }
                             >
@@ -124,7 +108,7 @@ pub fn ChecklistEditor(
                             >
                                 {move || format!("{} / {CHECKLIST_LIMIT} characters", count())}
                             </p>
-                            {move || state.checklist_error.get().map(|e| view! {
+                            {move || state.checklist_save.error().map(|e| view! {
                                 <p class="form__error" role="alert" data-testid="checklist-error">{e}</p>
                             })}
                             <div class="actions">
@@ -132,9 +116,9 @@ pub fn ChecklistEditor(
                                     class="button button--primary"
                                     type="submit"
                                     data-testid="save-checklist"
-                                    prop:disabled=move || state.checklist_busy.get()
+                                    prop:disabled=move || state.checklist_save.busy()
                                 >
-                                    {move || if state.checklist_busy.get() { "Saving…" } else { "Save" }}
+                                    {move || if state.checklist_save.busy() { "Saving…" } else { "Save" }}
                                 </button>
                                 <button
                                     class="button"
@@ -142,7 +126,7 @@ pub fn ChecklistEditor(
                                     data-testid="cancel-checklist"
                                     on:click=move |_| {
                                         state.checklist.set(None);
-                                        state.checklist_error.set(None);
+                                        state.checklist_save.clear_error();
                                     }
                                 >
                                     "Cancel"
@@ -152,7 +136,7 @@ pub fn ChecklistEditor(
                                     type="button"
                                     data-testid="reset-checklist"
                                     title="Use the default checklist again"
-                                    prop:disabled=move || state.checklist_busy.get()
+                                    prop:disabled=move || state.checklist_save.busy()
                                     on:click=move |_| {
                                         state.checklist.set(Some(DEFAULT_CHECKLIST.to_string()));
                                         save_default(Value::Null);

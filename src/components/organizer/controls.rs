@@ -1,17 +1,15 @@
 //! Auto or manual, check-ins and the next one, Run with its outcome, pause and resume.
 
-use super::OrganizerState;
+use super::{Note, OrganizerState};
 use crate::api;
 use crate::format::{time_ago, time_until};
-use crate::state::connection::Connection;
 use buildd_core::client::{ClientMission, ClientRunOutcome};
 use buildd_core::schedule::CheckInSettings;
 use buildd_core::{MissionStatus, OrchestrationMode};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use serde_json::json;
 
-fn run_note(outcome: ClientRunOutcome) -> (&'static str, String, Option<String>) {
+fn run_note(outcome: ClientRunOutcome) -> Note {
     let task = outcome.task.map(|t| t.id);
     if outcome.skipped_blocked {
         let why = outcome
@@ -39,7 +37,6 @@ fn run_note(outcome: ClientRunOutcome) -> (&'static str, String, Option<String>)
 
 #[component]
 pub fn Controls(
-    connection: Connection,
     mission: ClientMission,
     settings: CheckInSettings,
     state: OrganizerState,
@@ -75,36 +72,33 @@ pub fn Controls(
         .clone()
         .map(|c| format!("Last check-in {}: {}", time_ago(Some(&c.at)), c.text));
 
-    let act = {
-        let connection = connection.clone();
-        move |what: &'static str| {
-            let (connection, id) = (connection.clone(), id.clone());
-            state.action_busy.set(true);
-            state.action_note.set(None);
-            spawn_local(async move {
+    let act = move |what: &'static str| {
+        let id = id.clone();
+        state.action_note.set(None);
+        state.action.send(
+            move |c| async move {
                 let result = match what {
-                    "run" => api::run_mission(&connection, &id).await.map(run_note),
+                    "run" => api::run_mission(&c, &id).await.map(run_note),
                     "pause" | "resume" => {
                         let to = if what == "pause" { "paused" } else { "active" };
-                        api::update_mission(&connection, &id, json!({"status": to}))
+                        api::update_mission(&c, &id, json!({"status": to}))
                             .await
                             .map(|_| ("ok", format!("Mission {to}."), None))
                     }
                     _ => {
                         let mode = if what == "manual" { "manual" } else { "auto" };
-                        api::update_mission(&connection, &id, json!({"orchestrationMode": mode}))
+                        api::update_mission(&c, &id, json!({"orchestrationMode": mode}))
                             .await
                             .map(|_| ("ok", format!("Switched to {mode}."), None))
                     }
                 };
-                match result {
-                    Ok(note) => state.action_note.set(Some(note)),
-                    Err(e) => state.action_note.set(Some(("danger", e.refusal(), None))),
-                }
-                state.action_busy.set(false);
+                // Refused or not, the mission may have changed.
                 refresh.run(());
-            });
-        }
+                result
+            },
+            |e| ("danger", e.refusal(), None),
+            move |note| state.action_note.set(Some(note)),
+        );
     };
     let (run, pause, switch) = (act.clone(), act.clone(), act);
     let active = status == MissionStatus::Active;
@@ -119,17 +113,17 @@ pub fn Controls(
                     <button
                         class="button button--primary"
                         data-testid="run-organizer"
-                        prop:disabled=move || state.action_busy.get()
+                        prop:disabled=move || state.action.busy()
                         on:click=move |_| run("run")
                     >
-                        {move || if state.action_busy.get() { "Working…" } else { "Run" }}
+                        {move || if state.action.busy() { "Working…" } else { "Run" }}
                     </button>
                 })}
                 {(active || paused).then(|| view! {
                     <button
                         class="button"
                         data-testid="pause-resume"
-                        prop:disabled=move || state.action_busy.get()
+                        prop:disabled=move || state.action.busy()
                         on:click=move |_| pause(if paused { "resume" } else { "pause" })
                     >
                         {if paused { "Resume" } else { "Pause" }}
@@ -138,13 +132,13 @@ pub fn Controls(
                 <button
                     class="button button--ghost"
                     data-testid="switch-mode"
-                    prop:disabled=move || state.action_busy.get()
+                    prop:disabled=move || state.action.busy()
                     on:click=move |_| switch(if manual { "auto" } else { "manual" })
                 >
                     {if manual { "Switch to auto" } else { "Switch to manual" }}
                 </button>
             </div>
-            {move || state.action_note.get().map(|(tone, text, task)| view! {
+            {move || state.action_note.get().or_else(|| state.action.error()).map(|(tone, text, task)| view! {
                 <p class=format!("notice notice--{tone}") role="status" data-testid="organizer-note">
                     {text}
                     {task.map(|t| view! { <a href=format!("/tasks/{t}")>"Open the run"</a> })}

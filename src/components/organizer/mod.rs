@@ -8,7 +8,7 @@ mod runs;
 
 pub use runs::RunsTimeline;
 
-use crate::state::connection::Connection;
+use crate::state::write::Write;
 use buildd_core::client::ClientMission;
 use leptos::prelude::*;
 
@@ -21,46 +21,25 @@ pub struct HoursDraft {
     pub timezone: String,
 }
 
+/// The outcome of the last action: tone, text, and a task to link to.
+pub type Note = (&'static str, String, Option<String>);
+
 /// What a person is doing in the section. Lives above the refreshed view, so unsaved text
 /// and messages survive a refresh and a failed save.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub struct OrganizerState {
     /// The checklist being edited (`Some` while the editor is open).
     pub checklist: RwSignal<Option<String>>,
-    pub checklist_busy: RwSignal<bool>,
-    pub checklist_error: RwSignal<Option<String>>,
+    pub checklist_save: Write,
     pub hours: RwSignal<Option<HoursDraft>>,
-    pub hours_busy: RwSignal<bool>,
-    pub hours_error: RwSignal<Option<String>>,
-    pub action_busy: RwSignal<bool>,
-    /// The outcome of the last action: tone, text, and a task to link to.
-    pub action_note: RwSignal<Option<(&'static str, String, Option<String>)>>,
-}
-
-impl OrganizerState {
-    pub fn new() -> Self {
-        Self {
-            checklist: RwSignal::new(None),
-            checklist_busy: RwSignal::new(false),
-            checklist_error: RwSignal::new(None),
-            hours: RwSignal::new(None),
-            hours_busy: RwSignal::new(false),
-            hours_error: RwSignal::new(None),
-            action_busy: RwSignal::new(false),
-            action_note: RwSignal::new(None),
-        }
-    }
-}
-
-impl Default for OrganizerState {
-    fn default() -> Self {
-        Self::new()
-    }
+    pub hours_save: Write,
+    /// Run, pause or resume, switch mode.
+    pub action: Write<Note>,
+    pub action_note: RwSignal<Option<Note>>,
 }
 
 #[component]
 pub fn OrganizerSection(
-    connection: Connection,
     mission: ClientMission,
     state: OrganizerState,
     refresh: Callback<()>,
@@ -70,21 +49,18 @@ pub fn OrganizerSection(
         <section class="card organizer" data-testid="organizer">
             <h2 class="card__title">"Organizer"</h2>
             <controls::Controls
-                connection=connection.clone()
                 mission=mission.clone()
                 settings=settings.clone()
                 state=state
                 refresh=refresh
             />
             <checklist::ChecklistEditor
-                connection=connection.clone()
                 mission_id=mission.id.clone()
                 settings=settings.clone()
                 state=state
                 refresh=refresh
             />
             <active_hours::ActiveHoursEditor
-                connection=connection
                 mission_id=mission.id.clone()
                 settings=settings
                 state=state
