@@ -21,6 +21,28 @@ async fn second_worker_key(app: &TestApp) -> String {
     key
 }
 
+/// A GET with the given headers, through the router; the status and the response headers.
+async fn get_with(
+    app: &TestApp,
+    path: &str,
+    headers: &[(&str, String)],
+) -> (StatusCode, axum::http::HeaderMap) {
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+    let mut req = Request::get(path);
+    for (name, value) in headers {
+        req = req.header(*name, value);
+    }
+    let res = app
+        .router
+        .clone()
+        .oneshot(req.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    (res.status(), res.headers().clone())
+}
+
 async fn open_pr(app: &TestApp, key: &str, body: Value) -> (StatusCode, Value) {
     app.call("POST", "/api/github/pr", key, Some(body)).await
 }
@@ -200,16 +222,6 @@ async fn any_key_of_the_team_files_tasks_and_says_who_filed_them() {
         .as_str()
         .unwrap()
         .starts_with("createdByWorkerId"));
-    // Another team's workspace is not found.
-    let (status, body) = app
-        .call(
-            "POST",
-            "/api/tasks",
-            &app.other,
-            Some(json!({"title": "x", "workspaceId": app.workspace})),
-        )
-        .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let (status, _) = app
         .call("POST", "/api/tasks", NO_KEY, Some(json!({"title": "x"})))
         .await;
@@ -496,4 +508,118 @@ async fn unknown_routes_and_wrong_methods_answer_json() {
             "{method} {path}: {body}"
         );
     }
+}
+
+#[tokio::test]
+async fn the_key_decides_who_wrote_a_note() {
+    let app = TestApp::new().await;
+    let mission = app.mission("M").await;
+    let notes = format!("/api/missions/{mission}/notes");
+    for key in [&app.worker, &app.admin] {
+        let (status, body) = app
+            .call(
+                "POST",
+                &notes,
+                key,
+                Some(
+                    json!({"type": "decision", "title": "Reviewer approved PR #7",
+                            "authorType": "system"}),
+                ),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(body["error"].as_str().unwrap().starts_with("authorType"));
+    }
+    // A worker of another team, or none: 404 naming the field, and nothing stored.
+    let task = app.task(Some(&mission), "T").await;
+    let worker = app.claim_task(&task).await;
+    let (other_mission, _) = app
+        .call(
+            "POST",
+            "/api/missions",
+            &app.other,
+            Some(json!({"title": "theirs", "orchestrationMode": "manual"})),
+        )
+        .await;
+    assert_eq!(other_mission, StatusCode::CREATED);
+    for id in ["no-such-worker", worker.as_str()] {
+        let key = if id == worker {
+            &app.other
+        } else {
+            &app.worker
+        };
+        let path = if id == worker {
+            let (_, list) = app.call("GET", "/api/missions", &app.other, None).await;
+            format!(
+                "/api/missions/{}/notes",
+                list["missions"][0]["id"].as_str().unwrap()
+            )
+        } else {
+            notes.clone()
+        };
+        let (status, body) = app
+            .call(
+                "POST",
+                &path,
+                key,
+                Some(json!({"type": "update", "title": "hi", "workerId": id})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+        assert!(
+            body["error"].as_str().unwrap().starts_with("workerId"),
+            "{body}"
+        );
+    }
+    let (_, page) = app.call("GET", &notes, &app.admin, None).await;
+    assert_eq!(page["notes"], json!([]));
+    // The agent's own worker is taken.
+    let (status, body) = app
+        .call(
+            "POST",
+            &notes,
+            &app.worker,
+            Some(json!({"type": "update", "title": "hi", "workerId": worker})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(
+        (body["authorType"].as_str(), body["workerId"].as_str()),
+        (Some("agent"), Some(worker.as_str()))
+    );
+}
+
+#[tokio::test]
+async fn the_bearer_scheme_is_case_insensitive() {
+    let app = TestApp::new().await;
+    for (scheme, status) in [
+        ("bearer", StatusCode::OK),
+        ("BEARER", StatusCode::OK),
+        ("Basic", StatusCode::UNAUTHORIZED),
+    ] {
+        let auth = format!("{scheme} {}", app.admin);
+        let (got, _) = get_with(&app, "/api/missions", &[("Authorization", auth)]).await;
+        assert_eq!(got, status, "{scheme}");
+    }
+}
+
+#[tokio::test]
+async fn an_etag_never_answers_for_a_mission_the_key_cannot_see() {
+    let app = TestApp::new().await;
+    let mission = app.mission("M").await;
+    let path = format!("/api/missions/{mission}");
+    let auth = |key: &str| ("Authorization", format!("Bearer {key}"));
+    let (status, headers) = get_with(&app, &path, &[auth(&app.admin)]).await;
+    assert_eq!(status, StatusCode::OK);
+    // One content type, not the body's and the JSON one.
+    assert_eq!(headers.get_all("content-type").iter().count(), 1);
+    assert_eq!(headers["content-type"], "application/json");
+    let tag = headers["etag"].to_str().unwrap().to_string();
+    let when = |key: &str| [auth(key), ("If-None-Match", tag.clone())];
+    let (status, _) = get_with(&app, &path, &when(&app.admin)).await;
+    assert_eq!(status, StatusCode::NOT_MODIFIED);
+    let (status, _) = get_with(&app, &path, &when(&app.other)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = get_with(&app, "/api/missions/no-such-mission", &when(&app.admin)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
 }

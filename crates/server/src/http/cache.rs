@@ -164,7 +164,10 @@ fn respond(kept: &Kept, gzip: bool) -> Response {
         kept.body.clone()
     };
     let mut response = body.into_response();
-    response.headers_mut().extend(headers);
+    // `insert`, not `extend`: the body's own content type is replaced, not joined.
+    for (name, value) in headers {
+        response.headers_mut().insert(name, value);
+    }
     response
 }
 

@@ -35,9 +35,11 @@ impl FromRequestParts<AppState> for Caller {
             .get(axum::http::header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
             .ok_or(ApiError::Unauthorized)?;
+        // The scheme is case-insensitive (RFC 9110).
         let key = header
-            .strip_prefix("Bearer ")
-            .map(str::trim)
+            .split_once(' ')
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, key)| key.trim())
             .filter(|k| !k.is_empty())
             .ok_or(ApiError::Unauthorized)?;
         let mut tx = state.db.read().await?;

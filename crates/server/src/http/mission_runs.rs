@@ -86,7 +86,10 @@ pub async fn runs(
     .await?;
     Ok(Json(MissionRuns {
         runs,
-        check_ins: check_ins.into_iter().map(CheckinRow::into_check_in).collect(),
+        check_ins: check_ins
+            .into_iter()
+            .map(CheckinRow::into_check_in)
+            .collect(),
     }))
 }
 

@@ -72,6 +72,8 @@ pub async fn detail(
 ) -> ApiResult<Response> {
     let key = format!("{}/missions/{id}", caller.team_id);
     let mut tx = state.db.read().await?;
+    // Found first: an ETag of another team's (or no) mission never answers 304.
+    find_mission(&mut tx, &caller.team_id, &id).await?;
     match state.cache.lookup(&mut tx, key, &headers).await? {
         Lookup::Hit(response) => Ok(response),
         Lookup::Miss(pending) => {

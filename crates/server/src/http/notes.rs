@@ -9,6 +9,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::flows::notes::post;
 use crate::store::missions::find_mission;
 use crate::store::notes::{find_note, NewNote, NoteRow, NOTE_COLUMNS};
+use crate::store::workers::find_worker;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::Json;
@@ -115,14 +116,16 @@ pub async fn create(
     let text = checked_text(&body, "bodyText", BODY_LIMIT)?;
     let default_choice = body.string("defaultChoice")?.value();
     let options = body.string_array("options")?.value().unwrap_or_default();
+    // Who wrote a note is the key's to say: only the server writes `system`, and only a
+    // person's (admin) key writes `user`.
     let author = match body.string("authorType")? {
-        Field::Set(a) if ["agent", "user", "system"].contains(&a.as_str()) => {
+        Field::Set(a) if a == "user" || a == "agent" => {
             if a == "user" && caller.level != AccountLevel::Admin {
                 return Err(ApiError::bad("authorType user needs an admin key"));
             }
             a
         }
-        Field::Set(_) => return Err(ApiError::bad("authorType must be agent, user or system")),
+        Field::Set(_) => return Err(ApiError::bad("authorType must be agent or user")),
         _ if caller.level == AccountLevel::Admin => "user".into(),
         _ => "agent".into(),
     };
@@ -148,6 +151,11 @@ pub async fn create(
         if found == 0 {
             return Err(ApiError::bad("taskId must be a task of this mission"));
         }
+    }
+    if let Some(w) = &worker_id {
+        find_worker(&mut tx, &caller.team_id, w)
+            .await
+            .map_err(|_| ApiError::NotFound("workerId: no such worker in this team"))?;
     }
     if let Some(r) = &reply_to {
         if find_note(&mut tx, &id, r).await?.is_none() {
