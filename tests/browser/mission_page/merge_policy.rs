@@ -1,0 +1,48 @@
+//! The mission's merge policy: what is in effect, and where it comes from.
+
+use crate::fixtures::api::{mission, new_mission};
+use crate::fixtures::check::{any_text, text_is};
+use crate::fixtures::{opened, Page};
+use buildd_testkit::TestServer;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_mission_switched_to_human_shows_its_effective_policy() {
+    let server = TestServer::start_demo().await;
+    let id = new_mission(&server, "Payments hardening").await;
+    let browser = opened(&server, Page::Mission(&id)).await;
+    let effective = any_text(&browser, "[data-testid=effective-policy]").await;
+    assert_eq!(effective, "Auto-threshold — the built-in default");
+
+    // A value the server refuses is shown at its field.
+    browser.click("[data-testid=edit-policy]").await;
+    browser.click("[data-testid=policy-override]").await;
+    browser
+        .type_into("[data-testid=policy-max-lines]", "-3")
+        .await;
+    browser.click("[data-testid=save-policy]").await;
+    let error = any_text(&browser, "[data-testid=policy-error-threshold]").await;
+    assert_eq!(error, "threshold.maxLines: must be a positive integer");
+
+    browser.fill("[data-testid=policy-tier]", "human").await;
+    browser.click("[data-testid=save-policy]").await;
+    text_is(
+        &browser,
+        "[data-testid=effective-policy]",
+        "Human — set on this mission",
+    )
+    .await;
+    let m = mission(&server, &id).await;
+    assert_eq!(m["mergePolicy"], json!({"tier": "human"}));
+
+    // Reset to inherited.
+    browser.click("[data-testid=edit-policy]").await;
+    browser.click("[data-testid=reset-policy]").await;
+    text_is(
+        &browser,
+        "[data-testid=effective-policy]",
+        "Auto-threshold — the built-in default",
+    )
+    .await;
+    browser.close().await;
+}

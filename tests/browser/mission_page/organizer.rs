@@ -1,0 +1,145 @@
+//! The organizer's section: its checklist, and the hours its check-ins keep.
+
+use crate::fixtures::api::{mission, new_mission};
+use crate::fixtures::check::{any_text, text_from, text_is, text_with, value_len};
+use crate::fixtures::{opened, Page};
+use buildd_testkit::TestServer;
+use fantoccini::Locator;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_organizer_checklist_is_edited_and_kept_when_a_save_fails() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Keep production healthy").await;
+    let browser = opened(&server, Page::Mission(&mission)).await;
+    let c = &browser.client;
+    let shown = any_text(&browser, "[data-testid=checklist] [data-testid=markdown]").await;
+    assert!(
+        shown.starts_with("Assess which phase the mission is in"),
+        "{shown}"
+    );
+
+    // A save the server refuses keeps the text and says why.
+    browser.click("[data-testid=edit-checklist]").await;
+    let too_long = "- [ ] x\n".repeat(1001);
+    browser
+        .fill("[data-testid=checklist-input]", &too_long)
+        .await;
+    let count = text_from(&browser, "[data-testid=checklist-count]", "8008").await;
+    assert_eq!(count, "8008 / 8000 characters");
+    browser.click("[data-testid=save-checklist]").await;
+    let error = any_text(&browser, "[data-testid=checklist-error]").await;
+    assert!(
+        error.starts_with("Not saved: heartbeatChecklist must be at most 8000 characters"),
+        "{error}"
+    );
+    let kept = value_len(&browser, "[data-testid=checklist-input]").await;
+    assert_eq!(kept, Some(too_long.len()));
+
+    // Leaving with unsaved text asks first; staying keeps it.
+    browser.click_link("Missions").await;
+    let question = c.get_alert_text().await.unwrap();
+    assert_eq!(
+        question,
+        "You have unsaved changes. Leave without saving them?"
+    );
+    c.dismiss_alert().await.unwrap();
+    assert!(browser.path().await.ends_with(&mission));
+
+    // A good save shows the new checklist, also after a reload.
+    browser
+        .fill(
+            "[data-testid=checklist-input]",
+            "- [ ] API p99 under **200 ms**\n- [x] No `5xx` spike <b>now</b>",
+        )
+        .await;
+    browser.click("[data-testid=save-checklist]").await;
+    text_with(
+        &browser,
+        "[data-testid=checklist] [data-testid=markdown]",
+        "API p99 under 200 ms",
+    )
+    .await;
+    c.refresh().await.unwrap();
+    let shown = any_text(&browser, "[data-testid=checklist] [data-testid=markdown]").await;
+    assert_eq!(shown, "API p99 under 200 ms\nNo 5xx spike <b>now</b>");
+    let bold = c
+        .find(Locator::Css(
+            "[data-testid=checklist] [data-testid=markdown] strong",
+        ))
+        .await
+        .unwrap();
+    assert_eq!(bold.text().await.unwrap(), "200 ms");
+    assert!(browser.absent("[data-testid=markdown] b").await);
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn active_hours_and_check_ins_show_on_the_mission_page() {
+    let server = TestServer::start_demo().await;
+    let id = new_mission(&server, "Nightly export").await;
+    let browser = opened(&server, Page::Mission(&id)).await;
+    let sentence = any_text(&browser, "[data-testid=hours-sentence]").await;
+    assert_eq!(sentence, "Check-ins may run at any hour.");
+
+    browser.click("[data-testid=edit-hours]").await;
+    browser.click("[data-testid=hours-enabled]").await;
+    for select in ["hours-start", "hours-end"] {
+        browser.fill(&format!("[data-testid={select}]"), "22").await;
+    }
+    browser.click("[data-testid=save-hours]").await;
+    text_is(
+        &browser,
+        "[data-testid=hours-error]",
+        "Start and end must differ: the window would be empty.",
+    )
+    .await;
+    browser.fill("[data-testid=hours-end]", "6").await;
+    browser
+        .fill("[data-testid=hours-zone]", "Europe/Paris")
+        .await;
+    let preview = text_with(&browser, "[data-testid=hours-preview]", "Europe/Paris").await;
+    assert_eq!(
+        preview,
+        "Check-ins run between 22:00 and 06:00 Europe/Paris (overnight); outside these hours they wait."
+    );
+    browser.click("[data-testid=save-hours]").await;
+    text_with(&browser, "[data-testid=hours-sentence]", "22:00 and 06:00").await;
+    let next = any_text(&browser, "[data-testid=next-check-in]").await;
+    assert!(next.starts_with("Next check-in may run in "), "{next}");
+    let m = mission(&server, &id).await;
+    assert_eq!(
+        m["checkIns"]["activeHours"],
+        json!({"start": 22, "end": 6, "timezone": "Europe/Paris"})
+    );
+
+    // A check-in tick while the organizer is still planning: the timeline says why it waited.
+    browser
+        .run("const s = document.querySelector('[data-testid=edit-hours]'); s.click();")
+        .await;
+    browser.click("[data-testid=hours-enabled]").await;
+    browser.click("[data-testid=save-hours]").await;
+    text_is(
+        &browser,
+        "[data-testid=hours-sentence]",
+        "Check-ins may run at any hour.",
+    )
+    .await;
+    let later = chrono::Utc::now() + chrono::Duration::minutes(61);
+    let ran = buildd_server::checkins::tick(&server.db, later, &Default::default())
+        .await
+        .unwrap();
+    assert!(ran >= 1, "the mission's check-in was due");
+    text_with(
+        &browser,
+        "[data-testid=runs-timeline]",
+        "Check-in · deferred: the organizer is planning",
+    )
+    .await;
+    let status = any_text(&browser, "[data-testid=last-check-in]").await;
+    assert!(
+        status.ends_with("deferred: the organizer is planning"),
+        "{status}"
+    );
+    browser.close().await;
+}

@@ -1,0 +1,156 @@
+//! A task's page: messaging its agent, where its run is, why it failed and running it again.
+
+use crate::fixtures::api::{id_of, mission, mission_id, new_mission, new_task, organizer_run, row};
+use crate::fixtures::check::{text_from, text_is, text_with, value_len};
+use crate::fixtures::{opened, Page};
+use buildd_testkit::{TestServer, WorkerVerbs};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_running_agent_is_messaged_from_its_task_page() {
+    let server = TestServer::start_demo().await;
+    let task = new_task(&server, "Tidy the cart", None).await;
+    let worker = server.claim_task(&task).await;
+    server
+        .report_ok(&worker, json!({"status": "running"}))
+        .await;
+
+    let browser = opened(&server, Page::Task(&task)).await;
+    browser.wait_for("[data-testid=message-agent]").await;
+
+    // Nothing to send is refused in place.
+    browser.click("[data-testid=agent-message-send]").await;
+    text_is(
+        &browser,
+        "[data-testid=agent-message-error]",
+        "Write a message first.",
+    )
+    .await;
+
+    // A message the server refuses stays in the box, with the server's reason.
+    let too_long = "x".repeat(4001);
+    browser
+        .fill("[data-testid=agent-message-input]", &too_long)
+        .await;
+    browser.click("[data-testid=agent-message-send]").await;
+    text_is(
+        &browser,
+        "[data-testid=agent-message-error]",
+        "message must be at most 4000 characters",
+    )
+    .await;
+    let kept = value_len(&browser, "[data-testid=agent-message-input]").await;
+    assert_eq!(kept, Some(4001));
+
+    // A message that goes through joins the history, delivered with the next report.
+    browser.fill("[data-testid=agent-message-input]", "").await;
+    browser
+        .type_into(
+            "[data-testid=agent-message-input]",
+            "Keep the old cart API working",
+        )
+        .await;
+    browser.click("[data-testid=agent-message-send]").await;
+    let entry = text_with(
+        &browser,
+        "[data-testid=agent-message]",
+        "Keep the old cart API working",
+    )
+    .await;
+    assert!(
+        entry.contains("waiting for the agent's next update"),
+        "{entry}"
+    );
+    assert_eq!(
+        browser
+            .value("[data-testid=agent-message-input]")
+            .await
+            .as_deref(),
+        Some("")
+    );
+    let answer = server
+        .report_ok(&worker, json!({"currentAction": "Editing cart.rs"}))
+        .await;
+    assert_eq!(answer["instructions"], "Keep the old cart API working");
+    text_with(&browser, "[data-testid=agent-message]", "delivered").await;
+
+    // Once the agent has finished, the history stays and the box goes.
+    server
+        .report_ok(&worker, json!({"status": "completed", "summary": "Tidied"}))
+        .await;
+    text_is(&browser, "[data-testid=task-summary]", "Tidied").await;
+    assert!(browser.absent("[data-testid=agent-message-input]").await);
+    browser.wait_for("[data-testid=agent-message]").await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_planning_run_shows_where_it_is_and_why_it_failed() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Audit logs").await;
+    let planning = organizer_run(&server, &mission).await;
+    let browser = opened(&server, Page::Task(&planning)).await;
+    text_from(
+        &browser,
+        "[data-testid=plan-banner]",
+        "Waiting for a worker",
+    )
+    .await;
+    let worker = server.claim_task(&planning).await;
+    server
+        .report_ok(&worker, json!({"status": "running"}))
+        .await;
+    text_is(
+        &browser,
+        "[data-testid=plan-banner]",
+        "Agent is generating a plan…",
+    )
+    .await;
+    // The run in a line: its state and branch.
+    let run = text_from(&browser, "[data-testid=task-run]", "Run: running").await;
+    assert!(run.contains("· branch "), "{run}");
+    server
+        .report_ok(
+            &worker,
+            json!({"status": "completed", "summary": "Here is my plan in prose."}),
+        )
+        .await;
+    let why = "the plan was not returned as validated JSON, so no child tasks could be created";
+    let banner = format!("Planning failed: {why}");
+    text_is(&browser, "[data-testid=plan-banner]", &banner).await;
+    // The result says why, beside what the agent wrote.
+    let error = format!("Failed: {why}");
+    text_is(&browser, "[data-testid=task-error]", &error).await;
+    text_is(
+        &browser,
+        "[data-testid=task-summary]",
+        "Here is my plan in prose.",
+    )
+    .await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failed_task_says_why_and_runs_again_with_what_it_blocked() {
+    let server = TestServer::start_demo().await;
+    let id = mission_id(&server, "Stabilise flaky CI").await;
+    // The demo's failed task.
+    let failed = id_of(&row(&mission(&server, &id).await["tasks"], |t| {
+        t["status"] == "failed" && t["title"] == "Fix race in inventory test"
+    }));
+    let browser = opened(&server, Page::Task(&failed)).await;
+    let why = text_from(&browser, "[data-testid=task-error]", "Failed: ").await;
+    browser.click("[data-testid=retry-task]").await;
+    browser
+        .wait_text("[data-testid=task-last-error]", |t| {
+            t == format!(
+                "The last run failed: {}",
+                why.trim_start_matches("Failed: ")
+            )
+        })
+        .await;
+    let task = server.get(&format!("/api/tasks/{failed}")).await;
+    assert_eq!(task["status"], "pending");
+    assert!(browser.absent("[data-testid=retry-task]").await);
+    browser.close().await;
+}
