@@ -110,7 +110,6 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
 #[tokio::test(flavor = "multi_thread")]
 async fn r_on_a_plan_in_review_opens_it_with_the_feedback_form() {
     let server = TestServer::start_demo().await;
-    let plan = plan_in_review_of(&server, "Add a health endpoint").await;
     let browser = connected(&server).await;
     let c = &browser.client;
     browser.click("[data-testid=nav-command]").await;
@@ -130,6 +129,7 @@ async fn r_on_a_plan_in_review_opens_it_with_the_feedback_form() {
     }
     body.send_keys("r").await.unwrap();
     browser.wait_for("[data-testid=plan-review]").await;
+    let plan = plan_in_review_of(&server, "Add a health endpoint").await;
     assert!(browser.path().await.ends_with(&plan));
     let form = c
         .find(Locator::Css("[data-testid=reject-feedback]"))

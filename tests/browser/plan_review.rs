@@ -88,6 +88,8 @@ async fn a_plan_is_reviewed_and_approved_from_its_task_page() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
+    const FEEDBACK: &str = "[data-testid=reject-feedback]";
+    const SEND: &str = "[data-testid=send-feedback]";
     let server = TestServer::start_demo().await;
     let plan = plan_in_review_of(&server, "Add a health endpoint").await;
     // The mission page says a plan waits, and leads to it.
@@ -103,22 +105,20 @@ async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
     browser.click("[data-testid=reject-plan]").await;
 
     // An empty submission is refused in place.
-    browser.click("[data-testid=send-feedback]").await;
+    browser.click(SEND).await;
     text_from(&browser, "[data-testid=plan-error]", "Feedback is required").await;
 
     // The server refuses (someone approved meanwhile): the typed feedback stays.
     assert_eq!(approve_plan(&server, &plan).await, 200);
-    browser
-        .type_into("[data-testid=reject-feedback]", "Check the database too")
-        .await;
-    browser.click("[data-testid=send-feedback]").await;
+    browser.type_into(FEEDBACK, "Check the database too").await;
+    browser.click(SEND).await;
     text_is(
         &browser,
         "[data-testid=plan-error]",
         "Plan already approved",
     )
     .await;
-    let kept = browser.value("[data-testid=reject-feedback]").await;
+    let kept = browser.value(FEEDBACK).await;
     assert_eq!(kept.as_deref(), Some("Check the database too"));
     browser.close().await;
 
@@ -132,10 +132,8 @@ async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
     let browser = opened(&server, Page::Task(&planning)).await;
     browser.wait_for("[data-testid=plan-review]").await;
     browser.click("[data-testid=reject-plan]").await;
-    browser
-        .type_into("[data-testid=reject-feedback]", "  Split per endpoint.  ")
-        .await;
-    browser.click("[data-testid=send-feedback]").await;
+    browser.type_into(FEEDBACK, "  Split per endpoint.  ").await;
+    browser.click(SEND).await;
     let title = browser
         .wait_text("[data-testid=task-title]", |t| t.ends_with("(revised)"))
         .await;

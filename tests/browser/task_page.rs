@@ -8,6 +8,10 @@ use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_running_agent_is_messaged_from_its_task_page() {
+    const ERROR: &str = "[data-testid=agent-message-error]";
+    const INPUT: &str = "[data-testid=agent-message-input]";
+    const SEND: &str = "[data-testid=agent-message-send]";
+    const HISTORY: &str = "[data-testid=agent-message]";
     let server = TestServer::start_demo().await;
     let task = new_task(&server, "Tidy the cart", None).await;
     let worker = server.claim_task(&task).await;
@@ -19,93 +23,58 @@ async fn a_running_agent_is_messaged_from_its_task_page() {
     browser.wait_for("[data-testid=message-agent]").await;
 
     // Nothing to send is refused in place.
-    browser.click("[data-testid=agent-message-send]").await;
-    text_is(
-        &browser,
-        "[data-testid=agent-message-error]",
-        "Write a message first.",
-    )
-    .await;
+    browser.click(SEND).await;
+    text_is(&browser, ERROR, "Write a message first.").await;
 
     // A message the server refuses stays in the box, with the server's reason.
     let too_long = "x".repeat(4001);
-    browser
-        .fill("[data-testid=agent-message-input]", &too_long)
-        .await;
-    browser.click("[data-testid=agent-message-send]").await;
-    text_is(
-        &browser,
-        "[data-testid=agent-message-error]",
-        "message must be at most 4000 characters",
-    )
-    .await;
-    let kept = value_len(&browser, "[data-testid=agent-message-input]").await;
+    browser.fill(INPUT, &too_long).await;
+    browser.click(SEND).await;
+    text_is(&browser, ERROR, "message must be at most 4000 characters").await;
+    let kept = value_len(&browser, INPUT).await;
     assert_eq!(kept, Some(4001));
 
     // A message that goes through joins the history, delivered with the next report.
-    browser.fill("[data-testid=agent-message-input]", "").await;
+    browser.fill(INPUT, "").await;
     browser
-        .type_into(
-            "[data-testid=agent-message-input]",
-            "Keep the old cart API working",
-        )
+        .type_into(INPUT, "Keep the old cart API working")
         .await;
-    browser.click("[data-testid=agent-message-send]").await;
-    let entry = text_with(
-        &browser,
-        "[data-testid=agent-message]",
-        "Keep the old cart API working",
-    )
-    .await;
+    browser.click(SEND).await;
+    let entry = text_with(&browser, HISTORY, "Keep the old cart API working").await;
     assert!(
         entry.contains("waiting for the agent's next update"),
         "{entry}"
     );
-    assert_eq!(
-        browser
-            .value("[data-testid=agent-message-input]")
-            .await
-            .as_deref(),
-        Some("")
-    );
+    assert_eq!(browser.value(INPUT).await.as_deref(), Some(""));
     let answer = server
         .report_ok(&worker, json!({"currentAction": "Editing cart.rs"}))
         .await;
     assert_eq!(answer["instructions"], "Keep the old cart API working");
-    text_with(&browser, "[data-testid=agent-message]", "delivered").await;
+    text_with(&browser, HISTORY, "delivered").await;
 
     // Once the agent has finished, the history stays and the box goes.
     server
         .report_ok(&worker, json!({"status": "completed", "summary": "Tidied"}))
         .await;
     text_is(&browser, "[data-testid=task-summary]", "Tidied").await;
-    assert!(browser.absent("[data-testid=agent-message-input]").await);
-    browser.wait_for("[data-testid=agent-message]").await;
+    assert!(browser.absent(INPUT).await);
+    browser.wait_for(HISTORY).await;
     browser.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_planning_run_shows_where_it_is_and_why_it_failed() {
+    const BANNER: &str = "[data-testid=plan-banner]";
     let server = TestServer::start_demo().await;
     let mission = new_mission(&server, "Audit logs").await;
     let planning = organizer_run(&server, &mission).await;
     let browser = opened(&server, Page::Task(&planning)).await;
-    text_from(
-        &browser,
-        "[data-testid=plan-banner]",
-        "Waiting for a worker",
-    )
-    .await;
+    text_from(&browser, BANNER, "Waiting for a worker").await;
     let worker = server.claim_task(&planning).await;
     server
         .report_ok(&worker, json!({"status": "running"}))
         .await;
-    text_is(
-        &browser,
-        "[data-testid=plan-banner]",
-        "Agent is generating a plan…",
-    )
-    .await;
+    text_is(&browser, BANNER, "Agent is generating a plan…").await;
     // The run in a line: its state and branch.
     let run = text_from(&browser, "[data-testid=task-run]", "Run: running").await;
     assert!(run.contains("· branch "), "{run}");
@@ -117,7 +86,7 @@ async fn a_planning_run_shows_where_it_is_and_why_it_failed() {
         .await;
     let why = "the plan was not returned as validated JSON, so no child tasks could be created";
     let banner = format!("Planning failed: {why}");
-    text_is(&browser, "[data-testid=plan-banner]", &banner).await;
+    text_is(&browser, BANNER, &banner).await;
     // The result says why, beside what the agent wrote.
     let error = format!("Failed: {why}");
     text_is(&browser, "[data-testid=task-error]", &error).await;

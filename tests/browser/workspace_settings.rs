@@ -1,18 +1,16 @@
 //! A workspace's settings page: its default merge policy and merge switches.
 
-use crate::fixtures::api::{mission_workspace, new_mission};
+use crate::fixtures::api::mission_workspace;
 use crate::fixtures::check::{any_text, text_is, text_with};
-use crate::fixtures::{open, opened, Page};
-use buildd_testkit::TestServer;
+use crate::fixtures::{on_new_mission, open, Page};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_workspace_default_policy_and_merge_switches_are_set_on_its_settings_page() {
-    let server = TestServer::start_demo().await;
-    let mission = new_mission(&server, "Inherits its workspace").await;
+    const STALL: &str = "[data-testid=policy-stall]";
+    let (server, browser, mission) = on_new_mission("Inherits its workspace").await;
     let workspace = mission_workspace(&server).await;
     let settings = format!("/api/workspaces/{workspace}");
-    let browser = opened(&server, Page::Mission(&mission)).await;
     browser.click("[data-testid=workspace-settings-link]").await;
     let current = any_text(&browser, "[data-testid=workspace-policy-current]").await;
     assert_eq!(
@@ -26,15 +24,12 @@ async fn the_workspace_default_policy_and_merge_switches_are_set_on_its_settings
         .await;
     browser.click("[data-testid=policy-override]").await;
     browser.fill("[data-testid=policy-tier]", "human").await;
-    browser.fill("[data-testid=policy-stall]", "soon").await;
+    browser.fill(STALL, "soon").await;
     browser.click("[data-testid=save-policy]").await;
     let error = any_text(&browser, "[data-testid=policy-error-stall]").await;
     assert!(error.starts_with("stallNotifyMinutes:"), "{error}");
-    assert_eq!(
-        browser.value("[data-testid=policy-stall]").await.as_deref(),
-        Some("soon")
-    );
-    browser.fill("[data-testid=policy-stall]", "45").await;
+    assert_eq!(browser.value(STALL).await.as_deref(), Some("soon"));
+    browser.fill(STALL, "45").await;
     browser.click("[data-testid=save-policy]").await;
     text_is(
         &browser,

@@ -9,6 +9,7 @@ use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_feed_shows_questions_and_takes_guidance_and_answers() {
+    const GUIDANCE: &str = "[data-testid=guidance-input]";
     let server = TestServer::start_demo().await;
     let mission = new_mission(&server, "Caching layer").await;
     let status = runner_note(
@@ -36,7 +37,7 @@ async fn the_feed_shows_questions_and_takes_guidance_and_answers() {
 
     // A refused note keeps its text and says why.
     let long = "x".repeat(501);
-    browser.fill("[data-testid=guidance-input]", &long).await;
+    browser.fill(GUIDANCE, &long).await;
     browser.click("[data-testid=send-guidance]").await;
     text_is(
         &browser,
@@ -44,13 +45,13 @@ async fn the_feed_shows_questions_and_takes_guidance_and_answers() {
         "Not sent: title must be at most 500 characters",
     )
     .await;
-    let kept = value_len(&browser, "[data-testid=guidance-input]").await;
+    let kept = value_len(&browser, GUIDANCE).await;
     assert_eq!(kept, Some(501));
 
     // Guidance is Markdown: bold, code and web addresses read as such, nothing else.
     browser
         .fill(
-            "[data-testid=guidance-input]",
+            GUIDANCE,
             "Keep **Stripe** and `PayPal` working; see https://example.com/spec.",
         )
         .await;

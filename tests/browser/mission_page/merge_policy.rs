@@ -1,18 +1,19 @@
 //! The mission's merge policy: what is in effect, and where it comes from.
 
-use crate::fixtures::api::{mission, new_mission};
+use crate::fixtures::api::mission;
 use crate::fixtures::check::{any_text, text_is};
-use crate::fixtures::{opened, Page};
-use buildd_testkit::TestServer;
+use crate::fixtures::on_new_mission;
 use serde_json::json;
+
+/// Where the page says which policy is in effect, and what it says when none is set.
+const EFFECTIVE: &str = "[data-testid=effective-policy]";
+const INHERITED: &str = "Auto-threshold — the built-in default";
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_mission_switched_to_human_shows_its_effective_policy() {
-    let server = TestServer::start_demo().await;
-    let id = new_mission(&server, "Payments hardening").await;
-    let browser = opened(&server, Page::Mission(&id)).await;
-    let effective = any_text(&browser, "[data-testid=effective-policy]").await;
-    assert_eq!(effective, "Auto-threshold — the built-in default");
+    let (server, browser, id) = on_new_mission("Payments hardening").await;
+    let effective = any_text(&browser, EFFECTIVE).await;
+    assert_eq!(effective, INHERITED);
 
     // A value the server refuses is shown at its field.
     browser.click("[data-testid=edit-policy]").await;
@@ -26,23 +27,13 @@ async fn a_mission_switched_to_human_shows_its_effective_policy() {
 
     browser.fill("[data-testid=policy-tier]", "human").await;
     browser.click("[data-testid=save-policy]").await;
-    text_is(
-        &browser,
-        "[data-testid=effective-policy]",
-        "Human — set on this mission",
-    )
-    .await;
+    text_is(&browser, EFFECTIVE, "Human — set on this mission").await;
     let m = mission(&server, &id).await;
     assert_eq!(m["mergePolicy"], json!({"tier": "human"}));
 
     // Reset to inherited.
     browser.click("[data-testid=edit-policy]").await;
     browser.click("[data-testid=reset-policy]").await;
-    text_is(
-        &browser,
-        "[data-testid=effective-policy]",
-        "Auto-threshold — the built-in default",
-    )
-    .await;
+    text_is(&browser, EFFECTIVE, INHERITED).await;
     browser.close().await;
 }

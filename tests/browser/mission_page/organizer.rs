@@ -1,19 +1,24 @@
 //! The organizer's section: its checklist, and the hours its check-ins keep.
 
-use crate::fixtures::api::{mission, new_mission};
+use crate::fixtures::api::mission;
 use crate::fixtures::check::{any_text, text_from, text_is, text_with, value_len};
-use crate::fixtures::{opened, Page};
-use buildd_testkit::TestServer;
+use crate::fixtures::on_new_mission;
 use fantoccini::Locator;
 use serde_json::json;
 
+/// The checklist as the section shows it, and its field once editing.
+const CHECKLIST: &str = "[data-testid=checklist] [data-testid=markdown]";
+const CHECKLIST_INPUT: &str = "[data-testid=checklist-input]";
+/// The sentence that says when check-ins may run, and the button that saves new hours.
+const HOURS: &str = "[data-testid=hours-sentence]";
+const SAVE_HOURS: &str = "[data-testid=save-hours]";
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_organizer_checklist_is_edited_and_kept_when_a_save_fails() {
-    let server = TestServer::start_demo().await;
-    let mission = new_mission(&server, "Keep production healthy").await;
-    let browser = opened(&server, Page::Mission(&mission)).await;
+    // The server runs as long as it is bound.
+    let (_server, browser, mission) = on_new_mission("Keep production healthy").await;
     let c = &browser.client;
-    let shown = any_text(&browser, "[data-testid=checklist] [data-testid=markdown]").await;
+    let shown = any_text(&browser, CHECKLIST).await;
     assert!(
         shown.starts_with("Assess which phase the mission is in"),
         "{shown}"
@@ -22,9 +27,7 @@ async fn the_organizer_checklist_is_edited_and_kept_when_a_save_fails() {
     // A save the server refuses keeps the text and says why.
     browser.click("[data-testid=edit-checklist]").await;
     let too_long = "- [ ] x\n".repeat(1001);
-    browser
-        .fill("[data-testid=checklist-input]", &too_long)
-        .await;
+    browser.fill(CHECKLIST_INPUT, &too_long).await;
     let count = text_from(&browser, "[data-testid=checklist-count]", "8008").await;
     assert_eq!(count, "8008 / 8000 characters");
     browser.click("[data-testid=save-checklist]").await;
@@ -33,7 +36,7 @@ async fn the_organizer_checklist_is_edited_and_kept_when_a_save_fails() {
         error.starts_with("Not saved: heartbeatChecklist must be at most 8000 characters"),
         "{error}"
     );
-    let kept = value_len(&browser, "[data-testid=checklist-input]").await;
+    let kept = value_len(&browser, CHECKLIST_INPUT).await;
     assert_eq!(kept, Some(too_long.len()));
 
     // Leaving with unsaved text asks first; staying keeps it.
@@ -49,19 +52,14 @@ async fn the_organizer_checklist_is_edited_and_kept_when_a_save_fails() {
     // A good save shows the new checklist, also after a reload.
     browser
         .fill(
-            "[data-testid=checklist-input]",
+            CHECKLIST_INPUT,
             "- [ ] API p99 under **200 ms**\n- [x] No `5xx` spike <b>now</b>",
         )
         .await;
     browser.click("[data-testid=save-checklist]").await;
-    text_with(
-        &browser,
-        "[data-testid=checklist] [data-testid=markdown]",
-        "API p99 under 200 ms",
-    )
-    .await;
+    text_with(&browser, CHECKLIST, "API p99 under 200 ms").await;
     c.refresh().await.unwrap();
-    let shown = any_text(&browser, "[data-testid=checklist] [data-testid=markdown]").await;
+    let shown = any_text(&browser, CHECKLIST).await;
     assert_eq!(shown, "API p99 under 200 ms\nNo 5xx spike <b>now</b>");
     let bold = c
         .find(Locator::Css(
@@ -76,10 +74,8 @@ async fn the_organizer_checklist_is_edited_and_kept_when_a_save_fails() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn active_hours_and_check_ins_show_on_the_mission_page() {
-    let server = TestServer::start_demo().await;
-    let id = new_mission(&server, "Nightly export").await;
-    let browser = opened(&server, Page::Mission(&id)).await;
-    let sentence = any_text(&browser, "[data-testid=hours-sentence]").await;
+    let (server, browser, id) = on_new_mission("Nightly export").await;
+    let sentence = any_text(&browser, HOURS).await;
     assert_eq!(sentence, "Check-ins may run at any hour.");
 
     browser.click("[data-testid=edit-hours]").await;
@@ -87,7 +83,7 @@ async fn active_hours_and_check_ins_show_on_the_mission_page() {
     for select in ["hours-start", "hours-end"] {
         browser.fill(&format!("[data-testid={select}]"), "22").await;
     }
-    browser.click("[data-testid=save-hours]").await;
+    browser.click(SAVE_HOURS).await;
     text_is(
         &browser,
         "[data-testid=hours-error]",
@@ -103,8 +99,8 @@ async fn active_hours_and_check_ins_show_on_the_mission_page() {
         preview,
         "Check-ins run between 22:00 and 06:00 Europe/Paris (overnight); outside these hours they wait."
     );
-    browser.click("[data-testid=save-hours]").await;
-    text_with(&browser, "[data-testid=hours-sentence]", "22:00 and 06:00").await;
+    browser.click(SAVE_HOURS).await;
+    text_with(&browser, HOURS, "22:00 and 06:00").await;
     let next = any_text(&browser, "[data-testid=next-check-in]").await;
     assert!(next.starts_with("Next check-in may run in "), "{next}");
     let m = mission(&server, &id).await;
@@ -118,13 +114,8 @@ async fn active_hours_and_check_ins_show_on_the_mission_page() {
         .run("const s = document.querySelector('[data-testid=edit-hours]'); s.click();")
         .await;
     browser.click("[data-testid=hours-enabled]").await;
-    browser.click("[data-testid=save-hours]").await;
-    text_is(
-        &browser,
-        "[data-testid=hours-sentence]",
-        "Check-ins may run at any hour.",
-    )
-    .await;
+    browser.click(SAVE_HOURS).await;
+    text_is(&browser, HOURS, "Check-ins may run at any hour.").await;
     let later = chrono::Utc::now() + chrono::Duration::minutes(61);
     let ran = buildd_server::checkins::tick(&server.db, later, &Default::default())
         .await
