@@ -6,7 +6,7 @@ mod common;
 use axum::http::StatusCode;
 use buildd_server::scheduler::{release_expired, CLAIM_TTL_MINUTES};
 use chrono::{DateTime, Duration, Utc};
-use common::TestApp;
+use common::{TestApp, WorkerVerbs};
 use serde_json::{json, Value};
 
 /// Moves the claims on `tasks` to run out a minute from now, as if taken 59 minutes ago.

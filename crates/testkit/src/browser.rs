@@ -1,6 +1,7 @@
 //! Headless Chromium over chromedriver. Chromedriver runs in its own process group, which is
 //! killed on drop, so a failed test never leaves a browser behind.
 
+use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -98,13 +99,17 @@ impl Browser {
     }
 
     /// Waits for `css` to match, then returns the element.
-    pub async fn wait_for(&self, css: &str) -> fantoccini::elements::Element {
+    pub async fn wait_for(&self, css: &str) -> Element {
+        self.wait_located(Locator::Css(css)).await
+    }
+
+    async fn wait_located(&self, locator: Locator<'_>) -> Element {
         self.client
             .wait()
             .at_most(Duration::from_secs(20))
-            .for_element(Locator::Css(css))
+            .for_element(locator)
             .await
-            .unwrap_or_else(|e| panic!("waiting for {css}: {e}"))
+            .unwrap_or_else(|e| panic!("waiting for {locator:?}: {e}"))
     }
 
     /// Clicks the element `css` matches, once the page shows it.
@@ -138,6 +143,93 @@ impl Browser {
             )
             .await
             .unwrap_or_else(|e| panic!("filling {css}: {e}"));
+    }
+
+    /// Loads `url`.
+    pub async fn goto(&self, url: &str) {
+        self.client
+            .goto(url)
+            .await
+            .unwrap_or_else(|e| panic!("loading {url}: {e}"));
+    }
+
+    /// The path of the address shown.
+    pub async fn path(&self) -> String {
+        self.client
+            .current_url()
+            .await
+            .expect("the current address")
+            .path()
+            .to_string()
+    }
+
+    /// Clicks the link whose text is `text`, once the page shows it.
+    pub async fn click_link(&self, text: &str) {
+        self.wait_located(Locator::LinkText(text))
+            .await
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("clicking the link {text:?}: {e}"));
+    }
+
+    /// Types `text` into the field `css` matches, key by key.
+    pub async fn type_into(&self, css: &str, text: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("finding {css}: {e}"))
+            .send_keys(text)
+            .await
+            .unwrap_or_else(|e| panic!("typing into {css}: {e}"));
+    }
+
+    /// How many elements `css` matches now.
+    pub async fn count(&self, css: &str) -> usize {
+        self.client
+            .find_all(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("finding {css}: {e}"))
+            .len()
+    }
+
+    /// Whether nothing on the page matches `css` now.
+    pub async fn absent(&self, css: &str) -> bool {
+        self.count(css).await == 0
+    }
+
+    /// The texts of the elements `css` matches now, in page order.
+    pub async fn texts(&self, css: &str) -> Vec<String> {
+        let mut texts = Vec::new();
+        for el in self
+            .client
+            .find_all(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("finding {css}: {e}"))
+        {
+            texts.push(
+                el.text()
+                    .await
+                    .unwrap_or_else(|e| panic!("reading {css}: {e}")),
+            );
+        }
+        texts
+    }
+
+    /// The attribute `name` of the element `css` matches, once the page shows it.
+    pub async fn attr(&self, css: &str, name: &str) -> Option<String> {
+        self.wait_for(css)
+            .await
+            .attr(name)
+            .await
+            .unwrap_or_else(|e| panic!("reading {name} of {css}: {e}"))
+    }
+
+    /// Runs `script` in the page; returns what it returns.
+    pub async fn run(&self, script: &str) -> serde_json::Value {
+        self.client
+            .execute(script, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("running {script:?}: {e}"))
     }
 
     pub async fn close(mut self) {

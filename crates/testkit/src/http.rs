@@ -1,35 +1,41 @@
-//! A minimal HTTP/1.1 GET over a loopback socket, so tests and benchmarks read the API as
-//! any client would without pulling in an HTTP client stack.
+//! A minimal HTTP/1.1 client over a loopback socket, so tests and benchmarks reach the API
+//! as any client would without pulling in an HTTP client stack.
 
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::io::BufRead;
+use std::net::SocketAddr;
 
-/// GETs `path` with `key`; returns the status and the JSON body.
-pub fn get_json(addr: SocketAddr, path: &str, key: &str) -> (u16, Value) {
-    send_json(addr, "GET", path, key, None)
+/// Sends `request` to `addr`; returns the status and the JSON body (null when there is none).
+pub(crate) async fn send(addr: SocketAddr, request: String) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    stream.write_all(request.as_bytes()).await.expect("send");
+    // The request asks the server to close, so the response ends with the stream.
+    let mut bytes = Vec::new();
+    stream.read_to_end(&mut bytes).await.expect("response");
+    let (status, body) = read_response(&mut bytes.as_slice());
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
 }
 
-/// Sends `method path` with `key` and an optional JSON body; returns the status and body.
-pub fn send_json(
+/// The request's text; no Authorization header when `key` is empty.
+pub(crate) fn request(
     addr: SocketAddr,
     method: &str,
     path: &str,
     key: &str,
     body: Option<&Value>,
-) -> (u16, Value) {
-    let mut stream = TcpStream::connect(addr).expect("connect");
+) -> String {
     let body = body.map(Value::to_string).unwrap_or_default();
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\n\
+    let auth = if key.is_empty() {
+        String::new()
+    } else {
+        format!("Authorization: Bearer {key}\r\n")
+    };
+    format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}\
          Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
-    .expect("send");
-    let mut reader = BufReader::new(stream);
-    let (status, body) = read_response(&mut reader);
-    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
 }
 
 /// Reads one response (Content-Length or chunked) from `reader`.

@@ -1,7 +1,9 @@
-use crate::http::send_json;
+use crate::api::{Answer, Api};
+use crate::http;
+use axum::http::StatusCode;
 use buildd_core::AccountLevel;
 use buildd_server::{app, demo, keys, Db};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -75,40 +77,14 @@ impl TestServer {
         }
     }
 
-    /// Claims task `task_id` over the worker protocol; returns the worker id.
-    pub fn claim(&self, task_id: &str) -> String {
-        let (status, body) = send_json(
-            self.addr,
-            "POST",
-            "/api/workers/claim",
-            &self.worker_key,
-            Some(&json!({"runner": "tests", "taskId": task_id})),
-        );
-        assert_eq!(status, 200, "{body}");
-        assert_eq!(body["workers"][0]["taskId"], task_id, "claim: {body}");
-        body["workers"][0]["id"].as_str().unwrap().to_string()
+    /// Sends `method path` with the admin key and an optional JSON body.
+    pub async fn admin(&self, method: &str, path: &str, body: Option<Value>) -> Answer {
+        self.send(method, path, &self.key, body).await
     }
 
-    /// Sends a worker report; returns the answer.
-    pub fn report(&self, worker_id: &str, body: Value) -> Value {
-        let (status, answer) = send_json(
-            self.addr,
-            "PATCH",
-            &format!("/api/workers/{worker_id}"),
-            &self.worker_key,
-            Some(&body),
-        );
-        assert_eq!(status, 200, "{answer}");
-        answer
-    }
-
-    /// Claims task `task_id` and completes it with `structured_output`, as a runner would.
-    pub fn complete_with_output(&self, task_id: &str, structured_output: Value) {
-        let worker = self.claim(task_id);
-        self.report(
-            &worker,
-            json!({"status": "completed", "summary": "Planned", "structuredOutput": structured_output}),
-        );
+    /// `GET path` with the admin key; the answer, whatever its status.
+    pub async fn get(&self, path: &str) -> Value {
+        self.admin("GET", path, None).await.1
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -118,6 +94,19 @@ impl TestServer {
     /// The dashboard link with the key in its fragment, as `cargo xtask serve` prints it.
     pub fn link(&self) -> String {
         self.url(&format!("/#key={}", self.key))
+    }
+}
+
+/// Over the loopback socket, as any client would.
+impl Api for TestServer {
+    fn worker_key(&self) -> &str {
+        &self.worker_key
+    }
+
+    async fn send(&self, method: &str, path: &str, key: &str, body: Option<Value>) -> Answer {
+        let request = http::request(self.addr, method, path, key, body.as_ref());
+        let (status, answer) = http::send(self.addr, request).await;
+        (StatusCode::from_u16(status).expect("a status code"), answer)
     }
 }
 

@@ -1,4 +1,6 @@
-//! A real server on a temporary SQLite file, called through the router.
+//! A real server on a temporary SQLite file, called through the router. The worker verbs
+//! (`claim_task`, `report`, `complete_task`, `fail_task`) are buildd-testkit's, shared with
+//! the browser tests.
 
 #![allow(dead_code)]
 
@@ -6,6 +8,8 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use buildd_core::AccountLevel;
 use buildd_server::{app, keys, Db};
+pub use buildd_testkit::WorkerVerbs;
+use buildd_testkit::{Answer, Api};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
@@ -163,49 +167,6 @@ impl TestApp {
         tx.commit().await.unwrap();
     }
 
-    /// Claims task `task` with the worker key, as a runner would; returns the worker id.
-    pub async fn claim_task(&self, task: &str) -> String {
-        let (status, body) = self
-            .call(
-                "POST",
-                "/api/workers/claim",
-                &self.worker,
-                Some(json!({"runner": "test-runner", "taskId": task})),
-            )
-            .await;
-        assert_eq!(status, StatusCode::OK, "{body}");
-        let worker = &body["workers"][0];
-        assert_eq!(worker["taskId"], task, "claim of {task}: {body}");
-        worker["id"].as_str().unwrap().to_string()
-    }
-
-    /// Sends a worker report with the worker key.
-    pub async fn report(&self, worker: &str, body: Value) -> (StatusCode, Value) {
-        self.call(
-            "PATCH",
-            &format!("/api/workers/{worker}"),
-            &self.worker,
-            Some(body),
-        )
-        .await
-    }
-
-    /// Claims `task` and completes it with `body` merged into `{status: completed}`.
-    pub async fn complete_task(&self, task: &str, mut body: Value) -> (StatusCode, Value) {
-        let worker = self.claim_task(task).await;
-        body["status"] = json!("completed");
-        self.report(&worker, body).await
-    }
-
-    /// Claims `task` and reports it failed with `error`, as a runner would.
-    pub async fn fail_task(&self, task: &str, error: &str) {
-        let worker = self.claim_task(task).await;
-        let (status, body) = self
-            .report(&worker, json!({"status": "failed", "error": error}))
-            .await;
-        assert_eq!(status, StatusCode::OK, "{body}");
-    }
-
     /// Completes the mission's organizer run in flight with an empty plan, as its runner
     /// would.
     pub async fn finish_planning(&self, mission: &str) {
@@ -338,6 +299,17 @@ impl TestApp {
             )
             .await;
         assert_eq!(code, StatusCode::OK, "{body}");
+    }
+}
+
+/// Through the router in memory, as `call` sends.
+impl Api for TestApp {
+    fn worker_key(&self) -> &str {
+        &self.worker
+    }
+
+    async fn send(&self, method: &str, path: &str, key: &str, body: Option<Value>) -> Answer {
+        self.call(method, path, key, body).await
     }
 }
 

@@ -3,7 +3,7 @@
 //! mission in headless Chromium.
 //! Figures are printed with their budgets; nothing is asserted.
 
-use buildd_testkit::{send_json, Browser, TestServer};
+use buildd_testkit::{Browser, TestServer, WorkerVerbs};
 use serde_json::json;
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
@@ -248,43 +248,27 @@ fn big_plan() -> serde_json::Value {
 }
 
 /// Server time of approve-plan on a 100-step plan: a fresh plan in review per request.
-fn approve_time(server: &TestServer) {
-    let (_, ws) = send_json(
-        server.addr,
-        "POST",
-        "/api/workspaces",
-        &server.key,
-        Some(&json!({"name": "bench-approve", "repo": "acme/bench"})),
-    );
+async fn approve_time(server: &TestServer) {
+    let (_, ws) = server
+        .admin(
+            "POST",
+            "/api/workspaces",
+            Some(json!({"name": "bench-approve", "repo": "acme/bench"})),
+        )
+        .await;
     let workspace = ws["workspace"]["id"].as_str().unwrap().to_string();
     let plan = big_plan();
     let mut times = Vec::new();
     for i in 0..25 {
-        let (_, m) = send_json(
-            server.addr,
-            "POST",
-            "/api/missions",
-            &server.key,
-            Some(&json!({"title": format!("Approve bench {i}"), "workspaceId": workspace})),
-        );
-        let mission = m["id"].as_str().unwrap();
-        let (_, run) = send_json(
-            server.addr,
-            "POST",
-            &format!("/api/missions/{mission}/run"),
-            &server.key,
-            None,
-        );
+        let mission = json!({"title": format!("Approve bench {i}"), "workspaceId": workspace});
+        let (_, m) = server.admin("POST", "/api/missions", Some(mission)).await;
+        let run_path = format!("/api/missions/{}/run", m["id"].as_str().unwrap());
+        let (_, run) = server.admin("POST", &run_path, None).await;
         let task = run["task"]["id"].as_str().unwrap();
-        server.complete_with_output(task, plan.clone());
+        server.complete_with_output(task, plan.clone()).await;
+        let approve_path = format!("/api/tasks/{task}/approve-plan");
         let start = Instant::now();
-        let (status, body) = send_json(
-            server.addr,
-            "POST",
-            &format!("/api/tasks/{task}/approve-plan"),
-            &server.key,
-            None,
-        );
+        let (status, body) = server.admin("POST", &approve_path, None).await;
         let elapsed = start.elapsed().as_secs_f64() * 1000.0;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["tasks"].as_array().unwrap().len(), PLAN_STEPS);
@@ -363,6 +347,6 @@ async fn main() {
     let mission = seed_big_mission(&server).await;
     let runtime = tokio::runtime::Handle::current();
     tokio::task::block_in_place(|| api_latency(&server, &mission, &runtime));
-    tokio::task::block_in_place(|| approve_time(&server));
+    approve_time(&server).await;
     render_time(&server, &mission).await;
 }

@@ -1,0 +1,143 @@
+//! The command center: planning apart from execution, what waits on a person, its filters
+//! in the address, and its keys.
+
+use crate::fixtures::api::{
+    approve_plan, id_of, new_mission, notes_of_type, patch, plan_in_review_of, planned, runner_note,
+};
+use crate::fixtures::check::{any_text, text_is, text_with};
+use crate::fixtures::{connected, open, Page};
+use buildd_testkit::TestServer;
+use fantoccini::Locator;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_on_you() {
+    let server = TestServer::start_demo().await;
+    // A mission whose plan was approved: its tasks are filed, none picked up yet.
+    let mission = new_mission(&server, "Rate limits").await;
+    let steps = json!({"plan": [{"ref": "a", "title": "Add the limiter", "description": "d"},
+                                {"ref": "b", "title": "Document limits", "description": "d", "dependsOn": ["a"]}],
+                       "summary": "Two steps.", "missionComplete": false});
+    let planning = planned(&server, &mission, steps).await;
+    assert_eq!(approve_plan(&server, &planning).await, 200);
+    let question =
+        json!({"type": "question", "title": "Per key or per IP?", "defaultChoice": "per key"});
+    assert_eq!(runner_note(&server, &mission, question).await, 201);
+
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    browser.click("[data-testid=nav-command]").await;
+    let waiting = text_with(
+        &browser,
+        "[data-testid=waiting-on-you]",
+        "Per key or per IP?",
+    )
+    .await;
+    assert!(
+        waiting.contains("Review the plan of Add a health endpoint"),
+        "{waiting}"
+    );
+    assert!(
+        waiting.contains("Stabilise flaky CI: 1 task failed and nothing is queued"),
+        "the demo's failed work, which nothing will retry: {waiting}"
+    );
+    assert!(waiting.starts_with("Waiting on you (3)"), "{waiting}");
+    assert_eq!(c.title().await.unwrap(), "(3) Buildd Mission Control");
+    let planning_rows = text_with(
+        &browser,
+        "[data-testid=planning-missions]",
+        "Add a health endpoint",
+    )
+    .await;
+    assert!(!planning_rows.contains("Rate limits"), "{planning_rows}");
+    let execution = c
+        .find(Locator::Css("[data-testid=execution-missions]"))
+        .await
+        .unwrap();
+    let strip = execution
+        .find(Locator::XPath(
+            ".//li[.//a[text()='Rate limits']]//*[@data-testid='step-strip']",
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        strip.attr("aria-label").await.unwrap().as_deref(),
+        Some("Step 3 of 5: FILE")
+    );
+
+    // A mission worked with a person says so. The mode and step filters live in the URL;
+    // each leaves only Rate limits, which is past planning.
+    let interactive = json!({"mode": "interactive"});
+    let status = patch(&server, &format!("/api/missions/{mission}"), interactive).await;
+    assert_eq!(status, 200);
+    for (query, mode) in [
+        ("?mode=interactive", Some("interactive")),
+        ("?step=3", None),
+    ] {
+        open(&browser, &server, Page::CommandCenter(query)).await;
+        let only = text_with(&browser, "[data-testid=execution-missions]", "Rate limits").await;
+        if let Some(mode) = mode {
+            assert!(only.to_lowercase().contains(mode), "{only}");
+        }
+        let planning_rows = any_text(&browser, "[data-testid=planning-missions]").await;
+        assert_eq!(planning_rows, "Planning\nNone.");
+    }
+
+    // j selects the first mission shown, Enter opens it.
+    let body = c.find(Locator::Css("body")).await.unwrap();
+    body.send_keys("j").await.unwrap();
+    body.send_keys("\u{E007}").await.unwrap();
+    text_is(&browser, "[data-testid=mission-title]", "Rate limits").await;
+
+    // The nav counts what waits on you from every page, and follows the answers.
+    let count = any_text(&browser, "[data-testid=nav-waiting-count]").await;
+    assert_eq!(count, "3");
+    let questions = notes_of_type(&server, &mission, "question").await;
+    let question = id_of(&questions["notes"][0]);
+    let (status, _) = server
+        .admin(
+            "POST",
+            &format!("/api/missions/{mission}/notes/{question}/reply"),
+            Some(json!({"title": "Per key"})),
+        )
+        .await;
+    assert_eq!(status, 201);
+    text_is(&browser, "[data-testid=nav-waiting-count]", "2").await;
+    assert_eq!(c.title().await.unwrap(), "(2) Buildd Mission Control");
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn r_on_a_plan_in_review_opens_it_with_the_feedback_form() {
+    let server = TestServer::start_demo().await;
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    browser.click("[data-testid=nav-command]").await;
+    text_with(
+        &browser,
+        "[data-testid=planning-missions]",
+        "Add a health endpoint",
+    )
+    .await;
+    let rows = browser
+        .texts("[data-testid=command-row] .command-row__title")
+        .await;
+    let index = rows.iter().rposition(|t| t == "Add a health endpoint");
+    let body = c.find(Locator::Css("body")).await.unwrap();
+    for _ in 0..index.expect("the mission is listed") {
+        body.send_keys("j").await.unwrap();
+    }
+    body.send_keys("r").await.unwrap();
+    browser.wait_for("[data-testid=plan-review]").await;
+    let plan = plan_in_review_of(&server, "Add a health endpoint").await;
+    assert!(browser.path().await.ends_with(&plan));
+    let form = c
+        .find(Locator::Css("[data-testid=reject-feedback]"))
+        .await
+        .unwrap();
+    assert!(
+        form.is_displayed().await.unwrap(),
+        "the feedback form is open"
+    );
+    browser.close().await;
+}

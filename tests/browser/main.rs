@@ -1,0 +1,15 @@
+//! End to end, as a person uses the dashboard: the real server on a loopback port with a
+//! temporary database, the release dashboard, headless Chromium. A module a page; what they
+//! share is in `fixtures`.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod fixtures;
+
+mod command_center;
+mod connect;
+mod mission_page;
+mod missions_list;
+mod plan_review;
+mod task_page;
+mod workspace_settings;

@@ -1,0 +1,114 @@
+//! The mission's pull requests: what holds each, reviews, and a person merging.
+
+use crate::fixtures::api::{new_mission, new_mission_with, patch, pr_of, task_with_green_pr};
+use crate::fixtures::check::{any_text, text_from};
+use crate::fixtures::{opened, Page};
+use buildd_testkit::{TestServer, WorkerVerbs};
+use serde_json::{json, Value};
+
+/// The files of a PR that changes `path` and nothing a rail holds.
+fn modified(path: &str) -> Value {
+    json!([{"path": path, "status": "modified", "additions": 12, "deletions": 3, "patch": "+x"}])
+}
+
+/// The element `testid` within PR `number`'s row.
+fn pr(number: i64, testid: &str) -> String {
+    format!("[data-pr='{number}'] [data-testid={testid}]")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_held_pr_shows_its_contract_reason_and_a_person_merges_it() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission_with(
+        &server,
+        json!({"title": "User cleanup", "requiresReview": true, "orchestrationMode": "manual"}),
+    )
+    .await;
+    task_with_green_pr(
+        &server,
+        &mission,
+        501,
+        json!([{"path": "migrations/0007_drop.sql", "status": "added", "additions": 1, "deletions": 0,
+                "patch": "+ALTER TABLE users DROP COLUMN legacy;"}]),
+    )
+    .await;
+    task_with_green_pr(&server, &mission, 502, modified("src/users.rs")).await;
+
+    let browser = opened(&server, Page::Mission(&mission)).await;
+    let held = any_text(&browser, &pr(501, "pr-reason")).await;
+    assert_eq!(
+        held,
+        "migration: migrations/0007_drop.sql: drops column users.legacy"
+    );
+    let verdicts = any_text(&browser, &pr(501, "migration-verdicts")).await;
+    assert!(verdicts.contains("CONTRACT"), "{verdicts}");
+    // What holds it is what a person reviews; they may merge it once CI passed.
+    assert_eq!(browser.count(&pr(501, "merge-pr")).await, 1);
+
+    let reason = any_text(&browser, &pr(502, "pr-reason")).await;
+    assert_eq!(
+        reason,
+        "Human — this mission requires review: a person merges this PR"
+    );
+    // Merging past a rail says so; merging what only the tier holds does not.
+    browser.click(&pr(501, "merge-pr")).await;
+    let warning = any_text(&browser, &pr(501, "merge-warning")).await;
+    assert_eq!(warning, "You merge past what holds it, listed above.");
+    browser.click(&pr(502, "merge-pr")).await;
+    any_text(&browser, &pr(502, "merge-confirm")).await;
+    assert!(browser.absent(&pr(502, "merge-warning")).await);
+    browser.click(&pr(502, "confirm-merge")).await;
+    browser
+        .wait_text(&pr(502, "pr-state"), |t| t.eq_ignore_ascii_case("merged"))
+        .await;
+    assert_eq!(pr_of(&server, &mission, 502).await["state"], "merged");
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_escalated_review_shows_why_and_a_person_merges_the_pr() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Reviewed search").await;
+    let policy = json!({"mergePolicy": {"tier": "agent-review",
+                                        "agentReview": {"reviewerRole": "reviewer"}}});
+    let status = patch(&server, &format!("/api/missions/{mission}"), policy).await;
+    assert_eq!(status, 200);
+    task_with_green_pr(&server, &mission, 601, modified("src/search.rs")).await;
+    let browser = opened(&server, Page::Mission(&mission)).await;
+    let waiting = any_text(&browser, &pr(601, "pr-review")).await;
+    assert!(
+        waiting.starts_with("Reviewer at work on review 1"),
+        "{waiting}"
+    );
+    assert!(browser.absent(&pr(601, "merge-pr")).await);
+
+    // The reviewer approves a PR into main: the server sends it to a person instead.
+    let reviewer = pr_of(&server, &mission, 601).await["reviews"][0]["reviewerTaskId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    server
+        .complete_with_output(
+            &reviewer,
+            json!({"verdict": "approve", "confidence": 0.9, "summary": "Tests cover the ranking."}),
+        )
+        .await;
+    let review = text_from(&browser, &pr(601, "pr-review"), "Escalated").await;
+    assert!(
+        review.starts_with("Escalated to you (the reviewer said approve (confidence 0.90))"),
+        "{review}"
+    );
+    assert!(
+        review.contains(
+            "model approve: base 'main' is a protected trunk branch — human merge required"
+        ),
+        "{review}"
+    );
+    assert!(review.contains("Tests cover the ranking."), "{review}");
+    browser.click(&pr(601, "merge-pr")).await;
+    browser.click(&pr(601, "confirm-merge")).await;
+    browser
+        .wait_text(&pr(601, "pr-state"), |t| t.eq_ignore_ascii_case("merged"))
+        .await;
+    browser.close().await;
+}

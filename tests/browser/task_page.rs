@@ -1,0 +1,125 @@
+//! A task's page: messaging its agent, where its run is, why it failed and running it again.
+
+use crate::fixtures::api::{id_of, mission, mission_id, new_mission, new_task, organizer_run, row};
+use crate::fixtures::check::{text_from, text_is, text_with, value_len};
+use crate::fixtures::{opened, Page};
+use buildd_testkit::{TestServer, WorkerVerbs};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_running_agent_is_messaged_from_its_task_page() {
+    const ERROR: &str = "[data-testid=agent-message-error]";
+    const INPUT: &str = "[data-testid=agent-message-input]";
+    const SEND: &str = "[data-testid=agent-message-send]";
+    const HISTORY: &str = "[data-testid=agent-message]";
+    let server = TestServer::start_demo().await;
+    let task = new_task(&server, "Tidy the cart", None).await;
+    let worker = server.claim_task(&task).await;
+    server
+        .report_ok(&worker, json!({"status": "running"}))
+        .await;
+
+    let browser = opened(&server, Page::Task(&task)).await;
+    browser.wait_for("[data-testid=message-agent]").await;
+
+    // Nothing to send is refused in place.
+    browser.click(SEND).await;
+    text_is(&browser, ERROR, "Write a message first.").await;
+
+    // A message the server refuses stays in the box, with the server's reason.
+    let too_long = "x".repeat(4001);
+    browser.fill(INPUT, &too_long).await;
+    browser.click(SEND).await;
+    text_is(&browser, ERROR, "message must be at most 4000 characters").await;
+    let kept = value_len(&browser, INPUT).await;
+    assert_eq!(kept, Some(4001));
+
+    // A message that goes through joins the history, delivered with the next report.
+    browser.fill(INPUT, "").await;
+    browser
+        .type_into(INPUT, "Keep the old cart API working")
+        .await;
+    browser.click(SEND).await;
+    let entry = text_with(&browser, HISTORY, "Keep the old cart API working").await;
+    assert!(
+        entry.contains("waiting for the agent's next update"),
+        "{entry}"
+    );
+    assert_eq!(browser.value(INPUT).await.as_deref(), Some(""));
+    let answer = server
+        .report_ok(&worker, json!({"currentAction": "Editing cart.rs"}))
+        .await;
+    assert_eq!(answer["instructions"], "Keep the old cart API working");
+    text_with(&browser, HISTORY, "delivered").await;
+
+    // Once the agent has finished, the history stays and the box goes.
+    server
+        .report_ok(&worker, json!({"status": "completed", "summary": "Tidied"}))
+        .await;
+    text_is(&browser, "[data-testid=task-summary]", "Tidied").await;
+    assert!(browser.absent(INPUT).await);
+    browser.wait_for(HISTORY).await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_planning_run_shows_where_it_is_and_why_it_failed() {
+    const BANNER: &str = "[data-testid=plan-banner]";
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Audit logs").await;
+    let planning = organizer_run(&server, &mission).await;
+    let browser = opened(&server, Page::Task(&planning)).await;
+    text_from(&browser, BANNER, "Waiting for a worker").await;
+    let worker = server.claim_task(&planning).await;
+    server
+        .report_ok(&worker, json!({"status": "running"}))
+        .await;
+    text_is(&browser, BANNER, "Agent is generating a plan…").await;
+    // The run in a line: its state and branch.
+    let run = text_from(&browser, "[data-testid=task-run]", "Run: running").await;
+    assert!(run.contains("· branch "), "{run}");
+    server
+        .report_ok(
+            &worker,
+            json!({"status": "completed", "summary": "Here is my plan in prose."}),
+        )
+        .await;
+    let why = "the plan was not returned as validated JSON, so no child tasks could be created";
+    let banner = format!("Planning failed: {why}");
+    text_is(&browser, BANNER, &banner).await;
+    // The result says why, beside what the agent wrote.
+    let error = format!("Failed: {why}");
+    text_is(&browser, "[data-testid=task-error]", &error).await;
+    text_is(
+        &browser,
+        "[data-testid=task-summary]",
+        "Here is my plan in prose.",
+    )
+    .await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failed_task_says_why_and_runs_again_with_what_it_blocked() {
+    let server = TestServer::start_demo().await;
+    let id = mission_id(&server, "Stabilise flaky CI").await;
+    // The demo's failed task.
+    let failed = id_of(&row(&mission(&server, &id).await["tasks"], |t| {
+        t["status"] == "failed" && t["title"] == "Fix race in inventory test"
+    }));
+    let browser = opened(&server, Page::Task(&failed)).await;
+    let why = text_from(&browser, "[data-testid=task-error]", "Failed: ").await;
+    browser.click("[data-testid=retry-task]").await;
+    browser
+        .wait_text("[data-testid=task-last-error]", |t| {
+            t == format!(
+                "The last run failed: {}",
+                why.trim_start_matches("Failed: ")
+            )
+        })
+        .await;
+    let task = server.get(&format!("/api/tasks/{failed}")).await;
+    assert_eq!(task["status"], "pending");
+    assert!(browser.absent("[data-testid=retry-task]").await);
+    browser.close().await;
+}

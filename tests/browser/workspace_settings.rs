@@ -1,0 +1,72 @@
+//! A workspace's settings page: its default merge policy and merge switches.
+
+use crate::fixtures::api::mission_workspace;
+use crate::fixtures::check::{any_text, text_is, text_with};
+use crate::fixtures::{on_new_mission, open, Page};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_workspace_default_policy_and_merge_switches_are_set_on_its_settings_page() {
+    const STALL: &str = "[data-testid=policy-stall]";
+    let (server, browser, mission) = on_new_mission("Inherits its workspace").await;
+    let workspace = mission_workspace(&server).await;
+    let settings = format!("/api/workspaces/{workspace}");
+    browser.click("[data-testid=workspace-settings-link]").await;
+    let current = any_text(&browser, "[data-testid=workspace-policy-current]").await;
+    assert_eq!(
+        current,
+        "Default: auto-threshold, 800 lines (the built-in default)"
+    );
+
+    // A refused value is shown at its field and the form keeps what was typed.
+    browser
+        .click("[data-testid=workspace-policy] [data-testid=edit-policy]")
+        .await;
+    browser.click("[data-testid=policy-override]").await;
+    browser.fill("[data-testid=policy-tier]", "human").await;
+    browser.fill(STALL, "soon").await;
+    browser.click("[data-testid=save-policy]").await;
+    let error = any_text(&browser, "[data-testid=policy-error-stall]").await;
+    assert!(error.starts_with("stallNotifyMinutes:"), "{error}");
+    assert_eq!(browser.value(STALL).await.as_deref(), Some("soon"));
+    browser.fill(STALL, "45").await;
+    browser.click("[data-testid=save-policy]").await;
+    text_is(
+        &browser,
+        "[data-testid=workspace-policy-current]",
+        "Default: Human: a person merges",
+    )
+    .await;
+    let ws = server.get(&settings).await;
+    assert_eq!(
+        ws["workspace"]["gitConfig"]["mergePolicy"],
+        json!({"tier": "human", "stallNotifyMinutes": 45})
+    );
+
+    // Switches: auto-merge off, the reviewer gets the patch.
+    browser.click("[data-testid=edit-settings]").await;
+    browser.click("[data-testid=auto-merge]").await;
+    browser.click("[data-testid=patch-evidence]").await;
+    browser.click("[data-testid=save-settings]").await;
+    let switches = text_with(&browser, "[data-testid=merge-settings-current]", "off").await;
+    assert!(
+        switches.contains("Auto-merge on green CI: off"),
+        "{switches}"
+    );
+    assert!(
+        switches.contains("the patch, with added lines numbered"),
+        "{switches}"
+    );
+    let ws = server.get(&settings).await;
+    assert_eq!(ws["workspace"]["gitConfig"]["autoMergeOnGreenCI"], false);
+    assert_eq!(
+        ws["workspace"]["gitConfig"]["policyConfig"]["reviewerPatchEvidence"],
+        true
+    );
+
+    // The mission inherits the new default, and says so.
+    open(&browser, &server, Page::Mission(&mission)).await;
+    let effective = any_text(&browser, "[data-testid=effective-policy]").await;
+    assert!(effective.starts_with("Human"), "{effective}");
+    browser.close().await;
+}
