@@ -623,3 +623,42 @@ async fn an_etag_never_answers_for_a_mission_the_key_cannot_see() {
     let (status, _) = get_with(&app, "/api/missions/no-such-mission", &when(&app.admin)).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn a_worker_keeps_the_milestones_it_reports() {
+    let app = TestApp::new().await;
+    let task = app.task(None, "T").await;
+    let worker = app.claim_task(&task).await;
+    let path = format!("/api/workers/{worker}");
+    let (status, body) = app.report(&worker, json!({"milestones": "started"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["error"], "milestones must be an array of objects");
+    let step = |label: &str| json!({"type": "status", "label": label, "ts": 1});
+    let (status, _) = app
+        .report(
+            &worker,
+            json!({"status": "running", "milestones": [step("a"), step("b")]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app
+        .report(&worker, json!({"appendMilestones": [step("c")]}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, read) = app.call("GET", &path, &app.worker, None).await;
+    let labels: Vec<&str> = read["milestones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["a", "b", "c"]);
+    // The newest 50 are kept.
+    let many: Vec<Value> = (0..60).map(|i| step(&format!("m{i}"))).collect();
+    app.report(&worker, json!({"appendMilestones": many})).await;
+    let (_, read) = app.call("GET", &path, &app.worker, None).await;
+    let kept = read["milestones"].as_array().unwrap();
+    assert_eq!(kept.len(), 50);
+    assert_eq!(kept[49]["label"], "m59");
+    assert_eq!(kept[0]["label"], "m10");
+}

@@ -65,9 +65,9 @@ pub async fn detail(
         .ok()
         .map(|w| w.to_workspace());
     Ok(Json(WorkerDetail {
+        milestones: worker.milestones(),
         worker: worker.to_worker(),
         task: Some(task.to_task()),
         workspace,
-        milestones: vec![],
     }))
 }

@@ -13,7 +13,7 @@ use crate::flows::outcomes::task_finished;
 use crate::flows::prs::record::route_pr;
 use crate::flows::prs::review::apply_verdict;
 use crate::store::tasks::find_task;
-use crate::store::workers::{find_worker, WorkerRow};
+use crate::store::workers::{find_worker, set_milestones, WorkerRow};
 use crate::time::now;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -69,6 +69,8 @@ pub async fn update(
 ) -> ApiResult<Json<Value>> {
     let report = read_report(&body)?;
     let current_action = body.string("currentAction")?;
+    let milestones = milestone_list(&body, "milestones")?;
+    let appended = milestone_list(&body, "appendMilestones")?;
     let pr_url = body.string("prUrl")?.value();
     let pr_number = body.integer("prNumber")?.value();
     let summary = body.string("summary")?.value();
@@ -100,6 +102,11 @@ pub async fn update(
             json!({"error": error, "abort": true, "reason": reason,
                    "actualStatus": worker.status, "hasDeliverables": worker.pr_url.is_some()}),
         ));
+    }
+    if milestones.is_some() || appended.is_some() {
+        let mut list = milestones.unwrap_or_else(|| worker.milestones());
+        list.extend(appended.unwrap_or_default());
+        set_milestones(&mut tx, &id, list).await?;
     }
     let at = now();
     let pr_url = pr_url.or(worker.pr_url.clone());
@@ -269,6 +276,15 @@ pub async fn update(
         out["instructions"] = Value::String(text);
     }
     Ok(Json(out))
+}
+
+/// `milestones` (the whole list) or `appendMilestones` (more of them): arrays of objects.
+fn milestone_list(body: &JsonObject, key: &str) -> ApiResult<Option<Vec<Value>>> {
+    match body.0.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) if items.iter().all(Value::is_object) => Ok(Some(items.clone())),
+        Some(_) => Err(ApiError::bad(format!("{key} must be an array of objects"))),
+    }
 }
 
 /// 400 naming every field of `structuredOutput` that the `kind` schema refuses.

@@ -3,6 +3,7 @@
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use buildd_core::{InstructionEntry, TaskWorker, Worker, WorkerStatus};
+use serde_json::Value;
 
 #[derive(sqlx::FromRow, Clone, Debug)]
 pub struct WorkerRow {
@@ -23,6 +24,7 @@ pub struct WorkerRow {
     pub started_at: Option<String>,
     pub completed_at: Option<String>,
     pub instruction_history: String,
+    pub milestones: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -30,6 +32,7 @@ pub struct WorkerRow {
 pub const WORKER_COLUMNS: &str = "w.id, w.task_id, w.workspace_id, w.account_id, w.name, \
     w.runner, w.status, w.branch, w.current_action, w.pr_url, w.pr_number, w.merged_at, \
     w.pr_lifecycle_status, w.error, w.started_at, w.completed_at, w.instruction_history, \
+    w.milestones, \
     w.created_at, w.updated_at";
 
 /// Newest first: by start, then creation.
@@ -46,6 +49,14 @@ impl WorkerRow {
             self.status(),
             WorkerStatus::Completed | WorkerStatus::Failed | WorkerStatus::Error
         )
+    }
+
+    /// What it reported reaching, oldest first.
+    pub fn milestones(&self) -> Vec<Value> {
+        self.milestones
+            .as_deref()
+            .and_then(|m| serde_json::from_str(m).ok())
+            .unwrap_or_default()
     }
 
     pub fn history(&self) -> Vec<InstructionEntry> {
@@ -133,5 +144,20 @@ pub async fn set_worker_pr(
     .bind(id)
     .execute(&mut **tx)
     .await?;
+    Ok(())
+}
+
+/// Milestones a worker keeps: Buildd keeps the newest 50.
+const MILESTONES_KEPT: usize = 50;
+
+/// Replaces worker `id`'s milestones with `list` (its newest [`MILESTONES_KEPT`]).
+pub async fn set_milestones(tx: &mut Tx, id: &str, mut list: Vec<Value>) -> ApiResult<()> {
+    let overflow = list.len().saturating_sub(MILESTONES_KEPT);
+    list.drain(..overflow);
+    sqlx::query("UPDATE workers SET milestones = ? WHERE id = ?")
+        .bind(serde_json::to_string(&list)?)
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
