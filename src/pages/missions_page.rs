@@ -7,6 +7,7 @@ use crate::components::mission_card::MissionCard;
 use crate::components::panel::{EmptyState, ErrorPanel, Loading};
 use crate::state::connection::use_connection;
 use crate::state::refresh::polled;
+use crate::state::request::with_connection;
 use buildd_core::client::{ClientMission, ClientMissionList};
 use buildd_core::grouping::{mission_group, MissionGroup};
 use buildd_core::{compute_progress, WorkspaceRef};
@@ -25,7 +26,7 @@ fn MissionList() -> impl IntoView {
     let workspace = Memo::new(move |_| query.with(|q| q.get("workspace")));
     let connection = use_connection();
     let (missions, retry) =
-        polled(move || connection.request(|c| async move { api::missions(&c).await }));
+        polled(move || with_connection(&connection, |c| async move { api::missions(&c).await }));
     view! {
         <section class="page">
             {move || {

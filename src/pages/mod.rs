@@ -9,6 +9,7 @@ pub mod workspace_page;
 use crate::api::ApiError;
 use crate::state::connection::{use_connection, Connection};
 use crate::state::refresh::{polled, Polled};
+use crate::state::request::with_connection;
 use leptos::prelude::*;
 use leptos_router::components::Redirect;
 use leptos_router::hooks::use_params_map;
@@ -42,6 +43,6 @@ where
     let connection = use_connection();
     polled(move || {
         let id = id.get();
-        connection.request(move |c| read(c, id))
+        with_connection(&connection, move |c| read(c, id))
     })
 }

@@ -2,9 +2,7 @@
 //! may carry the key in its fragment (`#key=bld_…`), which is stored and then removed from
 //! the address bar so it never lingers in history.
 
-use crate::api::ApiError;
 use leptos::prelude::*;
-use std::future::Future;
 
 const BASE_KEY: &str = "buildd.apiBase";
 const KEY_KEY: &str = "buildd.apiKey";
@@ -122,24 +120,6 @@ impl ConnectionState {
     pub fn disconnect(&self) {
         clear();
         self.0.set(None);
-    }
-
-    /// `request` sent with this tab's connection. Pages render only while connected, but a
-    /// refresh may still fire in the moment after Disconnect: it is refused as a missing key.
-    pub fn request<T, Fut>(
-        &self,
-        request: impl FnOnce(Connection) -> Fut,
-    ) -> impl Future<Output = Result<T, ApiError>> + 'static
-    where
-        Fut: Future<Output = Result<T, ApiError>> + 'static,
-    {
-        let sent = self.get_untracked().map(request);
-        async move {
-            match sent {
-                Some(answer) => answer.await,
-                None => Err(ApiError::Unauthorized("not connected".into())),
-            }
-        }
     }
 }
 

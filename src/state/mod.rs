@@ -2,5 +2,6 @@ pub mod board;
 pub mod connection;
 pub mod leave_guard;
 pub mod refresh;
+pub mod request;
 pub mod theme;
 pub mod write;

@@ -5,6 +5,7 @@
 
 use crate::api::ApiError;
 use crate::state::connection::{use_connection, Connection, ConnectionState};
+use crate::state::request::with_connection;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::future::Future;
@@ -87,7 +88,7 @@ impl<E: Clone + Send + Sync + 'static> Write<E> {
     ) where
         Fut: Future<Output = Result<T, ApiError>> + 'static,
     {
-        self.run(self.connection.request(request), why, done);
+        self.run(with_connection(&self.connection, request), why, done);
     }
 
     /// [`Write::send`]; once it succeeds `form` is cleared (an editor or a dialog closes,

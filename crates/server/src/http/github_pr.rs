@@ -12,7 +12,7 @@ use crate::flows::leases::renew;
 use crate::flows::prs::record::{route_pr, PrFiles, PrReport};
 use crate::store::tasks::{find_task, TaskRow};
 use crate::store::workers::{find_worker, set_worker_pr};
-use crate::store::workspaces::team_workspace;
+use crate::store::workspaces::{team_workspace, WorkspaceRow};
 use crate::time::now;
 use axum::extract::State;
 use axum::Json;
@@ -79,17 +79,12 @@ pub async fn open(
         Some(n) => n,
         None => next_number(&mut tx, &task.workspace_id).await?,
     };
-    let url = match pr_url {
-        Some(url) => Some(url),
-        None => team_workspace(&mut tx, &caller.team_id, &task.workspace_id)
-            .await?
-            .repo
-            .map(|repo| format!("https://github.com/{repo}/pull/{number}")),
-    };
-    let base = match base {
-        Some(b) => b,
-        None => default_base(&mut tx, &task, &head).await?,
-    };
+    let workspace = team_workspace(&mut tx, &caller.team_id, &task.workspace_id).await?;
+    let url = pr_url.or_else(|| {
+        let repo = workspace.repo.as_deref()?;
+        Some(format!("https://github.com/{repo}/pull/{number}"))
+    });
+    let base = base.unwrap_or_else(|| default_base(&task, &workspace, &head));
     let at = now();
     set_worker_pr(&mut tx, &worker.id, url.as_deref(), number, &at).await?;
     renew(&mut tx, &task.id, &worker.id, chrono::Utc::now()).await?;
@@ -137,18 +132,14 @@ async fn next_number(tx: &mut Tx, workspace_id: &str) -> ApiResult<i64> {
 
 /// Where a PR goes when the agent names no base, in Buildd's order: the task's base branch
 /// (a step stacked on another), its target, the workspace's target or default branch, `main`.
-async fn default_base(tx: &mut Tx, task: &TaskRow, head: &str) -> ApiResult<String> {
+fn default_base(task: &TaskRow, workspace: &WorkspaceRow, head: &str) -> String {
     let context: Value = serde_json::from_str(&task.context).unwrap_or(Value::Null);
-    let (git,): (String,) = sqlx::query_as("SELECT git_config FROM workspaces WHERE id = ?")
-        .bind(&task.workspace_id)
-        .fetch_one(&mut **tx)
-        .await?;
-    let git: Value = serde_json::from_str(&git).unwrap_or(Value::Null);
+    let git: Value = serde_json::from_str(&workspace.git_config).unwrap_or(Value::Null);
     let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
-    Ok(text(&context, "baseBranch")
+    text(&context, "baseBranch")
         .filter(|b| b != head)
         .or_else(|| text(&context, "targetBranch"))
         .or_else(|| text(&git, "targetBranch"))
         .or_else(|| text(&git, "defaultBranch"))
-        .unwrap_or_else(|| "main".into()))
+        .unwrap_or_else(|| "main".into())
 }

@@ -61,13 +61,12 @@ pub async fn detail(
     // A worker goes with its task, so the task is there.
     let task = find_task(&mut tx, &caller.team_id, &worker.task_id).await?;
     let workspace = team_workspace(&mut tx, &caller.team_id, &worker.workspace_id)
-        .await
-        .ok()
-        .map(|w| w.to_workspace());
+        .await?
+        .to_workspace();
     Ok(Json(WorkerDetail {
         milestones: worker.milestones(),
         worker: worker.to_worker(),
         task: Some(task.to_task()),
-        workspace,
+        workspace: Some(workspace),
     }))
 }

@@ -1,0 +1,24 @@
+//! Sending a request with this tab's connection. Apart from `connection`, which the API
+//! client builds on, so the connection never depends on the client.
+
+use crate::api::ApiError;
+use crate::state::connection::{Connection, ConnectionState};
+use std::future::Future;
+
+/// `request` sent with this tab's connection. Pages render only while connected, but a
+/// refresh may still fire in the moment after Disconnect: it is refused as a missing key.
+pub fn with_connection<T, Fut>(
+    connection: &ConnectionState,
+    request: impl FnOnce(Connection) -> Fut,
+) -> impl Future<Output = Result<T, ApiError>> + 'static
+where
+    Fut: Future<Output = Result<T, ApiError>> + 'static,
+{
+    let sent = connection.get_untracked().map(request);
+    async move {
+        match sent {
+            Some(answer) => answer.await,
+            None => Err(ApiError::Unauthorized("not connected".into())),
+        }
+    }
+}
