@@ -2,6 +2,7 @@
 //! dashboard and the API server share. A derived number (progress, grouping, health) is
 //! computed here once so every surface shows the same value. No I/O.
 
+pub mod capabilities;
 pub mod checkin;
 pub mod client;
 pub mod command_center;

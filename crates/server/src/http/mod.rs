@@ -5,6 +5,7 @@
 mod accounts;
 mod cache;
 mod caller;
+mod capabilities;
 mod checkin_fields;
 mod claim;
 mod github_pr;
@@ -39,6 +40,7 @@ pub async fn not_found() -> ApiError {
 pub fn router(db: Db, checkins: CheckinConfig) -> Router {
     Router::new()
         .route("/missions", get(missions::list).post(missions::create))
+        .route("/missions/capabilities", get(capabilities::list))
         .route(
             "/missions/{id}",
             get(missions::detail)

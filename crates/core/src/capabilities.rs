@@ -1,0 +1,105 @@
+//! What the API behind the dashboard offers. Buildd answers `GET /api/missions/capabilities`
+//! without a key (`{version, capabilities}`; v0.175 lists `startMode` and `pacing`). This
+//! server answers the same list with its own additions, each named `missionControl.…`, so
+//! the dashboard tells the two apart from one read and offers only what is there.
+
+use serde::{Deserialize, Serialize};
+
+/// `GET /api/missions/capabilities`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capabilities {
+    pub version: u32,
+    pub capabilities: Vec<String>,
+}
+
+/// What this server offers beyond Buildd v0.175.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Extra {
+    /// `GET /api/prs` (the team's, or `?missionId=`) with rails and reviews.
+    PullRequests,
+    /// `GET /api/missions/{id}/runs`: the organizer runs and check-ins timeline.
+    OrganizerRuns,
+    /// `GET /api/notes`: the team's notes across missions (open questions).
+    TeamNotes,
+    /// `GET /api/workspaces/{id}` answers API keys (Buildd serves it to a browser session).
+    WorkspaceReadByKey,
+    /// The Organizer checklist and active hours are stored on a mission without a schedule.
+    CheckinFieldsWithoutSchedule,
+    /// The mission detail carries `effectiveMergePolicy`.
+    EffectiveMergePolicy,
+    /// Tasks in the mission list carry `result`.
+    TaskResultsInLists,
+}
+
+impl Extra {
+    pub const ALL: [Extra; 7] = [
+        Extra::PullRequests,
+        Extra::OrganizerRuns,
+        Extra::TeamNotes,
+        Extra::WorkspaceReadByKey,
+        Extra::CheckinFieldsWithoutSchedule,
+        Extra::EffectiveMergePolicy,
+        Extra::TaskResultsInLists,
+    ];
+
+    /// Its name in the capability list.
+    pub fn name(self) -> &'static str {
+        match self {
+            Extra::PullRequests => "missionControl.pullRequests",
+            Extra::OrganizerRuns => "missionControl.organizerRuns",
+            Extra::TeamNotes => "missionControl.teamNotes",
+            Extra::WorkspaceReadByKey => "missionControl.workspaceReadByKey",
+            Extra::CheckinFieldsWithoutSchedule => "missionControl.checkinFieldsWithoutSchedule",
+            Extra::EffectiveMergePolicy => "missionControl.effectiveMergePolicy",
+            Extra::TaskResultsInLists => "missionControl.taskResultsInLists",
+        }
+    }
+}
+
+impl Capabilities {
+    pub const VERSION: u32 = 1;
+
+    /// This server's answer: the Buildd capabilities it honours, then its own.
+    pub fn of_this_server() -> Self {
+        Self {
+            version: Self::VERSION,
+            capabilities: Extra::ALL.iter().map(|e| e.name().to_string()).collect(),
+        }
+    }
+
+    pub fn offers(&self, extra: Extra) -> bool {
+        self.capabilities.iter().any(|c| c == extra.name())
+    }
+
+    /// Whether the answer came from this server rather than from Buildd.
+    pub fn is_mission_control(&self) -> bool {
+        self.capabilities
+            .iter()
+            .any(|c| c.starts_with("missionControl."))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buildd_answer_offers_no_extra() {
+        let buildd: Capabilities =
+            serde_json::from_str(r#"{"version":1,"capabilities":["startMode","pacing"]}"#)
+                .unwrap();
+        assert!(!buildd.is_mission_control());
+        assert!(Extra::ALL.iter().all(|e| !buildd.offers(*e)));
+    }
+
+    #[test]
+    fn this_server_offers_every_extra_by_a_distinct_name() {
+        let ours = Capabilities::of_this_server();
+        assert!(ours.is_mission_control());
+        assert!(Extra::ALL.iter().all(|e| ours.offers(*e)));
+        let mut names: Vec<_> = Extra::ALL.iter().map(|e| e.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), Extra::ALL.len());
+    }
+}
