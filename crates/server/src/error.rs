@@ -28,6 +28,11 @@ pub enum ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
+/// The answer to a path no route serves.
+pub async fn no_route() -> ApiError {
+    ApiError::NotFound("Not found")
+}
+
 impl ApiError {
     pub fn bad(message: impl Into<String>) -> Self {
         Self::BadRequest(message.into())

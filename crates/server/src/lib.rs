@@ -4,7 +4,8 @@
 //! Layers, each importing only those below it: `db`, `error`, `body`, `time`, `config` →
 //! `store` (rows and lookups) → `flows` (workflows across resources) → `http` (handlers and
 //! the route table). `dashboard_files` serves the built dashboard; `demo` seeds demo data
-//! and runs the scripted worker over HTTP.
+//! and runs the scripted worker over HTTP. `upstream` is the other way to serve: the
+//! dashboard here, the API forwarded to a real Buildd.
 
 mod body;
 mod config;
@@ -16,6 +17,7 @@ mod flows;
 mod http;
 mod store;
 mod time;
+pub mod upstream;
 
 pub use config::CheckinConfig;
 pub use db::Db;
@@ -38,9 +40,9 @@ pub fn app_with(db: Db, dist: Option<&Path>, checkins: CheckinConfig) -> Router 
     let router = Router::new()
         .nest("/api", http::router(db, checkins))
         // `nest` leaves `/api/` itself to the outer router, which would serve the dashboard.
-        .route("/api/", any(http::not_found));
+        .route("/api/", any(error::no_route));
     match dist {
         Some(dist) => dashboard_files::serve(router, dist),
-        None => router.fallback(http::not_found),
+        None => router.fallback(error::no_route),
     }
 }

@@ -3,6 +3,7 @@
 use buildd_core::migrations::{classify_sql, Verdict};
 use buildd_core::AccountLevel;
 use buildd_server::demo::worker::{fresh_key, ScriptedWorker, WorkerClient};
+use buildd_server::upstream::{Upstream, UpstreamOptions};
 use buildd_server::{app_with, demo, keys, scheduler, CheckinConfig, Db};
 use clap::{Parser, Subcommand};
 use std::net::SocketAddr;
@@ -44,6 +45,17 @@ enum Command {
         /// Seconds between the scripted worker's steps.
         #[arg(long, default_value_t = 6.0)]
         worker_pace: f64,
+        /// Forward the API to this Buildd (e.g. https://buildd.example) instead of serving
+        /// it from the database: the dashboard and the API on one origin, no database.
+        #[arg(long, env = "BUILDD_UPSTREAM", conflicts_with_all = ["demo", "worker"])]
+        upstream: Option<String>,
+        /// A PEM file of certificate authorities the upstream's certificate may chain to,
+        /// besides the public ones.
+        #[arg(long, env = "BUILDD_UPSTREAM_CA", requires = "upstream")]
+        upstream_ca: Option<PathBuf>,
+        /// How long the upstream may take to start an answer before the browser gets 504.
+        #[arg(long, default_value = "30s", value_parser = parse_duration, requires = "upstream")]
+        upstream_timeout: chrono::Duration,
         /// How often each mission's check-in runs (e.g. 1h, 10m, 30s).
         #[arg(long, env = "BUILDD_CHECKIN_INTERVAL", default_value = "1h", value_parser = parse_duration)]
         checkin_interval: chrono::Duration,
@@ -136,6 +148,35 @@ fn pace(seconds: f64) -> std::time::Duration {
     std::time::Duration::from_secs_f64(seconds)
 }
 
+/// Serves until SIGINT or SIGTERM, then lets the requests in flight finish.
+async fn serve_until_signal(listener: tokio::net::TcpListener, router: axum::Router) {
+    axum::serve(listener, router)
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .unwrap_or_else(|e| fail(format!("serving: {e}")));
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+}
+
 fn fail(message: String) -> ! {
     eprintln!("error: {message}");
     std::process::exit(1)
@@ -160,15 +201,36 @@ async fn main() {
             worker_pace,
             checkin_interval,
             checkin_grace,
+            upstream,
+            upstream_ca,
+            upstream_timeout,
         } => {
-            let database = Db::open(&db)
-                .await
-                .unwrap_or_else(|e| fail(format!("opening {}: {e}", db.display())));
             if let Some(dist) = &dist {
                 if !dist.join("index.html").exists() {
                     fail(format!("{} has no index.html", dist.display()));
                 }
             }
+            if let Some(url) = upstream {
+                let options = UpstreamOptions {
+                    ca_file: upstream_ca,
+                    answer_timeout: upstream_timeout.to_std().expect("a positive duration"),
+                    ..UpstreamOptions::new(url)
+                };
+                let upstream = Upstream::new(&options).unwrap_or_else(|e| fail(e));
+                let listener = tokio::net::TcpListener::bind(listen)
+                    .await
+                    .unwrap_or_else(|e| fail(format!("listening on {listen}: {e}")));
+                let addr = listener.local_addr().expect("bound address");
+                println!("Forwarding the API to the Buildd at {}.", upstream.name());
+                println!("Open the dashboard and connect with an API key of that Buildd:");
+                println!("    http://{addr}/");
+                let router = buildd_server::upstream::app(upstream, dist.as_deref());
+                serve_until_signal(listener, router).await;
+                return;
+            }
+            let database = Db::open(&db)
+                .await
+                .unwrap_or_else(|e| fail(format!("opening {}: {e}", db.display())));
             let listener = tokio::net::TcpListener::bind(listen)
                 .await
                 .unwrap_or_else(|e| fail(format!("listening on {listen}: {e}")));
@@ -203,12 +265,7 @@ async fn main() {
             };
             tokio::spawn(scheduler::run(database.clone(), checkins));
             let router = app_with(database, dist.as_deref(), checkins);
-            axum::serve(listener, router)
-                .with_graceful_shutdown(async {
-                    let _ = tokio::signal::ctrl_c().await;
-                })
-                .await
-                .unwrap_or_else(|e| fail(format!("serving: {e}")));
+            serve_until_signal(listener, router).await;
         }
         Command::Worker { url, key, pace: p } => {
             let client = WorkerClient::new(&url, &key);

@@ -31,10 +31,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use state::AppState;
 
-/// The answer to a path no route serves.
-pub async fn not_found() -> ApiError {
-    ApiError::NotFound("Not found")
-}
+use crate::error::no_route;
 
 /// Every route of the API, relative to `/api`.
 pub fn router(db: Db, checkins: CheckinConfig) -> Router {
@@ -80,7 +77,7 @@ pub fn router(db: Db, checkins: CheckinConfig) -> Router {
         .route("/workspaces/{id}/config", get(workspaces::config))
         .route("/accounts/me", get(accounts::me))
         .route("/github/pr", post(github_pr::open))
-        .fallback(not_found)
+        .fallback(no_route)
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .with_state(AppState {
             db,
