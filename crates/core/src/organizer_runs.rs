@@ -60,6 +60,24 @@ pub struct MissionRuns {
     pub check_ins: Vec<CheckIn>,
 }
 
+/// `POST /api/missions/{id}/run`: the organizer task it opened (201) or found running, or
+/// why it opened none (`task: null` with the reason's flag).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunAnswer {
+    pub task: Option<crate::task::Task>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub deduped: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub skipped_blocked: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked_reason: Option<String>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

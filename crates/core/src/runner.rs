@@ -43,8 +43,6 @@ pub struct WorkerDetail {
     pub worker: Worker,
     pub task: Option<Task>,
     pub workspace: Option<Workspace>,
-    #[serde(default)]
-    pub milestones: Vec<Value>,
 }
 
 /// The PR of `POST /api/github/pr`'s answer.

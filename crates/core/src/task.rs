@@ -133,7 +133,8 @@ pub struct Task {
     #[serde(default)]
     pub loop_iteration: i64,
     pub loop_state: Option<Value>,
-    pub subject_anchor: Option<String>,
+    /// What the task is about, as Buildd records it (`{kind, branch, source, …}`).
+    pub subject_anchor: Option<Value>,
     pub subject_kind: Option<String>,
     pub subject_pr_number: Option<i64>,
     pub subject_head_sha: Option<String>,

@@ -29,6 +29,36 @@ pub struct Worker {
     pub completed_at: Option<String>,
     pub created_at: String,
     pub updated_at: String,
+    /// What the agent reported of its session; this server keeps only the milestones.
+    #[serde(flatten)]
+    pub session: WorkerSession,
+}
+
+/// A worker's report of its session: milestones, cost and usage, commits, diagnostics.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct WorkerSession {
+    pub milestones: Vec<serde_json::Value>,
+    pub waiting_for: Option<serde_json::Value>,
+    /// A decimal string, as Buildd stores money.
+    pub cost_usd: Option<String>,
+    pub input_tokens: i64,
+    pub output_tokens: i64,
+    pub turns: i64,
+    pub local_ui_url: Option<String>,
+    pub conflict_detected_at: Option<String>,
+    pub pr_last_checked_at: Option<String>,
+    pub last_commit_sha: Option<String>,
+    pub commit_count: i64,
+    pub files_changed: i64,
+    pub lines_added: i64,
+    pub lines_removed: i64,
+    pub result_meta: Option<serde_json::Value>,
+    pub mcp_calls: Vec<serde_json::Value>,
+    pub exit_cause: Option<String>,
+    pub subagent_spans: Vec<serde_json::Value>,
+    pub subagent_spans_observed: i64,
+    pub background_agent_ms: i64,
 }
 
 /// One claimed task: `POST /api/workers/claim` → `{workers: [...]}`.
@@ -40,6 +70,9 @@ pub struct ClaimedWorker {
     pub branch: String,
     /// The full task row with its workspace (`mode` tells planning from execution).
     pub task: Task,
+    /// One line per source of context Buildd gives the agent; this server has none.
+    #[serde(default)]
+    pub resolved_context_providers: Vec<String>,
 }
 
 /// Why a claim came back empty.

@@ -34,6 +34,23 @@ pub struct Workspace {
     pub team_id: Option<String>,
     pub created_at: Option<String>,
     pub updated_at: Option<String>,
+    /// Buildd's list: which kinds of account may run its tasks (`user`, `service`, `action`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runners: Option<Value>,
+    /// Buildd's list: the member accounts, by name and kind (never their keys).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub connected_accounts: Option<Vec<ConnectedAccount>>,
+}
+
+/// A member account of a workspace, as Buildd's list names it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectedAccount {
+    pub account_id: String,
+    pub account_name: String,
+    pub account_type: String,
+    pub can_claim: bool,
+    pub can_create: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

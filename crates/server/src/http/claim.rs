@@ -189,5 +189,6 @@ async fn take(
         task_id: task.id.clone(),
         branch,
         task: full,
+        resolved_context_providers: Vec::new(),
     }))
 }

@@ -64,7 +64,6 @@ pub async fn detail(
         .await?
         .to_workspace();
     Ok(Json(WorkerDetail {
-        milestones: worker.milestones(),
         worker: worker.to_worker(),
         task: Some(task.to_task()),
         workspace: Some(workspace),

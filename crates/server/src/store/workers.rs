@@ -2,7 +2,7 @@
 
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
-use buildd_core::{InstructionEntry, TaskWorker, Worker, WorkerStatus};
+use buildd_core::{InstructionEntry, TaskWorker, Worker, WorkerSession, WorkerStatus};
 use serde_json::Value;
 
 #[derive(sqlx::FromRow, Clone, Debug)]
@@ -92,6 +92,10 @@ impl WorkerRow {
             completed_at: self.completed_at.clone(),
             created_at: self.created_at.clone(),
             updated_at: self.updated_at.clone(),
+            session: WorkerSession {
+                milestones: self.milestones(),
+                ..Default::default()
+            },
         }
     }
 

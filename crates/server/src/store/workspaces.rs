@@ -55,6 +55,8 @@ impl WorkspaceRow {
             team_id: Some(self.team_id.clone()),
             created_at: Some(self.created_at.clone()),
             updated_at: Some(self.updated_at.clone()),
+            runners: None,
+            connected_accounts: None,
         }
     }
 
