@@ -5,6 +5,7 @@ mod error;
 pub use error::ApiError;
 
 use crate::state::connection::Connection;
+use buildd_core::capabilities::Capabilities;
 use buildd_core::client::{ClientMission, ClientMissionList, ClientRunOutcome, ClientTask};
 use buildd_core::note::{MissionNote, NotesPage};
 use buildd_core::organizer_runs::MissionRuns;
@@ -76,6 +77,27 @@ async fn post<T: DeserializeOwned>(
     body: Option<String>,
 ) -> Result<T, ApiError> {
     decode(&fetch_text(conn, "POST", path, body).await?)
+}
+
+/// `GET /api/missions/capabilities` at `base`, sent without a key (Buildd answers it to
+/// anyone), so it can be read before a key is known to work.
+pub async fn capabilities(base: &str) -> Result<Capabilities, ApiError> {
+    let response = Request::get(&format!("{base}/api/missions/capabilities"))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .map_err(|_| ApiError::Unreachable(base.to_string()))?;
+    if !response.ok() {
+        return Err(ApiError::from_status(
+            response.status(),
+            response.status_text(),
+        ));
+    }
+    let text = response
+        .text()
+        .await
+        .map_err(|e| ApiError::Decode(e.to_string()))?;
+    decode(&text)
 }
 
 /// `GET /api/missions`.

@@ -12,6 +12,8 @@ use crate::components::pr_list::{MergeState, PrList};
 use crate::components::progress_card::ProgressCard;
 use crate::components::state_chip::{HealthChip, StateChip};
 use crate::components::task_row::TaskRow;
+use crate::state::capabilities::use_capabilities;
+use buildd_core::capabilities::Extra;
 use buildd_core::client::ClientMission;
 use buildd_core::dependencies::{waiting_on, Blocker};
 use buildd_core::grouping::{health, health_beside, mission_state};
@@ -34,8 +36,18 @@ pub fn MissionPage() -> impl IntoView {
 fn MissionLoader() -> impl IntoView {
     let id = route_id();
     let (mission, retry) = polled_by_id(id, |c, id| async move { api::mission(&c, &id).await });
-    let (runs, _) = polled_by_id(id, |c, id| async move { api::mission_runs(&c, &id).await });
-    let (prs, retry_prs) = polled_by_id(id, |c, id| async move { api::mission_prs(&c, &id).await });
+    // The runs timeline and the PR list are this server's additions: asked only where offered.
+    let offered = use_capabilities();
+    let (runs, _) = polled_by_id(id, move |c, id| {
+        offered.read_by_id(Extra::OrganizerRuns, async move {
+            api::mission_runs(&c, &id).await
+        })
+    });
+    let (prs, retry_prs) = polled_by_id(id, move |c, id| {
+        offered.read(Extra::PullRequests, async move {
+            api::mission_prs(&c, &id).await
+        })
+    });
     let merge_state = MergeState::default();
     let (notes, retry_notes) =
         polled_by_id(id, |c, id| async move { api::mission_notes(&c, &id).await });

@@ -1,4 +1,5 @@
 pub mod board;
+pub mod capabilities;
 pub mod connection;
 pub mod leave_guard;
 pub mod refresh;

@@ -86,8 +86,7 @@ mod tests {
     #[test]
     fn buildd_answer_offers_no_extra() {
         let buildd: Capabilities =
-            serde_json::from_str(r#"{"version":1,"capabilities":["startMode","pacing"]}"#)
-                .unwrap();
+            serde_json::from_str(r#"{"version":1,"capabilities":["startMode","pacing"]}"#).unwrap();
         assert!(!buildd.is_mission_control());
         assert!(Extra::ALL.iter().all(|e| !buildd.offers(*e)));
     }
