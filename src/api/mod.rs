@@ -7,7 +7,7 @@ pub use error::ApiError;
 use crate::state::connection::Connection;
 use buildd_core::capabilities::Capabilities;
 use buildd_core::client::{ClientMission, ClientMissionList, ClientRunOutcome, ClientTask};
-use buildd_core::note::{MissionNote, NotesPage};
+use buildd_core::note::{MissionNote, NotesPage, PersonNote};
 use buildd_core::organizer_runs::MissionRuns;
 use buildd_core::pull_request::PullRequestList;
 use buildd_core::{
@@ -252,31 +252,34 @@ pub async fn older_notes(conn: &Connection, id: &str, cursor: &str) -> Result<No
     get(conn, &path).await
 }
 
-/// `POST /api/missions/{id}/notes` `{type, title}`: a note from a person.
+/// `POST /api/missions/{id}/notes`: a note from a person ([`PersonNote`] says why it names
+/// the author).
 pub async fn post_note(
     conn: &Connection,
     id: &str,
     kind: &str,
     title: &str,
 ) -> Result<MissionNote, ApiError> {
-    let body = serde_json::json!({ "type": kind, "title": title }).to_string();
-    post(
-        conn,
-        &format!("/api/missions/{}/notes", encode(id)),
-        Some(body),
-    )
-    .await
+    send_note(conn, id, &PersonNote::note(kind, title)).await
 }
 
-/// `POST /api/missions/{id}/notes/{noteId}/reply` `{title}`: a person answers.
+/// A person answers note `note`, through the notes endpoint (see [`PersonNote`]).
 pub async fn reply_note(
     conn: &Connection,
     id: &str,
     note: &str,
     title: &str,
 ) -> Result<MissionNote, ApiError> {
-    let body = serde_json::json!({ "title": title }).to_string();
-    let path = format!("/api/missions/{}/notes/{}/reply", encode(id), encode(note));
+    send_note(conn, id, &PersonNote::reply(note, title)).await
+}
+
+async fn send_note(
+    conn: &Connection,
+    id: &str,
+    note: &PersonNote<'_>,
+) -> Result<MissionNote, ApiError> {
+    let path = format!("/api/missions/{}/notes", encode(id));
+    let body = serde_json::to_string(note).map_err(|e| ApiError::Decode(e.to_string()))?;
     post(conn, &path, Some(body)).await
 }
 
