@@ -12,7 +12,7 @@ use buildd_core::organizer_runs::MissionRuns;
 use buildd_core::pull_request::PullRequestList;
 use buildd_core::{
     ApiErrorBody, ApprovedPlan, Instructed, RejectedPlan, TaskMessages, Workspace,
-    WorkspaceEnvelope,
+    WorkspaceEnvelope, WorkspaceList,
 };
 use gloo_net::http::Request;
 use serde::de::DeserializeOwned;
@@ -193,6 +193,11 @@ pub async fn update_task(
 pub async fn workspace(conn: &Connection, id: &str) -> Result<Workspace, ApiError> {
     let envelope: WorkspaceEnvelope = get(conn, &format!("/api/workspaces/{}", encode(id))).await?;
     Ok(envelope.workspace)
+}
+
+/// `GET /api/workspaces`: the team's workspaces (Buildd serves it to keys).
+pub async fn workspaces(conn: &Connection) -> Result<WorkspaceList, ApiError> {
+    get(conn, "/api/workspaces").await
 }
 
 /// `PATCH /api/workspaces/{id}` with the fields in `body` (`gitConfig` merges key by key).

@@ -5,4 +5,5 @@ pub mod leave_guard;
 pub mod refresh;
 pub mod request;
 pub mod theme;
+pub mod workspace_row;
 pub mod write;
