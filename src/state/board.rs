@@ -11,8 +11,11 @@ use buildd_core::capabilities::Extra;
 use buildd_core::client::ClientMission;
 use buildd_core::command_center::{waiting_on_you, WaitItem};
 use buildd_core::note::MissionNote;
+use buildd_core::plan::plan_to_confirm;
 use buildd_core::pull_request::PullRequest;
+use buildd_core::TaskResult;
 use leptos::prelude::*;
+use std::collections::HashMap;
 
 /// The missions, then the team's PRs and open questions (`None`: not provided).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -44,8 +47,40 @@ impl Board {
 
 const TITLE: &str = "Buildd Mission Control";
 
-async fn load(c: Connection, offered: Offered) -> Result<Board, ApiError> {
-    let missions = api::missions(&c).await?.missions;
+/// Results of finished planning runs read one by one, by task id and `updatedAt`: a run
+/// that did not change is not read again.
+type Confirmed = StoredValue<HashMap<(String, Option<String>), Option<TaskResult>>>;
+
+/// Buildd's mission list carries no task results, so whether a finished planning run holds
+/// a plan in review is read from the task itself; until then it is not claimed.
+async fn confirm_plans(c: &Connection, missions: &mut [ClientMission], confirmed: Confirmed) {
+    for m in missions.iter_mut() {
+        let Some(run) = plan_to_confirm(&m.tasks) else {
+            continue;
+        };
+        let key = (run.id.clone(), run.updated_at.clone());
+        let known = confirmed.with_value(|c| c.get(&key).cloned());
+        let result = match known {
+            Some(result) => result,
+            None => match api::task(c, &key.0).await {
+                Ok(task) => {
+                    confirmed.update_value(|c| {
+                        c.insert(key.clone(), task.result.clone());
+                    });
+                    task.result
+                }
+                Err(_) => None,
+            },
+        };
+        if let Some(t) = m.tasks.iter_mut().find(|t| t.id == key.0) {
+            t.result = result;
+        }
+    }
+}
+
+async fn load(c: Connection, offered: Offered, confirmed: Confirmed) -> Result<Board, ApiError> {
+    let mut missions = api::missions(&c).await?.missions;
+    confirm_plans(&c, &mut missions, confirmed).await;
     let (c1, c2) = (c.clone(), c);
     let prs = offered
         .read(Extra::PullRequests, async move { api::team_prs(&c1).await })
@@ -78,13 +113,14 @@ pub struct BoardState {
 pub fn provide_board() {
     let connection = use_connection();
     let offered = use_capabilities();
+    let confirmed: Confirmed = StoredValue::new(HashMap::new());
     let (board, retry) = polled(move || {
         let connection = connection.get();
         let known = offered.known();
         async move {
             match connection {
                 None => Ok(Board::default()),
-                Some(c) if known => load(c, offered).await,
+                Some(c) if known => load(c, offered, confirmed).await,
                 // Read again once the capabilities are in (they are tracked above); until
                 // then the board stays loading rather than showing an empty one.
                 Some(_) => std::future::pending().await,
