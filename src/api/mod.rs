@@ -11,7 +11,7 @@ use buildd_core::note::{MissionNote, NotesPage, PersonNote};
 use buildd_core::organizer_runs::MissionRuns;
 use buildd_core::pull_request::PullRequestList;
 use buildd_core::{
-    ApiErrorBody, ApprovedPlan, Instructed, RejectedPlan, TaskMessages, Workspace,
+    AccountMe, ApiErrorBody, ApprovedPlan, Instructed, RejectedPlan, TaskMessages, Workspace,
     WorkspaceEnvelope, WorkspaceList,
 };
 use gloo_net::http::Request;
@@ -98,6 +98,11 @@ pub async fn capabilities(base: &str) -> Result<Capabilities, ApiError> {
         .await
         .map_err(|e| ApiError::Decode(e.to_string()))?;
     decode(&text)
+}
+
+/// `GET /api/accounts/me`: who the key is, and at which level.
+pub async fn account_me(conn: &Connection) -> Result<AccountMe, ApiError> {
+    get(conn, "/api/accounts/me").await
 }
 
 /// `GET /api/missions`.

@@ -23,7 +23,13 @@ use std::future::Future;
 pub fn RequireConnection(children: ChildrenFn) -> impl IntoView {
     let connection = use_connection();
     let offered = use_capabilities();
-    let ready = Memo::new(move |_| (connection.get().is_some(), offered.known()));
+    // A key from a link is checked on the Connect page before anything uses it.
+    let ready = Memo::new(move |_| {
+        (
+            connection.get().is_some() && !connection.link_waiting(),
+            offered.known(),
+        )
+    });
     move || match ready.get() {
         (true, true) => children().into_any(),
         (true, false) => view! { <Loading label="Connecting…" /> }.into_any(),

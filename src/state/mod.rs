@@ -1,5 +1,6 @@
 pub mod board;
 pub mod capabilities;
+pub mod connect_check;
 pub mod connection;
 pub mod leave_guard;
 pub mod refresh;

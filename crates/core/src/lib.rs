@@ -7,6 +7,7 @@ pub mod checkin;
 pub mod client;
 pub mod command_center;
 pub mod completion;
+pub mod connect;
 pub mod dependencies;
 pub mod enums;
 pub mod error;
