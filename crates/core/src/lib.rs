@@ -4,6 +4,7 @@
 
 pub mod capabilities;
 pub mod checkin;
+pub mod checkin_readback;
 pub mod client;
 pub mod command_center;
 pub mod completion;

@@ -4,7 +4,8 @@
 use super::Unstored;
 use crate::api;
 use crate::state::write::{refused, Write};
-use buildd_core::schedule::{CheckInSettings, HEARTBEAT_CRON};
+use buildd_core::checkin_readback::HEARTBEAT_CRON;
+use buildd_core::schedule::CheckInSettings;
 use leptos::prelude::*;
 use serde_json::Value;
 
