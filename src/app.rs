@@ -1,4 +1,4 @@
-//! The router and the app-wide contexts (connection, theme, the board of what waits on you).
+//! The router and the app-wide contexts (connection, what its API offers, theme, the board of what waits on you).
 
 use crate::components::app_header::AppHeader;
 use crate::pages::command_page::CommandPage;
@@ -9,6 +9,7 @@ use crate::pages::not_found_page::NotFoundPage;
 use crate::pages::task_page::TaskPage;
 use crate::pages::workspace_page::WorkspacePage;
 use crate::state::board::provide_board;
+use crate::state::capabilities::provide_capabilities;
 use crate::state::connection::provide_connection;
 use crate::state::theme::provide_theme;
 use leptos::prelude::*;
@@ -19,6 +20,7 @@ use leptos_router::path;
 pub fn App() -> impl IntoView {
     provide_theme();
     provide_connection();
+    provide_capabilities();
     provide_board();
     view! {
         <Router>

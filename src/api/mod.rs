@@ -5,13 +5,14 @@ mod error;
 pub use error::ApiError;
 
 use crate::state::connection::Connection;
+use buildd_core::capabilities::Capabilities;
 use buildd_core::client::{ClientMission, ClientMissionList, ClientRunOutcome, ClientTask};
-use buildd_core::note::{MissionNote, NotesPage};
+use buildd_core::note::{MissionNote, NotesPage, PersonNote};
 use buildd_core::organizer_runs::MissionRuns;
 use buildd_core::pull_request::PullRequestList;
 use buildd_core::{
-    ApiErrorBody, ApprovedPlan, Instructed, RejectedPlan, TaskMessages, Workspace,
-    WorkspaceEnvelope,
+    AccountMe, ApiErrorBody, ApprovedPlan, Instructed, RejectedPlan, TaskMessages, Workspace,
+    WorkspaceEnvelope, WorkspaceList,
 };
 use gloo_net::http::Request;
 use serde::de::DeserializeOwned;
@@ -76,6 +77,32 @@ async fn post<T: DeserializeOwned>(
     body: Option<String>,
 ) -> Result<T, ApiError> {
     decode(&fetch_text(conn, "POST", path, body).await?)
+}
+
+/// `GET /api/missions/capabilities` at `base`, sent without a key (Buildd answers it to
+/// anyone), so it can be read before a key is known to work.
+pub async fn capabilities(base: &str) -> Result<Capabilities, ApiError> {
+    let response = Request::get(&format!("{base}/api/missions/capabilities"))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .map_err(|_| ApiError::Unreachable(base.to_string()))?;
+    if !response.ok() {
+        return Err(ApiError::from_status(
+            response.status(),
+            response.status_text(),
+        ));
+    }
+    let text = response
+        .text()
+        .await
+        .map_err(|e| ApiError::Decode(e.to_string()))?;
+    decode(&text)
+}
+
+/// `GET /api/accounts/me`: who the key is, and at which level.
+pub async fn account_me(conn: &Connection) -> Result<AccountMe, ApiError> {
+    get(conn, "/api/accounts/me").await
 }
 
 /// `GET /api/missions`.
@@ -173,6 +200,11 @@ pub async fn workspace(conn: &Connection, id: &str) -> Result<Workspace, ApiErro
     Ok(envelope.workspace)
 }
 
+/// `GET /api/workspaces`: the team's workspaces (Buildd serves it to keys).
+pub async fn workspaces(conn: &Connection) -> Result<WorkspaceList, ApiError> {
+    get(conn, "/api/workspaces").await
+}
+
 /// `PATCH /api/workspaces/{id}` with the fields in `body` (`gitConfig` merges key by key).
 pub async fn update_workspace(
     conn: &Connection,
@@ -230,31 +262,34 @@ pub async fn older_notes(conn: &Connection, id: &str, cursor: &str) -> Result<No
     get(conn, &path).await
 }
 
-/// `POST /api/missions/{id}/notes` `{type, title}`: a note from a person.
+/// `POST /api/missions/{id}/notes`: a note from a person ([`PersonNote`] says why it names
+/// the author).
 pub async fn post_note(
     conn: &Connection,
     id: &str,
     kind: &str,
     title: &str,
 ) -> Result<MissionNote, ApiError> {
-    let body = serde_json::json!({ "type": kind, "title": title }).to_string();
-    post(
-        conn,
-        &format!("/api/missions/{}/notes", encode(id)),
-        Some(body),
-    )
-    .await
+    send_note(conn, id, &PersonNote::note(kind, title)).await
 }
 
-/// `POST /api/missions/{id}/notes/{noteId}/reply` `{title}`: a person answers.
+/// A person answers note `note`, through the notes endpoint (see [`PersonNote`]).
 pub async fn reply_note(
     conn: &Connection,
     id: &str,
     note: &str,
     title: &str,
 ) -> Result<MissionNote, ApiError> {
-    let body = serde_json::json!({ "title": title }).to_string();
-    let path = format!("/api/missions/{}/notes/{}/reply", encode(id), encode(note));
+    send_note(conn, id, &PersonNote::reply(note, title)).await
+}
+
+async fn send_note(
+    conn: &Connection,
+    id: &str,
+    note: &PersonNote<'_>,
+) -> Result<MissionNote, ApiError> {
+    let path = format!("/api/missions/{}/notes", encode(id));
+    let body = serde_json::to_string(note).map_err(|e| ApiError::Decode(e.to_string()))?;
     post(conn, &path, Some(body)).await
 }
 

@@ -7,6 +7,7 @@ pub mod markdown;
 pub mod merge_policy_editor;
 pub mod message_agent;
 pub mod mission_card;
+pub mod not_offered;
 pub mod organizer;
 pub mod panel;
 pub mod plan_banner;

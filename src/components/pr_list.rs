@@ -4,6 +4,7 @@
 
 use crate::api;
 use crate::components::confirm::Confirm;
+use crate::components::not_offered::NotOffered;
 use crate::components::pr_review::PrReviewLine;
 use crate::state::refresh::Polled;
 use crate::state::write::Write;
@@ -132,7 +133,8 @@ fn PrItem(pr: PullRequest, state: MergeState, refresh: Callback<()>) -> impl Int
 
 #[component]
 pub fn PrList(
-    prs: Polled<PullRequestList>,
+    /// `Ok(None)`: the server does not list PRs.
+    prs: Polled<Option<PullRequestList>>,
     state: MergeState,
     refresh: Callback<()>,
 ) -> impl IntoView {
@@ -141,9 +143,10 @@ pub fn PrList(
             <h2 class="card__title">"Pull requests"</h2>
             {move || match prs.get() {
                 None => view! { <p class="muted">"Loading…"</p> }.into_any(),
-                Some(Err(_)) => view! { <p class="muted">"This server does not list pull requests."</p> }.into_any(),
-                Some(Ok(list)) if list.prs.is_empty() => view! { <p class="muted">"No pull requests yet."</p> }.into_any(),
-                Some(Ok(list)) => view! {
+                Some(Err(e)) => view! { <p class="muted" role="alert">{format!("The pull requests could not be read: {e}")}</p> }.into_any(),
+                Some(Ok(None)) => view! { <NotOffered text="This server does not list pull requests." /> }.into_any(),
+                Some(Ok(Some(list))) if list.prs.is_empty() => view! { <p class="muted">"No pull requests yet."</p> }.into_any(),
+                Some(Ok(Some(list))) => view! {
                     <ul class="prs">
                         {list.prs.into_iter().map(|pr| view! {
                             <PrItem pr=pr state=state refresh=refresh />

@@ -18,13 +18,6 @@ fn git(ws: &Workspace) -> Map<String, Value> {
         .unwrap_or_default()
 }
 
-/// The default policy as stored, when it is one.
-pub fn workspace_policy(ws: &Workspace) -> Option<MergePolicy> {
-    git(ws)
-        .get("mergePolicy")
-        .and_then(|p| serde_json::from_value(p.clone()).ok())
-}
-
 fn policy_summary(policy: Option<&MergePolicy>) -> String {
     match policy {
         Some(p) => {
@@ -47,7 +40,7 @@ pub fn WorkspacePolicy(
     state: PolicyState,
     refresh: Callback<()>,
 ) -> impl IntoView {
-    let policy = workspace_policy(&workspace);
+    let policy = workspace.merge_policy();
     let current = policy_summary(policy.as_ref());
     let editing = Memo::new(move |_| state.draft.with(Option::is_some));
     let id = workspace.id.clone();

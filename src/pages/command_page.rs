@@ -4,10 +4,11 @@
 //! Enter opens one, a/r open its plan in review to approve or reject.
 
 use super::RequireConnection;
+use crate::components::not_offered::NotOffered;
 use crate::components::panel::{ErrorPanel, Loading};
 use crate::components::progress_bar::ProgressBar;
 use crate::components::state_chip::HealthChip;
-use crate::state::board::{use_board, BoardState};
+use crate::state::board::{use_board, Board, BoardState};
 use buildd_core::client::ClientMission;
 use buildd_core::command_center::{stuck_on_failure, WaitItem, WaitKind};
 use buildd_core::completion::{completion_check, why_not_text};
@@ -106,9 +107,18 @@ fn CommandCenter() -> impl IntoView {
     let step_filter = Memo::new(move |_| query.with(|q| q.get("step")));
     let mode_filter = Memo::new(move |_| query.with(|q| q.get("mode")));
     let selected = RwSignal::new(0usize);
+    // Said once, above the list, so a shorter list is not taken for less waiting on you.
+    let not_provided = Memo::new(move |_| {
+        board.with(|b| {
+            b.as_ref()
+                .and_then(|b| b.as_ref().ok())
+                .and_then(Board::not_provided)
+        })
+    });
     let rows = Memo::new(move |_| {
         board.with(|b| match b {
-            Some(Ok((missions, _, _))) => missions
+            Some(Ok(b)) => b
+                .missions
                 .iter()
                 .filter(|m| m.status == MissionStatus::Active)
                 .filter(|m| {
@@ -200,6 +210,7 @@ fn CommandCenter() -> impl IntoView {
             }}
             <section class="card" data-testid="waiting-on-you">
                 <h2 class="card__title">{move || format!("Waiting on you ({})", waiting.with(Vec::len))}</h2>
+                {move || not_provided.get().map(|parts| view! { <NotOffered text=parts /> })}
                 {move || {
                     let items = waiting.get();
                     if items.is_empty() {

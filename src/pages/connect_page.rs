@@ -1,9 +1,12 @@
-//! Connect to a Buildd API: its URL (this page's origin by default) and an API key.
+//! Connect to a Buildd API: its URL (this page's origin by default) and an API key. The key
+//! is checked before it is kept, a link's too: a refused key, an unreachable server, a call
+//! the browser refused to another origin and a key that may only read are told apart.
 
-use crate::api::{self, ApiError};
+use crate::state::connect_check::{check_key, limited_notice, why_not, KeyCheck};
 use crate::state::connection::{normalize_base, use_connection, Connection};
 use crate::state::write::Write;
 use leptos::prelude::*;
+use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 
 #[component]
@@ -15,6 +18,31 @@ pub fn ConnectPage() -> impl IntoView {
     let check: Write = Write::new();
     let navigate = use_navigate();
 
+    // Set when the key connected but may only read: said here before going on.
+    let limited = RwSignal::new(None::<(String, String)>);
+    let start = move |candidate: Connection, then: String| {
+        let navigate = navigate.clone();
+        let probe = candidate.clone();
+        let shown = candidate.clone();
+        limited.set(None);
+        check.run(
+            check_key(probe),
+            move |e| why_not(&shown, e),
+            move |verdict| {
+                connection.connect(candidate);
+                match verdict {
+                    KeyCheck::Admin => navigate(&then, Default::default()),
+                    KeyCheck::Limited(level) => limited.set(Some((limited_notice(&level), then))),
+                }
+            },
+        );
+    };
+    // A link's key: shown in the form and checked at once.
+    if let Some((candidate, then)) = connection.take_link() {
+        base.set(candidate.base.clone());
+        key.set(candidate.key.clone());
+        start(candidate, then);
+    }
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let candidate = Connection {
@@ -25,16 +53,7 @@ pub fn ConnectPage() -> impl IntoView {
             check.fail("Paste an API key (it starts with bld_).".into());
             return;
         }
-        let (navigate, probe) = (navigate.clone(), candidate.clone());
-        // Reading the mission list proves the URL and the key both work.
-        check.run(
-            async move { api::missions(&probe).await },
-            ApiError::to_string,
-            move |_| {
-                connection.connect(candidate);
-                navigate("/", Default::default());
-            },
-        );
+        start(candidate, "/".into());
     };
 
     view! {
@@ -68,6 +87,12 @@ pub fn ConnectPage() -> impl IntoView {
                         data-testid="key-input"
                     />
                 </label>
+                {move || limited.get().map(|(notice, then)| view! {
+                    <div class="notice notice--warn" role="status" data-testid="connect-limited">
+                        <p>{notice}</p>
+                        <A href=then attr:class="button">"Continue"</A>
+                    </div>
+                })}
                 {move || {
                     check
                         .error()

@@ -12,6 +12,11 @@ use crate::components::pr_list::{MergeState, PrList};
 use crate::components::progress_card::ProgressCard;
 use crate::components::state_chip::{HealthChip, StateChip};
 use crate::components::task_row::TaskRow;
+use crate::state::capabilities::use_capabilities;
+use crate::state::connection::use_connection;
+use crate::state::request::with_connection;
+use crate::state::workspace_row::workspace_row;
+use buildd_core::capabilities::Extra;
 use buildd_core::client::ClientMission;
 use buildd_core::dependencies::{waiting_on, Blocker};
 use buildd_core::grouping::{health, health_beside, mission_state};
@@ -34,8 +39,18 @@ pub fn MissionPage() -> impl IntoView {
 fn MissionLoader() -> impl IntoView {
     let id = route_id();
     let (mission, retry) = polled_by_id(id, |c, id| async move { api::mission(&c, &id).await });
-    let (runs, _) = polled_by_id(id, |c, id| async move { api::mission_runs(&c, &id).await });
-    let (prs, retry_prs) = polled_by_id(id, |c, id| async move { api::mission_prs(&c, &id).await });
+    // The runs timeline and the PR list are this server's additions: asked only where offered.
+    let offered = use_capabilities();
+    let (runs, _) = polled_by_id(id, move |c, id| {
+        offered.read_by_id(Extra::OrganizerRuns, async move {
+            api::mission_runs(&c, &id).await
+        })
+    });
+    let (prs, retry_prs) = polled_by_id(id, move |c, id| {
+        offered.read(Extra::PullRequests, async move {
+            api::mission_prs(&c, &id).await
+        })
+    });
     let merge_state = MergeState::default();
     let (notes, retry_notes) =
         polled_by_id(id, |c, id| async move { api::mission_notes(&c, &id).await });
@@ -65,12 +80,38 @@ fn MissionLoader() -> impl IntoView {
     let close_state = CloseState::default();
     // The organizer section re-renders only when what it shows changes, so a refresh never
     // disturbs an edit in progress.
+    // Where the mission detail does not resolve the merge policy (Buildd's), the workspace
+    // row supplies the default it inherits; read once per workspace, not polled.
+    let connection = use_connection();
+    let workspace_id = Memo::new(move |_| {
+        mission.with(|m| match m {
+            Some(Ok(m)) if !offered.has(Extra::EffectiveMergePolicy) => m.workspace_id.clone(),
+            _ => None,
+        })
+    });
+    let workspace = LocalResource::new(move || {
+        let row = workspace_id
+            .get()
+            .map(|id| with_connection(&connection, move |c| workspace_row(c, offered, id)));
+        async move {
+            match row {
+                Some(row) => row.await.ok(),
+                None => None,
+            }
+        }
+    });
     let organizer = Memo::new(move |_| {
         mission.with(|m| match m {
-            Some(Ok(m)) => Some(ClientMission {
-                tasks: vec![],
-                ..m.clone()
-            }),
+            Some(Ok(m)) => {
+                let mut shown = ClientMission {
+                    tasks: vec![],
+                    ..m.clone()
+                };
+                if let Some(Some(ws)) = workspace.get() {
+                    shown.inherit_from(&ws);
+                }
+                Some(shown)
+            }
             _ => None,
         })
     });

@@ -7,6 +7,8 @@ pub mod task_page;
 pub mod workspace_page;
 
 use crate::api::ApiError;
+use crate::components::panel::Loading;
+use crate::state::capabilities::use_capabilities;
 use crate::state::connection::{use_connection, Connection};
 use crate::state::refresh::{polled, Polled};
 use crate::state::request::with_connection;
@@ -15,13 +17,23 @@ use leptos_router::components::Redirect;
 use leptos_router::hooks::use_params_map;
 use std::future::Future;
 
-/// Renders `children` while connected, or sends the person to the connect screen.
+/// Renders `children` while connected, once what the server offers is known (so a page
+/// never asks for what it lacks), or sends the person to the connect screen.
 #[component]
 pub fn RequireConnection(children: ChildrenFn) -> impl IntoView {
     let connection = use_connection();
-    move || match connection.get() {
-        Some(_) => children().into_any(),
-        None => view! { <Redirect path="/connect" /> }.into_any(),
+    let offered = use_capabilities();
+    // A key from a link is checked on the Connect page before anything uses it.
+    let ready = Memo::new(move |_| {
+        (
+            connection.get().is_some() && !connection.link_waiting(),
+            offered.known(),
+        )
+    });
+    move || match ready.get() {
+        (true, true) => children().into_any(),
+        (true, false) => view! { <Loading label="Connecting…" /> }.into_any(),
+        (false, _) => view! { <Redirect path="/connect" /> }.into_any(),
     }
 }
 

@@ -1,10 +1,11 @@
 //! A workspace's settings page: its default merge policy and how its PRs merge.
 
 use super::{polled_by_id, route_id, RequireConnection};
-use crate::api;
 use crate::components::merge_policy_editor::PolicyState;
 use crate::components::panel::{ErrorPanel, Loading};
 use crate::components::workspace_settings::{MergeSettings, SwitchesState, WorkspacePolicy};
+use crate::state::capabilities::use_capabilities;
+use crate::state::workspace_row::workspace_row;
 use leptos::prelude::*;
 
 #[component]
@@ -15,7 +16,8 @@ pub fn WorkspacePage() -> impl IntoView {
 #[component]
 fn WorkspaceLoader() -> impl IntoView {
     let id = route_id();
-    let (data, retry) = polled_by_id(id, |c, id| async move { api::workspace(&c, &id).await });
+    let offered = use_capabilities();
+    let (data, retry) = polled_by_id(id, move |c, id| workspace_row(c, offered, id));
     // What is being typed lives here, above the refreshed workspace.
     let policy = PolicyState::for_workspace();
     let switches = SwitchesState::default();

@@ -1,31 +1,103 @@
 //! Every mission with its PRs and open questions, read once for the whole app: the nav
-//! shows how many things wait on you from any page, the command center lists them.
+//! shows how many things wait on you from any page, the command center lists them. PRs and
+//! questions across missions are this server's additions; where the server lacks them the
+//! board says so rather than showing fewer things waiting.
 
 use crate::api::{self, ApiError};
+use crate::state::capabilities::{use_capabilities, Offered};
 use crate::state::connection::{use_connection, Connection};
 use crate::state::refresh::{polled, Polled};
+use buildd_core::capabilities::Extra;
 use buildd_core::client::ClientMission;
 use buildd_core::command_center::{waiting_on_you, WaitItem};
 use buildd_core::note::MissionNote;
+use buildd_core::plan::plan_to_confirm;
 use buildd_core::pull_request::PullRequest;
+use buildd_core::TaskResult;
 use leptos::prelude::*;
+use std::collections::HashMap;
 
-pub type Board = (Vec<ClientMission>, Vec<PullRequest>, Vec<MissionNote>);
+/// The missions, then the team's PRs and open questions (`None`: not provided).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Board {
+    pub missions: Vec<ClientMission>,
+    pub prs: Option<Vec<PullRequest>>,
+    pub questions: Option<Vec<MissionNote>>,
+}
+
+impl Board {
+    /// What "Waiting on you" cannot count because the server does not provide it, in words.
+    pub fn not_provided(&self) -> Option<String> {
+        let parts = match (self.prs.is_none(), self.questions.is_none()) {
+            (false, false) => return None,
+            (true, false) => "pull requests held for you",
+            (false, true) => "the organizer's open questions",
+            (true, true) => "pull requests held for you or the organizer's open questions",
+        };
+        let feed = if self.questions.is_none() {
+            " A mission's feed shows its questions."
+        } else {
+            ""
+        };
+        Some(format!(
+            "This server does not list {parts} across missions, so they are not counted here.{feed}"
+        ))
+    }
+}
 
 const TITLE: &str = "Buildd Mission Control";
 
-async fn load(c: Option<Connection>) -> Result<Board, ApiError> {
-    let Some(c) = c else {
-        return Ok(Default::default());
-    };
-    let missions = api::missions(&c).await?.missions;
-    // A Buildd without these lists still shows its missions.
-    let prs = api::team_prs(&c).await.map(|l| l.prs).unwrap_or_default();
-    let questions = api::open_questions(&c)
-        .await
-        .map(|p| p.notes)
-        .unwrap_or_default();
-    Ok((missions, prs, questions))
+/// Results of finished planning runs read one by one, by task id and `updatedAt`: a run
+/// that did not change is not read again.
+type Confirmed = StoredValue<HashMap<(String, Option<String>), Option<TaskResult>>>;
+
+/// Buildd's mission list carries no task results, so whether a finished planning run holds
+/// a plan in review is read from the task itself; until then it is not claimed.
+async fn confirm_plans(c: &Connection, missions: &mut [ClientMission], confirmed: Confirmed) {
+    for m in missions.iter_mut() {
+        let Some(run) = plan_to_confirm(&m.tasks) else {
+            continue;
+        };
+        let key = (run.id.clone(), run.updated_at.clone());
+        let known = confirmed.with_value(|c| c.get(&key).cloned());
+        let result = match known {
+            Some(result) => result,
+            None => match api::task(c, &key.0).await {
+                Ok(task) => {
+                    confirmed.update_value(|c| {
+                        c.insert(key.clone(), task.result.clone());
+                    });
+                    task.result
+                }
+                Err(_) => None,
+            },
+        };
+        if let Some(t) = m.tasks.iter_mut().find(|t| t.id == key.0) {
+            t.result = result;
+        }
+    }
+}
+
+async fn load(c: Connection, offered: Offered, confirmed: Confirmed) -> Result<Board, ApiError> {
+    let mut missions = api::missions(&c).await?.missions;
+    confirm_plans(&c, &mut missions, confirmed).await;
+    let (c1, c2) = (c.clone(), c);
+    let prs = offered
+        .read(Extra::PullRequests, async move { api::team_prs(&c1).await })
+        .await?
+        .map(|l| l.prs);
+    let questions = offered
+        .read(
+            Extra::TeamNotes,
+            async move { api::open_questions(&c2).await },
+        )
+        .await?
+        .map(|p| p.notes);
+    Ok(Board {
+        missions,
+        prs,
+        questions,
+    })
 }
 
 #[derive(Clone, Copy)]
@@ -36,14 +108,32 @@ pub struct BoardState {
     pub waiting: Memo<Vec<WaitItem>>,
 }
 
-/// Starts reading the board (again whenever the connection changes) and keeps the tab's
-/// title counting what waits on you.
+/// Starts reading the board (again whenever the connection or what it offers changes) and
+/// keeps the tab's title counting what waits on you.
 pub fn provide_board() {
     let connection = use_connection();
-    let (board, retry) = polled(move || load(connection.get()));
+    let offered = use_capabilities();
+    let confirmed: Confirmed = StoredValue::new(HashMap::new());
+    let (board, retry) = polled(move || {
+        let connection = connection.get();
+        let known = offered.known();
+        async move {
+            match connection {
+                None => Ok(Board::default()),
+                Some(c) if known => load(c, offered, confirmed).await,
+                // Read again once the capabilities are in (they are tracked above); until
+                // then the board stays loading rather than showing an empty one.
+                Some(_) => std::future::pending().await,
+            }
+        }
+    });
     let waiting = Memo::new(move |_| {
         board.with(|b| match b {
-            Some(Ok((missions, prs, questions))) => waiting_on_you(missions, prs, questions),
+            Some(Ok(b)) => waiting_on_you(
+                &b.missions,
+                b.prs.as_deref().unwrap_or_default(),
+                b.questions.as_deref().unwrap_or_default(),
+            ),
             _ => vec![],
         })
     });

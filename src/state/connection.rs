@@ -1,6 +1,7 @@
 //! Which Buildd API the dashboard talks to, with which key. Kept in localStorage; a link
-//! may carry the key in its fragment (`#key=bld_…`), which is stored and then removed from
-//! the address bar so it never lingers in history.
+//! may carry the key in its fragment (`#key=bld_…&base=…`), which is removed from the
+//! address bar at once so it never lingers in history, and kept only once the Connect page
+//! has checked it.
 
 use leptos::prelude::*;
 
@@ -66,8 +67,9 @@ fn clear() {
     }
 }
 
-/// Takes `key=…` (and an optional `base=…`) out of the URL fragment.
-fn take_key_from_fragment() -> Option<Connection> {
+/// Takes `key=…` (and an optional `base=…`) out of the URL fragment, with the path it was
+/// on (where to go once it is checked).
+fn take_key_from_fragment() -> Option<(Connection, String)> {
     let location = window().location();
     let hash = location.hash().ok()?;
     let params = hash.strip_prefix('#')?;
@@ -89,7 +91,7 @@ fn take_key_from_fragment() -> Option<Connection> {
     if let Ok(history) = window().history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&clean));
     }
-    Some(Connection { base, key })
+    Some((Connection { base, key }, clean))
 }
 
 fn decode(v: &str) -> String {
@@ -99,40 +101,53 @@ fn decode(v: &str) -> String {
         .unwrap_or_else(|| v.to_string())
 }
 
-/// The connection of this tab.
+/// The connection of this tab, and one a link brought that is not checked yet.
 #[derive(Clone, Copy)]
-pub struct ConnectionState(RwSignal<Option<Connection>>);
+pub struct ConnectionState {
+    current: RwSignal<Option<Connection>>,
+    from_link: RwSignal<Option<(Connection, String)>>,
+}
 
 impl ConnectionState {
     pub fn get(&self) -> Option<Connection> {
-        self.0.get()
+        self.current.get()
     }
 
     pub fn get_untracked(&self) -> Option<Connection> {
-        self.0.get_untracked()
+        self.current.get_untracked()
+    }
+
+    /// Whether a link brought a key that the Connect page has yet to check (tracked).
+    pub fn link_waiting(&self) -> bool {
+        self.from_link.with(Option::is_some)
+    }
+
+    /// The link's connection and the path it opened, for the Connect page to check.
+    pub fn take_link(&self) -> Option<(Connection, String)> {
+        let taken = self.from_link.get_untracked();
+        if taken.is_some() {
+            self.from_link.set(None);
+        }
+        taken
     }
 
     pub fn connect(&self, c: Connection) {
         save(&c);
-        self.0.set(Some(c));
+        self.current.set(Some(c));
     }
 
     pub fn disconnect(&self) {
         clear();
-        self.0.set(None);
+        self.current.set(None);
     }
 }
 
-/// Reads the connection from the fragment or from storage and provides it.
+/// Reads the stored connection, takes a link's out of the address bar, and provides them.
 pub fn provide_connection() -> ConnectionState {
-    let initial = match take_key_from_fragment() {
-        Some(c) => {
-            save(&c);
-            Some(c)
-        }
-        None => load(),
+    let state = ConnectionState {
+        current: RwSignal::new(load()),
+        from_link: RwSignal::new(take_key_from_fragment()),
     };
-    let state = ConnectionState(RwSignal::new(initial));
     provide_context(state);
     state
 }

@@ -1,7 +1,10 @@
 pub mod board;
+pub mod capabilities;
+pub mod connect_check;
 pub mod connection;
 pub mod leave_guard;
 pub mod refresh;
 pub mod request;
 pub mod theme;
+pub mod workspace_row;
 pub mod write;

@@ -104,14 +104,31 @@ async fn the_link_connects_and_a_mission_shows_its_progress() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_wrong_key_shows_the_401_message() {
+async fn a_link_with_a_wrong_key_is_checked_and_not_kept() {
     let server = TestServer::start_demo().await;
     let browser = unconnected(&server, 1280, "/#key=bld_not_a_real_key").await;
-    let message = text_with(&browser, "[data-testid=error]", "401").await;
-    assert!(message.contains("rejected the API key"), "{message}");
-    // The way out is offered.
-    browser.click_link("Connect again").await;
-    browser.wait_for("[data-testid=connect-form]").await;
+    let message = text_with(&browser, "[data-testid=connect-error]", "401").await;
+    assert!(message.contains("rejected this API key"), "{message}");
+    assert_eq!(browser.path().await, "/connect");
+    let stored = browser
+        .run("return localStorage.getItem('buildd.apiKey')")
+        .await;
+    assert!(stored.is_null(), "an unchecked key is not kept");
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_worker_key_connects_but_is_told_it_cannot_review() {
+    let server = TestServer::start_demo().await;
+    let browser = unconnected(&server, 1280, "/connect").await;
+    let input = browser.wait_for("[data-testid=key-input]").await;
+    input.send_keys(&server.worker_key).await.unwrap();
+    browser.click("[data-testid=connect-submit]").await;
+    let notice = text_with(&browser, "[data-testid=connect-limited]", "worker-level").await;
+    assert!(notice.contains("need an admin-level key"), "{notice}");
+    assert!(browser.absent("[data-testid=connect-error]").await);
+    browser.click_link("Continue").await;
+    browser.wait_for("[data-testid=command-center]").await;
     browser.close().await;
 }
 

@@ -9,6 +9,7 @@ use crate::merge_policy::{effective_policy, EffectivePolicy, MergePolicy};
 use crate::mission::{IdRef, MissionTask, WorkspaceRef};
 use crate::schedule::{ActiveHoursJson, CheckInSettings};
 use crate::task::{PlanRejection, TaskMissionRef, TaskResult, TaskWorker};
+use crate::workspace::Workspace;
 use serde::Deserialize;
 
 /// A mission as the list and the mission page read it (`GET /api/missions` items and
@@ -81,8 +82,19 @@ pub struct ClientTemplateContext {
 }
 
 impl ClientMission {
+    /// Takes the workspace default from `workspace`'s row where the answer lacks it (Buildd
+    /// sends neither it nor `effectiveMergePolicy`), so [`ClientMission::effective_policy`]
+    /// resolves the same way as where the server reports it.
+    pub fn inherit_from(&mut self, workspace: &Workspace) {
+        if self.workspace_merge_policy.is_none()
+            && self.workspace_id.as_deref() == Some(&workspace.id)
+        {
+            self.workspace_merge_policy = workspace.merge_policy();
+        }
+    }
+
     /// The policy the mission's PRs follow and why: as this server reports it, else resolved
-    /// here without the workspace default (Buildd does not send it).
+    /// here from what the mission carries (see [`ClientMission::inherit_from`]).
     pub fn effective_policy(&self) -> EffectivePolicy {
         self.effective_merge_policy.clone().unwrap_or_else(|| {
             effective_policy(
@@ -201,4 +213,49 @@ pub struct ClientRunOutcome {
     pub skipped_pr_open: bool,
     #[serde(default)]
     pub skipped_budget_exhausted: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merge_policy::PolicySource;
+    use serde_json::json;
+
+    /// Buildd's mission detail carries neither `effectiveMergePolicy` nor the workspace's.
+    fn buildd_mission(policy: serde_json::Value) -> ClientMission {
+        serde_json::from_value(json!({
+            "id": "m1", "title": "T", "status": "active", "workspaceId": "w1",
+            "mergePolicy": policy, "tasks": []
+        }))
+        .unwrap()
+    }
+
+    fn workspace(id: &str, git_config: serde_json::Value) -> Workspace {
+        serde_json::from_value(json!({"id": id, "name": "ws", "gitConfig": git_config})).unwrap()
+    }
+
+    #[test]
+    fn the_workspace_row_gives_the_inherited_policy() {
+        let mut m = buildd_mission(serde_json::Value::Null);
+        assert_eq!(m.effective_policy().source, PolicySource::Default);
+        m.inherit_from(&workspace("w1", json!({"mergePolicy": {"tier": "human"}})));
+        let p = m.effective_policy();
+        assert_eq!(p.source, PolicySource::Workspace);
+        assert_eq!(p.policy.tier, "human");
+    }
+
+    #[test]
+    fn another_workspace_or_the_mission_own_policy_wins_over_nothing() {
+        let mut m = buildd_mission(serde_json::Value::Null);
+        m.inherit_from(&workspace("w2", json!({"mergePolicy": {"tier": "human"}})));
+        assert_eq!(m.effective_policy().source, PolicySource::Default);
+        let mut own = buildd_mission(json!({"tier": "agent-review",
+            "agentReview": {"reviewerRole": "reviewer"}}));
+        own.inherit_from(&workspace("w1", json!({"mergePolicy": {"tier": "human"}})));
+        assert_eq!(own.effective_policy().source, PolicySource::Mission);
+        assert_eq!(
+            own.workspace_merge_policy.map(|p| p.tier),
+            Some("human".into())
+        );
+    }
 }

@@ -194,7 +194,9 @@ mod tests {
             mission(
                 json!({"id": "m1", "title": "Search", "status": "active", "tasks": [
                 {"id": "p", "title": "Mission: Search", "status": "completed", "mode": "planning",
-                 "taskClass": "bookkeeping", "updatedAt": "2026-11-29T10:00:00Z"}]}),
+                 "taskClass": "bookkeeping", "updatedAt": "2026-11-29T10:00:00Z",
+                 "result": {"structuredOutput": {"plan": [{"ref": "a", "title": "A", "description": "d"}],
+                            "summary": "s", "missionComplete": false}}}]}),
             ),
             mission(
                 json!({"id": "m2", "title": "Auth", "status": "active", "requiresReview": true,

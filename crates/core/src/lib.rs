@@ -4,9 +4,11 @@
 
 pub mod capabilities;
 pub mod checkin;
+pub mod checkin_readback;
 pub mod client;
 pub mod command_center;
 pub mod completion;
+pub mod connect;
 pub mod dependencies;
 pub mod enums;
 pub mod error;

@@ -1,7 +1,8 @@
 //! The plan-review phase, derived and never stored: a planning task that completed with a
 //! plan, has no children yet, and that no later planning run of the same mission has
-//! superseded. When the task's result is not at hand (Buildd's mission list omits it),
-//! a completed planning run is taken to carry a plan.
+//! superseded. When the task's result is not at hand (Buildd's mission list omits it), it
+//! is not known to carry a plan, so it is not in review: [`plan_to_confirm`] names the task
+//! whose result to read.
 
 use crate::enums::{TaskMode, TaskStatus};
 use crate::mission::MissionTask;
@@ -13,8 +14,9 @@ fn created(task: &MissionTask) -> &str {
         .unwrap_or("")
 }
 
-/// The mission's plan awaiting review, if any.
-pub fn plan_in_review(tasks: &[MissionTask]) -> Option<&MissionTask> {
+/// The newest planning run, when it completed and nothing was filed from it yet: the one
+/// plan that may be in review, whether or not its result is at hand.
+pub fn finished_unfiled(tasks: &[MissionTask]) -> Option<&MissionTask> {
     let newest_planning = tasks
         .iter()
         .filter(|t| t.mode == TaskMode::Planning)
@@ -22,23 +24,32 @@ pub fn plan_in_review(tasks: &[MissionTask]) -> Option<&MissionTask> {
     let has_children = tasks
         .iter()
         .any(|t| t.parent_task_id.as_deref() == Some(newest_planning.id.as_str()));
-    let has_plan = match &newest_planning.result {
-        Some(result) => result
-            .structured_output
+    (newest_planning.status == TaskStatus::Completed && !has_children).then_some(newest_planning)
+}
+
+/// The mission's plan awaiting review, if any: only one whose result shows its steps.
+pub fn plan_in_review(tasks: &[MissionTask]) -> Option<&MissionTask> {
+    finished_unfiled(tasks).filter(|t| {
+        t.result
             .as_ref()
+            .and_then(|r| r.structured_output.as_ref())
             .and_then(|o| o.get("plan"))
             .and_then(|p| p.as_array())
-            .is_some_and(|steps| !steps.is_empty()),
-        None => true,
-    };
-    (newest_planning.status == TaskStatus::Completed && has_plan && !has_children)
-        .then_some(newest_planning)
+            .is_some_and(|steps| !steps.is_empty())
+    })
+}
+
+/// The finished planning run that may hold a plan in review but came without its result
+/// (Buildd's mission list): read the task to know.
+pub fn plan_to_confirm(tasks: &[MissionTask]) -> Option<&MissionTask> {
+    finished_unfiled(tasks).filter(|t| t.result.is_none())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::enums::TaskClass;
+    use crate::test_support::with_plan;
 
     fn planning(id: &str, status: TaskStatus, created: &str) -> MissionTask {
         let mut t = crate::test_support::task(id, status);
@@ -50,12 +61,25 @@ mod tests {
 
     #[test]
     fn a_completed_plan_without_children_is_in_review() {
+        let tasks = [with_plan(planning(
+            "p",
+            TaskStatus::Completed,
+            "2026-01-01T00:00:00.000Z",
+        ))];
+        assert_eq!(plan_in_review(&tasks).map(|t| t.id.as_str()), Some("p"));
+        assert!(plan_to_confirm(&tasks).is_none());
+    }
+
+    #[test]
+    fn a_run_without_its_result_is_not_claimed_but_named_to_read() {
         let tasks = [planning(
             "p",
             TaskStatus::Completed,
             "2026-01-01T00:00:00.000Z",
         )];
-        assert_eq!(plan_in_review(&tasks).map(|t| t.id.as_str()), Some("p"));
+        assert!(plan_in_review(&tasks).is_none());
+        assert_eq!(plan_to_confirm(&tasks).map(|t| t.id.as_str()), Some("p"));
+        assert!(plan_to_confirm(&[planning("p", TaskStatus::Assigned, "a")]).is_none());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use crate::client::ClientTask;
 use crate::enums::{TaskMode, TaskStatus, WorkerStatus};
 use crate::mission::MissionTask;
-use crate::plan::plan_in_review;
+use crate::plan::finished_unfiled;
 pub use crate::task::PlanRejection;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -86,7 +86,7 @@ fn finished_phase(task: &ClientTask, tasks: &[MissionTask], children: usize) -> 
     }
     if !has_steps(task) {
         PlanPhase::NoSteps
-    } else if tasks.is_empty() || plan_in_review(tasks).is_some_and(|t| t.id == task.id) {
+    } else if tasks.is_empty() || finished_unfiled(tasks).is_some_and(|t| t.id == task.id) {
         PlanPhase::InReview
     } else {
         PlanPhase::Replaced

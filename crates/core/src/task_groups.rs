@@ -151,6 +151,7 @@ mod tests {
     fn a_plan_in_review_has_its_own_section() {
         let mut plan = task("plan", TaskStatus::Completed, &[]);
         plan.mode = TaskMode::Planning;
+        let plan = crate::test_support::with_plan(plan);
         let groups = group_tasks(std::slice::from_ref(&plan));
         assert_eq!(groups[0].0, TaskGroup::PlanInReview);
     }

@@ -36,3 +36,15 @@ pub fn worker(status: WorkerStatus, pr: Option<&str>, merged: bool) -> WorkerSum
         pr_lifecycle_status: None,
     }
 }
+
+/// `t` with a result whose plan has one step, as a planning run that planned returns.
+pub fn with_plan(mut t: MissionTask) -> MissionTask {
+    t.result = Some(
+        serde_json::from_value(serde_json::json!({
+            "structuredOutput": {"plan": [{"ref": "a", "title": "A", "description": "d"}],
+                                 "summary": "One step", "missionComplete": false}
+        }))
+        .unwrap(),
+    );
+    t
+}

@@ -1,5 +1,8 @@
-//! Workspace shapes. Secrets (webhook and bot tokens) are never part of them.
+//! Workspace shapes. Secrets (webhook and bot tokens) are never part of them, and neither
+//! are the accounts Buildd's `GET /api/workspaces` lists with each row (`accountWorkspaces`,
+//! key hashes included): unknown fields are dropped on reading, so they are never kept.
 
+use crate::merge_policy::MergePolicy;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -53,6 +56,17 @@ pub struct ConnectedAccount {
     pub can_create: bool,
 }
 
+impl Workspace {
+    /// The default merge policy its missions inherit (`gitConfig.mergePolicy`), when one is
+    /// stored and reads as a policy.
+    pub fn merge_policy(&self) -> Option<MergePolicy> {
+        self.git_config
+            .as_ref()?
+            .get("mergePolicy")
+            .and_then(|p| serde_json::from_value(p.clone()).ok())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorkspaceEnvelope {
     pub workspace: Workspace,
@@ -61,4 +75,48 @@ pub struct WorkspaceEnvelope {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorkspaceList {
     pub workspaces: Vec<Workspace>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A row of Buildd's `GET /api/workspaces` (capture 40), trimmed.
+    fn buildd_row(git_config: Value) -> Value {
+        json!({
+            "id": "40000000-0000-4000-8000-000000000001", "name": "ref-workspace",
+            "repo": "example-org/ref-repo", "localPath": null, "memory": {}, "projects": [],
+            "githubRepoId": null, "githubInstallationId": null, "accessMode": "restricted",
+            "dataClass": "standard", "maxConcurrentTasks": 3, "gitConfig": git_config,
+            "configStatus": "unconfigured", "webhookConfig": null, "lastMigrationNumber": 0,
+            "teamId": "10000000-0000-4000-8000-000000000001",
+            "accountWorkspaces": [{"accountId": "a", "account": {
+                "apiKey": "a0237b11f6c9d4441e7bf059973f29dd2b0f0059001151f8a8bb0c213d2b99e2",
+                "apiKeyPrefix": "bld_545c90de", "level": "admin"}}]
+        })
+    }
+
+    #[test]
+    fn a_listed_row_keeps_no_account_or_key_hash() {
+        let list: WorkspaceList =
+            serde_json::from_value(json!({"workspaces": [buildd_row(Value::Null)]})).unwrap();
+        assert_eq!(list.workspaces[0].name, "ref-workspace");
+        let kept = serde_json::to_string(&list).unwrap();
+        assert!(!kept.contains("apiKey"), "{kept}");
+        assert!(!kept.contains("a0237b11"), "{kept}");
+        assert!(!kept.contains("accountWorkspaces"), "{kept}");
+    }
+
+    #[test]
+    fn the_default_policy_is_read_from_git_config() {
+        let none: Workspace = serde_json::from_value(buildd_row(Value::Null)).unwrap();
+        assert_eq!(none.merge_policy(), None);
+        let human: Workspace =
+            serde_json::from_value(buildd_row(json!({"mergePolicy": {"tier": "human"}}))).unwrap();
+        assert_eq!(human.merge_policy().map(|p| p.tier), Some("human".into()));
+        let junk: Workspace =
+            serde_json::from_value(buildd_row(json!({"mergePolicy": "fast"}))).unwrap();
+        assert_eq!(junk.merge_policy(), None);
+    }
 }

@@ -1,11 +1,10 @@
 //! Active hours: when check-ins may run. One meaning everywhere: check-ins run inside the
 //! window and wait outside it; work finishing still plans at any hour.
 
-use super::{HoursDraft, OrganizerState};
-use crate::api;
+use super::unstored::{save_checked, UnstoredNotice};
+use super::{HoursDraft, OrganizerState, Unstored};
 use crate::format::time_until;
-use crate::state::write::refused;
-use buildd_core::schedule::CheckInSettings;
+use buildd_core::schedule::{ActiveHoursJson, CheckInSettings};
 use leptos::prelude::*;
 use serde_json::json;
 
@@ -87,6 +86,7 @@ pub fn ActiveHoursEditor(
     let editing = Memo::new(move |_| state.hours.with(Option::is_some));
     let open_editor = move |_| {
         state.hours_save.clear_error();
+        state.hours_unstored.set(Unstored::No);
         state.hours.set(Some(match &current {
             Some(h) => HoursDraft {
                 enabled: true,
@@ -102,8 +102,8 @@ pub fn ActiveHoursEditor(
             },
         }));
     };
-    let save = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
+    // Read back after saving: Buildd keeps active hours only for a mission with check-ins.
+    let send = move |turn_on: bool| {
         let Some(draft) = state.hours.get_untracked() else {
             return;
         };
@@ -113,19 +113,34 @@ pub fn ActiveHoursEditor(
                 .fail("Start and end must differ: the window would be empty.".into());
             return;
         }
-        let body = if draft.enabled {
-            json!({"activeHoursStart": draft.start, "activeHoursEnd": draft.end,
-                   "activeHoursTimezone": draft.timezone.trim()})
-        } else {
-            json!({"activeHoursStart": null, "activeHoursEnd": null, "activeHoursTimezone": null})
+        let sent = draft.enabled.then(|| ActiveHoursJson {
+            start: draft.start,
+            end: draft.end,
+            timezone: draft.timezone.trim().to_string(),
+        });
+        let body = match &sent {
+            Some(h) => json!({"activeHoursStart": h.start, "activeHoursEnd": h.end,
+                              "activeHoursTimezone": h.timezone}),
+            None => {
+                json!({"activeHoursStart": null, "activeHoursEnd": null, "activeHoursTimezone": null})
+            }
         };
-        let mission_id = mission_id.clone();
-        state.hours_save.send_then_clear(
-            state.hours,
-            |c| async move { api::update_mission(&c, &mission_id, body).await },
-            refused("Not saved"),
+        save_checked(
+            state.hours_save,
+            state.hours_unstored,
+            mission_id.clone(),
+            body,
+            turn_on,
+            move |s| s.keeps_hours(sent.as_ref()),
+            move || state.hours.set(None),
             refresh,
         );
+    };
+    let send_on = send.clone();
+    let turn_on = Callback::new(move |()| send_on(true));
+    let save = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        send(false);
     };
     let field =
         move |f: fn(&HoursDraft) -> u32| move || state.hours.with(|d| d.as_ref().map_or(0, f));
@@ -180,11 +195,17 @@ pub fn ActiveHoursEditor(
                         {move || state.hours_save.error().map(|e| view! {
                             <p class="form__error" role="alert" data-testid="hours-error">{e}</p>
                         })}
+                        <UnstoredNotice
+                            what="active hours"
+                            state=state.hours_unstored
+                            busy=Signal::derive(move || state.hours_save.busy())
+                            turn_on=turn_on
+                        />
                         <div class="actions">
                             <button class="button button--primary" type="submit" data-testid="save-hours" prop:disabled=move || state.hours_save.busy()>
                                 {move || if state.hours_save.busy() { "Saving…" } else { "Save" }}
                             </button>
-                            <button class="button" type="button" on:click=move |_| { state.hours.set(None); state.hours_save.clear_error(); }>
+                            <button class="button" type="button" on:click=move |_| { state.hours.set(None); state.hours_save.clear_error(); state.hours_unstored.set(Unstored::No); }>
                                 "Cancel"
                             </button>
                         </div>

@@ -1,11 +1,10 @@
 //! The Organizer checklist: what the organizer follows each time it plans. Shown as Markdown;
 //! edited as text, kept when a save fails, guarded against leaving unsaved.
 
-use super::OrganizerState;
-use crate::api;
+use super::unstored::{save_checked, UnstoredNotice};
+use super::{OrganizerState, Unstored};
 use crate::components::markdown::Markdown;
 use crate::state::leave_guard::guard_unsaved;
-use crate::state::write::refused;
 use buildd_core::checkin::{CHECKLIST_LIMIT, DEFAULT_CHECKLIST};
 use buildd_core::schedule::CheckInSettings;
 use leptos::prelude::*;
@@ -29,27 +28,36 @@ pub fn ChecklistEditor(
     };
     guard_unsaved(dirty);
 
-    let save = move |value: Value| {
-        let (mission_id, body) = (mission_id.clone(), json!({ "heartbeatChecklist": value }));
-        state.checklist_save.send_then_clear(
-            state.checklist,
-            |c| async move { api::update_mission(&c, &mission_id, body).await },
-            refused("Not saved"),
+    // Read back after saving: Buildd keeps a checklist only for a mission with check-ins.
+    let save = move |value: Value, turn_on: bool| {
+        let sent = value.as_str().map(str::to_string);
+        save_checked(
+            state.checklist_save,
+            state.checklist_unstored,
+            mission_id.clone(),
+            json!({ "heartbeatChecklist": value }),
+            turn_on,
+            move |s| s.keeps_checklist(sent.as_deref()),
+            move || state.checklist.set(None),
             refresh,
         );
+    };
+    // What the editor holds, as sent: an empty checklist means "the default".
+    let typed = move || {
+        let text = state.checklist.get_untracked().unwrap_or_default();
+        if text.trim().is_empty() {
+            Value::Null
+        } else {
+            Value::String(text)
+        }
     };
     let save_text = save.clone();
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let text = state.checklist.get_untracked().unwrap_or_default();
-        // An empty checklist means "the default".
-        let value = if text.trim().is_empty() {
-            Value::Null
-        } else {
-            Value::String(text)
-        };
-        save_text(value);
+        save_text(typed(), false);
     };
+    let save_on = save.clone();
+    let turn_on = Callback::new(move |()| save_on(typed(), true));
     let edit_from = saved.clone();
     let custom = settings.custom_checklist;
     let enabled = settings.enabled;
@@ -81,6 +89,7 @@ pub fn ChecklistEditor(
                                 data-testid="edit-checklist"
                                 on:click=move |_| {
                                     state.checklist_save.clear_error();
+                                    state.checklist_unstored.set(Unstored::No);
                                     state.checklist.set(Some(edit_from.clone()));
                                 }
                             >
@@ -111,6 +120,12 @@ pub fn ChecklistEditor(
                             {move || state.checklist_save.error().map(|e| view! {
                                 <p class="form__error" role="alert" data-testid="checklist-error">{e}</p>
                             })}
+                            <UnstoredNotice
+                                what="Organizer checklist"
+                                state=state.checklist_unstored
+                                busy=Signal::derive(move || state.checklist_save.busy())
+                                turn_on=turn_on
+                            />
                             <div class="actions">
                                 <button
                                     class="button button--primary"
@@ -127,6 +142,7 @@ pub fn ChecklistEditor(
                                     on:click=move |_| {
                                         state.checklist.set(None);
                                         state.checklist_save.clear_error();
+                                        state.checklist_unstored.set(Unstored::No);
                                     }
                                 >
                                     "Cancel"
@@ -139,7 +155,7 @@ pub fn ChecklistEditor(
                                     prop:disabled=move || state.checklist_save.busy()
                                     on:click=move |_| {
                                         state.checklist.set(Some(DEFAULT_CHECKLIST.to_string()));
-                                        save_default(Value::Null);
+                                        save_default(Value::Null, false);
                                     }
                                 >
                                     "Reset to default"

@@ -5,6 +5,7 @@ mod active_hours;
 mod checklist;
 mod controls;
 mod runs;
+mod unstored;
 
 pub use runs::RunsTimeline;
 
@@ -21,6 +22,18 @@ pub struct HoursDraft {
     pub timezone: String,
 }
 
+/// Whether the last save was kept: Buildd answers 200 to a checklist or active-hours edit
+/// of a mission without check-ins and stores nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Unstored {
+    #[default]
+    No,
+    /// Not kept: this server stores it only with check-ins on.
+    WithoutCheckIns,
+    /// Not kept even with check-ins turned on (Buildd needs a workspace for them).
+    EvenWithCheckIns,
+}
+
 /// The outcome of the last action: tone, text, and a task to link to.
 pub type Note = (&'static str, String, Option<String>);
 
@@ -31,8 +44,10 @@ pub struct OrganizerState {
     /// The checklist being edited (`Some` while the editor is open).
     pub checklist: RwSignal<Option<String>>,
     pub checklist_save: Write,
+    pub checklist_unstored: RwSignal<Unstored>,
     pub hours: RwSignal<Option<HoursDraft>>,
     pub hours_save: Write,
+    pub hours_unstored: RwSignal<Unstored>,
     /// Run, pause or resume, switch mode.
     pub action: Write<Note>,
     pub action_note: RwSignal<Option<Note>>,

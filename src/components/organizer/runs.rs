@@ -1,5 +1,6 @@
 //! The organizer runs and check-ins of a mission, newest first, in one timeline.
 
+use crate::components::not_offered::NotOffered;
 use crate::format::time_ago;
 use crate::state::refresh::Polled;
 use buildd_core::organizer_runs::MissionRuns;
@@ -43,21 +44,28 @@ fn entries(runs: &MissionRuns) -> Vec<Entry> {
 }
 
 #[component]
-pub fn RunsTimeline(runs: Polled<MissionRuns>) -> impl IntoView {
+pub fn RunsTimeline(
+    /// `Ok(None)`: the server does not list organizer runs.
+    runs: Polled<Option<MissionRuns>>,
+) -> impl IntoView {
     view! {
         <section class="card" data-testid="runs-timeline">
             <h2 class="card__title">"Organizer runs and check-ins"</h2>
             {move || match runs.get() {
                 None => view! { <p class="muted">"Loading…"</p> }.into_any(),
-                Some(Err(_)) => view! {
-                    <p class="muted">"This server does not list organizer runs."</p>
+                Some(Err(e)) => view! {
+                    <p class="muted" role="alert">{format!("The organizer runs could not be read: {e}")}</p>
                 }
                 .into_any(),
-                Some(Ok(r)) if r.runs.is_empty() && r.check_ins.is_empty() => view! {
+                Some(Ok(None)) => view! {
+                    <NotOffered text="This server does not list organizer runs and check-ins." />
+                }
+                .into_any(),
+                Some(Ok(Some(r))) if r.runs.is_empty() && r.check_ins.is_empty() => view! {
                     <p class="muted">"No organizer runs or check-ins yet."</p>
                 }
                 .into_any(),
-                Some(Ok(r)) => view! {
+                Some(Ok(Some(r))) => view! {
                     <ol class="timeline">
                         {entries(&r)
                             .into_iter()

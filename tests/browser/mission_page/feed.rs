@@ -103,6 +103,12 @@ async fn the_feed_shows_questions_and_takes_guidance_and_answers() {
         .await;
     let page = notes_of_type(&server, &mission, "question").await;
     assert_eq!(page["notes"][0]["status"], "answered");
+    // Both are a person's: the answer names its question.
+    let replies = notes_of_type(&server, &mission, "reply").await;
+    assert_eq!(replies["notes"][0]["authorType"], "user");
+    assert_eq!(replies["notes"][0]["replyTo"], page["notes"][0]["id"]);
+    let guidance = notes_of_type(&server, &mission, "guidance").await;
+    assert_eq!(guidance["notes"][0]["authorType"], "user");
     browser.close().await;
 }
 

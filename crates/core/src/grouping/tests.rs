@@ -47,7 +47,10 @@ fn a_plan_in_review_or_finished_work_awaits_review() {
     plan.mode = TaskMode::Planning;
     plan.task_class = Some(TaskClass::Bookkeeping);
     let m = mission(MissionStatus::Active);
-    assert_eq!(group(&m, &[plan], None), MissionGroup::AwaitingReview);
+    assert_eq!(
+        group(&m, &[crate::test_support::with_plan(plan)], None),
+        MissionGroup::AwaitingReview
+    );
     assert_eq!(
         group(&m, &[task("a", TaskStatus::Completed)], None),
         MissionGroup::AwaitingReview
