@@ -6,8 +6,6 @@ use crate::state::connect_check::{check_key, limited_notice, why_not, KeyCheck};
 use crate::state::connection::{normalize_base, use_connection, Connection};
 use crate::state::write::Write;
 use leptos::prelude::*;
-use leptos_router::components::A;
-use leptos_router::hooks::use_navigate;
 
 #[component]
 pub fn ConnectPage() -> impl IntoView {
@@ -16,12 +14,10 @@ pub fn ConnectPage() -> impl IntoView {
     let base = RwSignal::new(current.as_ref().map(|c| c.base.clone()).unwrap_or_default());
     let key = RwSignal::new(String::new());
     let check: Write = Write::new();
-    let navigate = use_navigate();
 
     // Set when the key connected but may only read: said here before going on.
     let limited = RwSignal::new(None::<(String, String)>);
     let start = move |candidate: Connection, then: String| {
-        let navigate = navigate.clone();
         let probe = candidate.clone();
         let shown = candidate.clone();
         limited.set(None);
@@ -31,7 +27,7 @@ pub fn ConnectPage() -> impl IntoView {
             move |verdict| {
                 connection.connect(candidate);
                 match verdict {
-                    KeyCheck::Admin => navigate(&then, Default::default()),
+                    KeyCheck::Admin => open_fresh(&then),
                     KeyCheck::Limited(level) => limited.set(Some((limited_notice(&level), then))),
                 }
             },
@@ -90,7 +86,7 @@ pub fn ConnectPage() -> impl IntoView {
                 {move || limited.get().map(|(notice, then)| view! {
                     <div class="notice notice--warn" role="status" data-testid="connect-limited">
                         <p>{notice}</p>
-                        <A href=then attr:class="button">"Continue"</A>
+                        <a href=then class="button">"Continue"</a>
                     </div>
                 })}
                 {move || {
@@ -117,4 +113,10 @@ pub fn ConnectPage() -> impl IntoView {
             </form>
         </section>
     }
+}
+
+/// Loads `path` afresh once connected, so every page and the board start from the new
+/// connection as on a later visit.
+fn open_fresh(path: &str) {
+    let _ = window().location().assign(path);
 }

@@ -116,14 +116,15 @@ pub fn provide_board() {
     let confirmed: Confirmed = StoredValue::new(HashMap::new());
     let (board, retry) = polled(move || {
         let connection = connection.get();
-        let known = offered.known();
         async move {
             match connection {
                 None => Ok(Board::default()),
-                Some(c) if known => load(c, offered, confirmed).await,
-                // Read again once the capabilities are in (they are tracked above); until
-                // then the board stays loading rather than showing an empty one.
-                Some(_) => std::future::pending().await,
+                Some(c) => {
+                    // The board stays loading, rather than empty, until the capabilities
+                    // are in: they decide what is asked.
+                    offered.known_soon().await;
+                    load(c, offered, confirmed).await
+                }
             }
         }
     });

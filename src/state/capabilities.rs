@@ -37,6 +37,14 @@ impl Offered {
             && !self.absent.with(|a| a.contains(&extra))
     }
 
+    /// Resolves once the capabilities of the current connection are known. A future that
+    /// ends, never a pending one: a resource waits for its future before it reads again.
+    pub async fn known_soon(self) {
+        while self.caps.with_untracked(Option::is_none) {
+            gloo_timers::future::TimeoutFuture::new(25).await;
+        }
+    }
+
     pub fn has_untracked(&self, extra: Extra) -> bool {
         self.caps
             .with_untracked(|c| c.as_ref().is_some_and(|c| c.offers(extra)))

@@ -10,6 +10,7 @@ mod command_center;
 mod connect;
 mod mission_page;
 mod missions_list;
+mod on_buildd;
 mod plan_review;
 mod task_page;
 mod workspace_settings;

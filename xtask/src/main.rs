@@ -13,6 +13,9 @@ usage: cargo xtask <command>
                                       build the dashboard and start the Buildd API server with
                                       demo data (default 127.0.0.1:8080, ./buildd.db) and the
                                       scripted worker, which claims and completes tasks
+  serve --upstream URL [--listen ADDR]
+                                      build the dashboard and serve it with every /api/* call
+                                      forwarded to the Buildd at URL (no local database)
   test                                format, import and lint checks, then every test, browser
                                       tests included
   bench                               dashboard size, API latency and render time
@@ -100,11 +103,19 @@ fn serve(env: &tools::Env, args: &[String]) -> Result<(), String> {
         .or_else(|| std::env::var("BUILDD_DB").ok())
         .unwrap_or_else(|| "buildd.db".into());
     let server = env.target_dir().join("server/buildd-server");
-    let mut serve_args = vec![
-        "serve", "--demo", "--listen", &listen, "--db", &db, "--dist", "dist",
-    ];
-    if !args.iter().any(|a| a == "--no-worker") {
-        serve_args.push("--worker");
+    let upstream = flag(args, "--upstream")
+        .map(str::to_string)
+        .or_else(|| std::env::var("BUILDD_UPSTREAM").ok());
+    let mut serve_args = vec!["serve", "--listen", &listen, "--dist", "dist"];
+    match &upstream {
+        // The server prints the address to open: the Connect page, where the key is pasted.
+        Some(url) => serve_args.extend(["--upstream", url.as_str()]),
+        None => {
+            serve_args.extend(["--demo", "--db", &db]);
+            if !args.iter().any(|a| a == "--no-worker") {
+                serve_args.push("--worker");
+            }
+        }
     }
     step(&format!("buildd-server {}", serve_args.join(" ")));
     let status = Command::new(&server)

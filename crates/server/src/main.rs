@@ -223,7 +223,7 @@ async fn main() {
                 let addr = listener.local_addr().expect("bound address");
                 println!("Forwarding the API to the Buildd at {}.", upstream.name());
                 println!("Open the dashboard and connect with an API key of that Buildd:");
-                println!("    http://{addr}/");
+                println!("    http://{addr}/connect");
                 let router = buildd_server::upstream::app(upstream, dist.as_deref());
                 serve_until_signal(listener, router).await;
                 return;

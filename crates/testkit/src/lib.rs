@@ -1,17 +1,22 @@
 //! The harness of the server's tests, the browser tests and the benchmarks: the worker
 //! verbs over any way of reaching the API, a real Buildd API server on a loopback port with
-//! a temporary SQLite database and the release dashboard, and headless Chromium driven over
-//! WebDriver.
+//! a temporary SQLite database and the release dashboard, the same dashboard in front of
+//! Buildd's recorded answers (this server's upstream mode), and headless Chromium driven
+//! over WebDriver.
 
 mod api;
 mod browser;
 mod http;
+mod recorded;
 mod server;
+mod through_upstream;
 mod worker_verbs;
 
 pub use api::{Answer, Api};
 pub use axum::http::StatusCode;
 pub use browser::Browser;
 pub use http::read_response;
+pub use recorded::{Received, RecordedBuildd};
 pub use server::{dist_dir, TestServer};
+pub use through_upstream::ThroughUpstream;
 pub use worker_verbs::{WorkerVerbs, RUNNER};

@@ -132,15 +132,25 @@ fn timed_gets(
     path: &str,
     headers: &str,
     requests: usize,
+    before: impl FnMut(),
+) -> (Vec<f64>, usize) {
+    timed_gets_at(server.addr, &server.key, path, headers, requests, before)
+}
+
+fn timed_gets_at(
+    addr: std::net::SocketAddr,
+    key: &str,
+    path: &str,
+    headers: &str,
+    requests: usize,
     mut before: impl FnMut(),
 ) -> (Vec<f64>, usize) {
-    let stream = TcpStream::connect(server.addr).unwrap();
+    let stream = TcpStream::connect(addr).unwrap();
     stream.set_nodelay(true).unwrap();
     let mut writer = stream.try_clone().unwrap();
     let mut reader = BufReader::new(stream);
     let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\n{headers}\r\n",
-        server.addr, server.key
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\n{headers}\r\n"
     );
     let mut times = Vec::new();
     let mut size = 0;
@@ -214,6 +224,36 @@ fn api_latency(server: &TestServer, mission: &str, runtime: &tokio::runtime::Han
             percentile(times, 0.99),
             times.len(),
             verdict(times)
+        );
+    }
+}
+
+/// What the upstream mode adds to a request: the same GETs straight to the server and
+/// through a second server forwarding to it, over loopback.
+async fn proxy_overhead(server: &TestServer, mission: &str) {
+    let through = buildd_testkit::ThroughUpstream::start(&format!("http://{}", server.addr)).await;
+    println!("\nUpstream mode: added per request (through the proxy minus direct, one keep-alive connection each)");
+    for (name, path) in [
+        (
+            "GET /api/missions/capabilities",
+            "/api/missions/capabilities".to_string(),
+        ),
+        (
+            "GET /api/missions/{id} (2,000 tasks)",
+            format!("/api/missions/{mission}"),
+        ),
+    ] {
+        let (direct, through_times) = tokio::task::block_in_place(|| {
+            let (direct, _) = timed_gets_at(server.addr, &server.key, &path, "", 300, || {});
+            let (via, _) = timed_gets_at(through.addr, &server.key, &path, "", 300, || {});
+            (direct, via)
+        });
+        let p50 = percentile(&through_times, 0.5) - percentile(&direct, 0.5);
+        let p99 = percentile(&through_times, 0.99) - percentile(&direct, 0.99);
+        println!(
+            "  {name:<38} p50 +{p50:>5.2} ms   p99 +{p99:>5.2} ms   ({} requests)   budget p50 <= +1 ms: {}",
+            direct.len(),
+            if p50 <= 1.0 { "within" } else { "OVER" }
         );
     }
 }
@@ -347,6 +387,7 @@ async fn main() {
     let mission = seed_big_mission(&server).await;
     let runtime = tokio::runtime::Handle::current();
     tokio::task::block_in_place(|| api_latency(&server, &mission, &runtime));
+    proxy_overhead(&server, &mission).await;
     approve_time(&server).await;
     render_time(&server, &mission).await;
 }

@@ -1,0 +1,194 @@
+//! The dashboard on Buildd as it is: this server in its upstream mode in front of Buildd
+//! v0.175's recorded answers, which lack this server's additions (no PR list, no runs
+//! timeline, no team notes, no single-workspace read for keys, check-in fields kept only
+//! with a schedule).
+
+use crate::fixtures::check::{any_text, text_with};
+use buildd_testkit::{Browser, RecordedBuildd, ThroughUpstream};
+
+const MISSION: &str = "50000000-0000-4000-8000-000000000001";
+/// The mission's newest planning run, whose plan waits for review (the older one it
+/// replaced is `…0001`).
+const PLAN: &str = "60000000-0000-4000-8000-000000000002";
+const WORKSPACE: &str = "40000000-0000-4000-8000-000000000001";
+
+struct OnBuildd {
+    buildd: RecordedBuildd,
+    dashboard: ThroughUpstream,
+    browser: Browser,
+}
+
+/// A browser that connected on the Connect page with `key` of the recorded Buildd.
+async fn connect(key: impl Fn(&RecordedBuildd) -> String) -> OnBuildd {
+    let buildd = RecordedBuildd::start().await;
+    let dashboard = ThroughUpstream::start(&buildd.url()).await;
+    let browser = Browser::start(1280).await;
+    browser.goto(&dashboard.url("/connect")).await;
+    browser.fill("[data-testid=key-input]", &key(&buildd)).await;
+    browser.click("[data-testid=connect-submit]").await;
+    OnBuildd {
+        buildd,
+        dashboard,
+        browser,
+    }
+}
+
+async fn connected() -> OnBuildd {
+    let on = connect(|b| b.admin_key.clone()).await;
+    on.browser.wait_for("[data-testid=command-center]").await;
+    on
+}
+
+impl OnBuildd {
+    async fn open(&self, path: &str, landmark: &str) {
+        self.browser.goto(&self.dashboard.url(path)).await;
+        self.browser.wait_for(landmark).await;
+    }
+
+    /// The requests Buildd got for `method path` (path without query), with the recording
+    /// that answered each.
+    fn asked(&self, method: &str, path: &str) -> Vec<buildd_testkit::Received> {
+        self.buildd
+            .received()
+            .into_iter()
+            .filter(|r| r.method == method && r.target.split('?').next() == Some(path))
+            .collect()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn connecting_lists_buildds_missions_and_says_what_it_does_not_provide() {
+    let on = connected().await;
+    let stored = on
+        .browser
+        .run("return localStorage.getItem('buildd.apiBase')")
+        .await;
+    assert_eq!(stored.as_str(), Some(""), "the API is on the page's origin");
+    // Buildd has no PR list and no team notes: said in place, never asked.
+    let missing = any_text(&on.browser, "[data-testid=not-offered]").await;
+    assert!(!missing.is_empty());
+    assert!(on.asked("GET", "/api/prs").is_empty());
+    assert!(on.asked("GET", "/api/notes").is_empty());
+
+    on.browser.click("[data-testid=nav-missions]").await;
+    text_with(
+        &on.browser,
+        "[data-testid=mission-card]",
+        "Ref mission: health endpoint",
+    )
+    .await;
+    on.open(
+        &format!("/missions/{MISSION}"),
+        "[data-testid=mission-title]",
+    )
+    .await;
+    text_with(
+        &on.browser,
+        "[data-testid=mission-title]",
+        "Ref mission: health endpoint",
+    )
+    .await;
+    on.browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refused_key_is_told_on_the_connect_page_and_not_kept() {
+    let on = connect(|_| "bld_not_a_key_of_this_buildd".to_string()).await;
+    let error = any_text(&on.browser, "[data-testid=connect-error]").await;
+    assert!(error.contains("rejected"), "{error}");
+    let stored = on
+        .browser
+        .run("return localStorage.getItem('buildd.apiKey')")
+        .await;
+    assert!(stored.is_null(), "{stored}");
+    on.browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_plan_is_reviewed_and_approved_on_buildd() {
+    let on = connected().await;
+    on.open(&format!("/tasks/{PLAN}"), "[data-testid=plan-review]")
+        .await;
+    assert_eq!(on.browser.count("[data-testid=plan-step]").await, 1);
+    on.browser.click("[data-testid=approve-plan]").await;
+    any_text(&on.browser, "[data-testid=plan-approved]").await;
+    let approvals = on.asked("POST", &format!("/api/tasks/{PLAN}/approve-plan"));
+    assert_eq!(approvals.len(), 1);
+    assert_eq!(
+        approvals[0].answered_by.as_deref(),
+        Some("70-approve-second-plan")
+    );
+    on.browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn workspace_settings_are_read_from_the_workspace_list() {
+    let on = connected().await;
+    on.open(
+        &format!("/workspaces/{WORKSPACE}"),
+        "[data-testid=workspace-policy-current]",
+    )
+    .await;
+    let current = any_text(&on.browser, "[data-testid=workspace-policy-current]").await;
+    assert!(current.starts_with("Default:"), "{current}");
+    assert!(on.browser.absent("[data-testid=settings-error]").await);
+    let list = on.asked("GET", "/api/workspaces");
+    assert!(!list.is_empty(), "the row comes from the list");
+    on.browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_persons_note_is_sent_as_the_users() {
+    let on = connected().await;
+    on.open(
+        &format!("/missions/{MISSION}?tab=feed"),
+        "[data-testid=feed]",
+    )
+    .await;
+    on.browser
+        .fill(
+            "[data-testid=guidance-input]",
+            "Prefer a plain JSON health check",
+        )
+        .await;
+    on.browser.click("[data-testid=send-guidance]").await;
+    let posted = loop {
+        let posted = on.asked("POST", &format!("/api/missions/{MISSION}/notes"));
+        if !posted.is_empty() {
+            break posted;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    let body = posted[0].body.clone().expect("a JSON body");
+    assert_eq!(body["authorType"], "user");
+    assert_eq!(body["title"], "Prefer a plain JSON health check");
+    on.browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_checklist_buildd_does_not_keep_stays_in_the_editor_with_why() {
+    let on = connected().await;
+    on.open(
+        &format!("/missions/{MISSION}"),
+        "[data-testid=mission-title]",
+    )
+    .await;
+    on.browser.click("[data-testid=edit-checklist]").await;
+    on.browser
+        .fill("[data-testid=checklist-input]", "- [ ] check CI")
+        .await;
+    on.browser.click("[data-testid=save-checklist]").await;
+    let why = any_text(&on.browser, "[data-testid=unstored]").await;
+    assert!(why.contains("check-ins on"), "{why}");
+    assert_eq!(
+        on.browser
+            .value("[data-testid=checklist-input]")
+            .await
+            .as_deref(),
+        Some("- [ ] check CI")
+    );
+    assert!(!on
+        .asked("PATCH", &format!("/api/missions/{MISSION}"))
+        .is_empty());
+    on.browser.close().await;
+}
