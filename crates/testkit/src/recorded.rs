@@ -186,34 +186,28 @@ async fn answer(State(state): State<Recorded>, request: Request) -> Response {
     });
     drop(log);
     match chosen {
-        Some(r) => {
-            let mut response = (r.status, r.body.clone()).into_response();
-            if let Some(kind) = r
-                .content_type
-                .as_deref()
-                .and_then(|c| HeaderValue::from_str(c).ok())
-            {
-                response.headers_mut().insert(header::CONTENT_TYPE, kind);
-            }
-            response
-        }
-        None => {
-            let absent = state
+        Some(r) => replay(r),
+        None => replay(
+            state
                 .recordings
                 .iter()
                 .find(|r| r.name.ends_with("-absent"))
-                .expect("a recorded answer for a route Buildd lacks");
-            let mut response = (absent.status, absent.body.clone()).into_response();
-            if let Some(kind) = absent
-                .content_type
-                .as_deref()
-                .and_then(|c| HeaderValue::from_str(c).ok())
-            {
-                response.headers_mut().insert(header::CONTENT_TYPE, kind);
-            }
-            response
-        }
+                .expect("a recorded answer for a route Buildd lacks"),
+        ),
     }
+}
+
+/// A recording's status, content type and body.
+fn replay(r: &Recording) -> Response {
+    let mut response = (r.status, r.body.clone()).into_response();
+    if let Some(kind) = r
+        .content_type
+        .as_deref()
+        .and_then(|c| HeaderValue::from_str(c).ok())
+    {
+        response.headers_mut().insert(header::CONTENT_TYPE, kind);
+    }
+    response
 }
 
 fn choose<'a>(
@@ -244,21 +238,18 @@ fn choose<'a>(
             .find(|r| r.key.is_empty() && r.status == StatusCode::UNAUTHORIZED)
             .filter(|_| key.is_empty() || key == "UNKNOWN");
     }
-    let best_query = by_key.iter().map(|r| query_score(&r.query, query)).max()?;
+    let best_query = by_key.iter().map(|r| overlap(&r.query, query)).max()?;
     let by_query: Vec<&Recording> = by_key
         .into_iter()
-        .filter(|r| query_score(&r.query, query) == best_query)
+        .filter(|r| overlap(&r.query, query) == best_query)
         .collect();
     if method == "GET" {
         return by_query.last().copied();
     }
-    let best_fields = by_query
-        .iter()
-        .map(|r| field_score(&r.fields, fields))
-        .max()?;
+    let best_fields = by_query.iter().map(|r| overlap(&r.fields, fields)).max()?;
     let group: Vec<&Recording> = by_query
         .into_iter()
-        .filter(|r| field_score(&r.fields, fields) == best_fields)
+        .filter(|r| overlap(&r.fields, fields) == best_fields)
         .collect();
     let id = format!("{method} {path} {key} {}", group[0].name);
     let asked = log.asked.entry(id).or_default();
@@ -267,14 +258,9 @@ fn choose<'a>(
     Some(chosen)
 }
 
-/// Pairs in common, less pairs only one side has.
-fn query_score(recorded: &BTreeSet<String>, asked: &BTreeSet<String>) -> i64 {
-    let common = recorded.intersection(asked).count() as i64;
-    common * 2 - recorded.symmetric_difference(asked).count() as i64
-}
-
-/// Field names in common, less names only one side has.
-fn field_score(recorded: &BTreeSet<String>, asked: &BTreeSet<String>) -> i64 {
+/// How alike two sets of query pairs or field names are: those in common, less those only
+/// one side has.
+fn overlap(recorded: &BTreeSet<String>, asked: &BTreeSet<String>) -> i64 {
     let common = recorded.intersection(asked).count() as i64;
     common * 2 - recorded.symmetric_difference(asked).count() as i64
 }
