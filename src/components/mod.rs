@@ -19,5 +19,6 @@ pub mod progress_bar;
 pub mod progress_card;
 pub mod retry_task;
 pub mod state_chip;
+pub mod task_prs;
 pub mod task_row;
 pub mod workspace_settings;

@@ -4,12 +4,13 @@
 
 use crate::api;
 use crate::components::confirm::Confirm;
-use crate::components::not_offered::NotOffered;
 use crate::components::pr_review::PrReviewLine;
+use crate::components::task_prs::TaskPrList;
 use crate::state::refresh::Polled;
 use crate::state::write::Write;
 use buildd_core::markdown::is_web_address;
 use buildd_core::pull_request::{PrState, PullRequest, PullRequestList, Verdict};
+use buildd_core::task_prs::TaskPr;
 use leptos::prelude::*;
 
 /// The merge being confirmed or sent, and a refusal with the PR it is about. Lives above
@@ -135,6 +136,9 @@ fn PrItem(pr: PullRequest, state: MergeState, refresh: Callback<()>) -> impl Int
 pub fn PrList(
     /// `Ok(None)`: the server does not list PRs.
     prs: Polled<Option<PullRequestList>>,
+    /// The PRs the mission's tasks tell of, shown where the server lists none.
+    #[prop(into)]
+    from_tasks: Signal<Vec<TaskPr>>,
     state: MergeState,
     refresh: Callback<()>,
 ) -> impl IntoView {
@@ -144,7 +148,7 @@ pub fn PrList(
             {move || match prs.get() {
                 None => view! { <p class="muted">"Loading…"</p> }.into_any(),
                 Some(Err(e)) => view! { <p class="muted" role="alert">{format!("The pull requests could not be read: {e}")}</p> }.into_any(),
-                Some(Ok(None)) => view! { <NotOffered text="This server does not list pull requests." /> }.into_any(),
+                Some(Ok(None)) => view! { <TaskPrList prs=from_tasks.get() /> }.into_any(),
                 Some(Ok(Some(list))) if list.prs.is_empty() => view! { <p class="muted">"No pull requests yet."</p> }.into_any(),
                 Some(Ok(Some(list))) => view! {
                     <ul class="prs">

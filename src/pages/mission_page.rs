@@ -22,6 +22,7 @@ use buildd_core::dependencies::{waiting_on, Blocker};
 use buildd_core::grouping::{health, health_beside, mission_state};
 use buildd_core::plan::plan_in_review;
 use buildd_core::task_groups::{group_tasks, TaskGroup};
+use buildd_core::task_prs::prs_of_tasks;
 use buildd_core::MissionStatus;
 use buildd_core::{compute_progress, MissionTask};
 use leptos::prelude::*;
@@ -123,6 +124,8 @@ fn MissionLoader() -> impl IntoView {
             _ => None,
         })
     });
+    let task_prs =
+        Memo::new(move |_| tasks.with(|t| t.as_deref().map(prs_of_tasks).unwrap_or_default()));
     view! {
         <section class="page">
             <nav class="breadcrumbs">
@@ -150,7 +153,7 @@ fn MissionLoader() -> impl IntoView {
             })}
             // What the mission is doing comes first; how it is set up follows.
             {move || shown("overview")().then(|| view! {
-                <PrList prs=prs state=merge_state refresh=after_merge />
+                <PrList prs=prs from_tasks=task_prs state=merge_state refresh=after_merge />
             })}
             {move || tasks.get().filter(|_| tab.get() == "overview").map(|t| view! { <TaskSections tasks=t expanded=expanded /> })}
             {move || organizer.get().filter(|_| tab.get() == "overview").map(|m| view! {

@@ -69,11 +69,13 @@ async fn confirm_plans(c: &Connection, missions: &mut [ClientMission], confirmed
                     });
                     task.result
                 }
-                Err(_) => None,
+                // Not read: it stays unknown, so it is not called a plan in review.
+                Err(_) => continue,
             },
         };
         if let Some(t) = m.tasks.iter_mut().find(|t| t.id == key.0) {
-            t.result = result;
+            // Read, so known: null when the run has none.
+            t.result = Some(result);
         }
     }
 }

@@ -88,6 +88,8 @@ async fn connecting_lists_buildds_missions_and_says_what_it_does_not_provide() {
         "Ref mission: health endpoint",
     )
     .await;
+    // Without Buildd's PR list, the mission's PRs are read from its tasks.
+    text_with(&on.browser, "[data-testid=pr-list]", "read from the tasks").await;
     on.browser.close().await;
 }
 

@@ -109,11 +109,11 @@ mod tests {
         let mut organizer = task("o", TaskStatus::Completed);
         organizer.mode = TaskMode::Planning;
         organizer.task_class = Some(TaskClass::Bookkeeping);
-        organizer.result = Some(
+        organizer.result = Some(Some(
             serde_json::from_value(serde_json::json!({"structuredOutput":
                 {"plan": [], "summary": "s", "missionComplete": false}}))
             .unwrap(),
-        );
+        ));
         assert_eq!(
             completion_check(&[organizer]),
             Err(vec!["no deliverable tasks yet".to_string()])

@@ -36,6 +36,7 @@ pub mod runner;
 pub mod schedule;
 pub mod task;
 pub mod task_groups;
+pub mod task_prs;
 #[cfg(test)]
 mod test_support;
 pub mod worker;

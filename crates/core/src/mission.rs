@@ -127,8 +127,15 @@ pub struct MissionTask {
     pub role_slug: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub result: Option<TaskResult>,
+    /// `None`: the answer did not carry it (Buildd's mission list); `Some(None)`: the task
+    /// has none (`result: null`, as a detail says). Kept apart, so a missing result is never
+    /// read as "no result".
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub result: Option<Option<TaskResult>>,
     pub updated_at: Option<String>,
     pub kind: Option<String>,
     #[serde(default = "default_mode")]
@@ -142,6 +149,23 @@ pub struct MissionTask {
     pub depends_on: Vec<String>,
     #[serde(default)]
     pub workers: Vec<WorkerSummary>,
+}
+
+impl MissionTask {
+    /// The task's result, when the answer carried one.
+    pub fn result(&self) -> Option<&TaskResult> {
+        self.result.as_ref().and_then(Option::as_ref)
+    }
+}
+
+/// A field that is present, null or not, reads as `Some`; an absent one stays `None`
+/// (`default`).
+fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
 }
 
 fn dispatch() -> String {

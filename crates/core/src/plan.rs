@@ -30,8 +30,7 @@ pub fn finished_unfiled(tasks: &[MissionTask]) -> Option<&MissionTask> {
 /// The mission's plan awaiting review, if any: only one whose result shows its steps.
 pub fn plan_in_review(tasks: &[MissionTask]) -> Option<&MissionTask> {
     finished_unfiled(tasks).filter(|t| {
-        t.result
-            .as_ref()
+        t.result()
             .and_then(|r| r.structured_output.as_ref())
             .and_then(|o| o.get("plan"))
             .and_then(|p| p.as_array())
@@ -40,7 +39,7 @@ pub fn plan_in_review(tasks: &[MissionTask]) -> Option<&MissionTask> {
 }
 
 /// The finished planning run that may hold a plan in review but came without its result
-/// (Buildd's mission list): read the task to know.
+/// (Buildd's mission list omits the field): read the task to know.
 pub fn plan_to_confirm(tasks: &[MissionTask]) -> Option<&MissionTask> {
     finished_unfiled(tasks).filter(|t| t.result.is_none())
 }
@@ -85,18 +84,22 @@ mod tests {
     #[test]
     fn a_run_that_returned_no_steps_is_not() {
         let mut run = planning("p", TaskStatus::Completed, "a");
-        run.result = Some(serde_json::from_value(serde_json::json!({
+        run.result = Some(Some(serde_json::from_value(serde_json::json!({
             "structuredOutput": {"plan": [], "summary": "Nothing to do", "missionComplete": false}
-        })).unwrap());
+        })).unwrap()));
         assert!(plan_in_review(&[run.clone()]).is_none());
-        run.result = Some(
+        run.result = Some(Some(
             serde_json::from_value(serde_json::json!({
                 "structuredOutput": {"plan": [{"ref": "a", "title": "A", "description": "d"}],
                                      "summary": "One step", "missionComplete": false}
             }))
             .unwrap(),
-        );
-        assert!(plan_in_review(&[run]).is_some());
+        ));
+        assert!(plan_in_review(&[run.clone()]).is_some());
+        // A result known to be null is not a plan, nor one to read again.
+        run.result = Some(None);
+        assert!(plan_in_review(&[run.clone()]).is_none());
+        assert!(plan_to_confirm(&[run]).is_none());
     }
 
     #[test]

@@ -29,12 +29,34 @@ pub struct Schedule {
     pub last_error: Option<String>,
     pub last_deferral_reason: Option<String>,
     pub last_deferred_at: Option<String>,
+    /// Buildd's limits and bookkeeping of a schedule; this server runs check-ins by its own
+    /// rules and answers Buildd's defaults.
+    #[serde(default = "one")]
+    pub max_concurrent_from_schedule: i64,
+    #[serde(default = "five")]
+    pub pause_after_failures: i64,
+    pub last_checked_at: Option<String>,
+    pub last_trigger_value: Option<Value>,
+    #[serde(default)]
+    pub total_checks: i64,
+    pub last_heartbeat_state_hash: Option<String>,
+    pub last_overdue_alert_at: Option<String>,
+    pub pending_suggestion: Option<Value>,
+    pub created_by_user_id: Option<String>,
     pub created_at: Option<String>,
     pub updated_at: Option<String>,
 }
 
 fn utc() -> String {
     "UTC".into()
+}
+
+fn one() -> i64 {
+    1
+}
+
+fn five() -> i64 {
+    5
 }
 
 impl Schedule {

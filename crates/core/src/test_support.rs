@@ -39,12 +39,12 @@ pub fn worker(status: WorkerStatus, pr: Option<&str>, merged: bool) -> WorkerSum
 
 /// `t` with a result whose plan has one step, as a planning run that planned returns.
 pub fn with_plan(mut t: MissionTask) -> MissionTask {
-    t.result = Some(
+    t.result = Some(Some(
         serde_json::from_value(serde_json::json!({
             "structuredOutput": {"plan": [{"ref": "a", "title": "A", "description": "d"}],
                                  "summary": "One step", "missionComplete": false}
         }))
         .unwrap(),
-    );
+    ));
     t
 }

@@ -706,3 +706,36 @@ async fn the_mission_page_shows_every_change_to_its_tasks_and_workers() {
     assert_eq!(after[0], before[0]);
     assert_eq!(after[2], before[2]);
 }
+
+#[tokio::test]
+async fn the_list_omits_results_it_does_not_carry_and_the_detail_says_null() {
+    let app = TestApp::new().await;
+    let mission = app.mission("Shapes").await;
+    let task = app.task(Some(&mission), "Work").await;
+    let find = |tasks: &serde_json::Value| {
+        tasks
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == task.as_str())
+            .cloned()
+            .unwrap()
+    };
+    let (_, list) = app.call("GET", "/api/missions", &app.admin, None).await;
+    let listed = list["missions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == mission.as_str())
+        .unwrap();
+    assert!(
+        find(&listed["tasks"]).get("result").is_none(),
+        "as Buildd's list"
+    );
+    let detail = app.mission_json(&mission).await;
+    assert_eq!(
+        find(&detail["tasks"]).get("result"),
+        Some(&serde_json::Value::Null),
+        "as Buildd's detail"
+    );
+}

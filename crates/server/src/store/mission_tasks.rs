@@ -7,20 +7,33 @@ use crate::error::ApiResult;
 use buildd_core::MissionTask;
 use std::collections::HashSet;
 
-/// A task as Buildd embeds it in a mission. `?5` (detail) adds priority, createdAt and every
-/// result; the list keeps the results of planning runs only, which tell a plan in review.
-pub const TASK_JSON: &str = "json_object( \
-    'id', t.id, 'title', t.title, 'status', t.status, \
-    'priority', CASE WHEN ?5 THEN t.priority END, \
-    'roleSlug', t.role_slug, \
-    'createdAt', CASE WHEN ?5 THEN t.created_at END, \
-    'result', CASE WHEN ?5 OR t.mode = 'planning' THEN json(t.result) END, \
-    'updatedAt', t.updated_at, 'kind', t.kind, 'mode', t.mode, 'category', t.category, \
-    'parentTaskId', t.parent_task_id, 'creationSource', t.creation_source, \
-    'taskClass', t.task_class, 'dependsOn', json(t.depends_on), \
-    'workers', CASE WHEN w.id IS NULL THEN json('[]') ELSE json_array(json_object( \
-        'id', w.id, 'status', w.status, 'prUrl', w.pr_url, 'mergedAt', w.merged_at, \
-        'prNumber', w.pr_number, 'prLifecycleStatus', w.pr_lifecycle_status)) END)";
+/// The fields of a task as Buildd embeds it in a mission, but its result. `?5` (detail) adds
+/// priority and createdAt.
+macro_rules! task_fields {
+    () => {
+        "'id', t.id, 'title', t.title, 'status', t.status, \
+         'priority', CASE WHEN ?5 THEN t.priority END, \
+         'roleSlug', t.role_slug, \
+         'createdAt', CASE WHEN ?5 THEN t.created_at END, \
+         'updatedAt', t.updated_at, 'kind', t.kind, 'mode', t.mode, 'category', t.category, \
+         'parentTaskId', t.parent_task_id, 'creationSource', t.creation_source, \
+         'taskClass', t.task_class, 'dependsOn', json(t.depends_on), \
+         'workers', CASE WHEN w.id IS NULL THEN json('[]') ELSE json_array(json_object( \
+             'id', w.id, 'status', w.status, 'prUrl', w.pr_url, 'mergedAt', w.merged_at, \
+             'prNumber', w.pr_number, 'prLifecycleStatus', w.pr_lifecycle_status)) END"
+    };
+}
+
+/// A task as Buildd embeds it in a mission. The detail (`?5`) carries every result (`null`
+/// for none); the list only planning runs' results, which tell a plan in review, and omits
+/// the field for the rest, as Buildd's list does, rather than say they have none.
+pub const TASK_JSON: &str = concat!(
+    "CASE WHEN ?5 OR t.mode = 'planning' THEN json_object(",
+    task_fields!(),
+    ", 'result', json(t.result)) ELSE json_object(",
+    task_fields!(),
+    ") END"
+);
 
 /// The mission's tasks as its detail embeds them, all or only `ids`, newest first, with
 /// their rowids.
