@@ -4,7 +4,21 @@
 use crate::error::ApiError;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
 use serde_json::{Map, Value};
+
+/// The largest request body taken, in bytes (a plan of hundreds of steps is far below).
+pub const BODY_LIMIT: usize = 2 << 20;
+
+/// The refusal of a body over [`BODY_LIMIT`].
+pub fn too_large() -> ApiError {
+    ApiError::Detailed(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        serde_json::json!({
+            "error": format!("body: larger than the {} MiB this server takes", BODY_LIMIT >> 20)
+        }),
+    )
+}
 
 /// A JSON object body. An empty body reads as `{}`.
 pub struct JsonObject(pub Map<String, Value>);
@@ -13,9 +27,13 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let bytes = Bytes::from_request(req, state)
-            .await
-            .map_err(|_| ApiError::bad("Could not read the request body"))?;
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                too_large()
+            } else {
+                ApiError::bad("body: could not be read")
+            }
+        })?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Self(Map::new()));
         }

@@ -16,6 +16,13 @@ pub struct Db {
 }
 
 impl Db {
+    /// Closes every connection, once the writes in flight are done (the WAL is checkpointed
+    /// as the last connection closes).
+    pub async fn close(&self) {
+        self.write.close().await;
+        self.read.close().await;
+    }
+
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
     pub async fn open(path: &Path) -> Result<Self, sqlx::Error> {
         let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?

@@ -5,7 +5,8 @@
 //! `store` (rows and lookups) → `flows` (workflows across resources) → `http` (handlers and
 //! the route table). `dashboard_files` serves the built dashboard; `demo` seeds demo data
 //! and runs the scripted worker over HTTP. `upstream` is the other way to serve: the
-//! dashboard here, the API forwarded to a real Buildd.
+//! dashboard here, the API forwarded to a real Buildd. `serving` runs either on a socket
+//! with the bounds a server facing the network needs.
 
 mod body;
 mod config;
@@ -15,6 +16,7 @@ pub mod demo;
 mod error;
 mod flows;
 mod http;
+pub mod serving;
 mod store;
 mod time;
 pub mod upstream;

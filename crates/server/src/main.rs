@@ -3,6 +3,7 @@
 use buildd_core::migrations::{classify_sql, Verdict};
 use buildd_core::AccountLevel;
 use buildd_server::demo::worker::{fresh_key, ScriptedWorker, WorkerClient};
+use buildd_server::serving::{self, Limits};
 use buildd_server::upstream::{Upstream, UpstreamOptions};
 use buildd_server::{app_with, demo, keys, scheduler, CheckinConfig, Db};
 use clap::{Parser, Subcommand};
@@ -148,32 +149,42 @@ fn pace(seconds: f64) -> std::time::Duration {
     std::time::Duration::from_secs_f64(seconds)
 }
 
-/// Serves until SIGINT or SIGTERM, then lets the requests in flight finish.
-async fn serve_until_signal(listener: tokio::net::TcpListener, router: axum::Router) {
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .unwrap_or_else(|e| fail(format!("serving: {e}")));
+/// Serves until `stop` (SIGINT or SIGTERM), then lets the requests in flight finish.
+async fn serve_until_signal(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    limits: Limits,
+    stop: impl std::future::Future<Output = ()>,
+) {
+    serving::serve(listener, router, limits, stop).await;
+    eprintln!("Stopped.");
 }
 
-async fn shutdown_signal() {
-    let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// SIGINT or SIGTERM. The handlers are installed when this is called, not when it is first
+/// awaited, so a signal right after start is not missed.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let interrupt = signal(SignalKind::interrupt());
+        let terminate = signal(SignalKind::terminate());
+        async move {
+            match (interrupt, terminate) {
+                (Ok(mut interrupt), Ok(mut terminate)) => {
+                    tokio::select! {
+                        _ = interrupt.recv() => {}
+                        _ = terminate.recv() => {}
+                    }
+                }
+                _ => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
             }
-            Err(_) => std::future::pending().await,
         }
-    };
+    }
     #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
+    async {
+        let _ = tokio::signal::ctrl_c().await;
     }
 }
 
@@ -205,6 +216,7 @@ async fn main() {
             upstream_ca,
             upstream_timeout,
         } => {
+            let stop = shutdown_signal();
             if let Some(dist) = &dist {
                 if !dist.join("index.html").exists() {
                     fail(format!("{} has no index.html", dist.display()));
@@ -225,7 +237,8 @@ async fn main() {
                 println!("Open the dashboard and connect with an API key of that Buildd:");
                 println!("    http://{addr}/connect");
                 let router = buildd_server::upstream::app(upstream, dist.as_deref());
-                serve_until_signal(listener, router).await;
+                // Each connection may hold one to the upstream as well.
+                serve_until_signal(listener, router, Limits::for_this_process(2), stop).await;
                 return;
             }
             let database = Db::open(&db)
@@ -264,8 +277,9 @@ async fn main() {
                 grace: checkin_grace,
             };
             tokio::spawn(scheduler::run(database.clone(), checkins));
-            let router = app_with(database, dist.as_deref(), checkins);
-            serve_until_signal(listener, router).await;
+            let router = app_with(database.clone(), dist.as_deref(), checkins);
+            serve_until_signal(listener, router, Limits::for_this_process(1), stop).await;
+            database.close().await;
         }
         Command::Worker { url, key, pace: p } => {
             let client = WorkerClient::new(&url, &key);

@@ -70,3 +70,48 @@ async fn key_create_prints_the_key_and_stores_only_its_hash() {
         "{key}"
     );
 }
+
+/// `serve` in a subprocess, stopped by `signal`: it exits 0 within the drain bound, a client
+/// that never finished its request head notwithstanding.
+#[cfg(unix)]
+fn stops_cleanly_on(signal: i32) {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = server()
+        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .arg(dir.path().join("buildd.db"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line.trim().rsplit("http://").next().unwrap().to_string();
+    let mut stuck = std::net::TcpStream::connect(&addr).unwrap();
+    stuck.write_all(b"GET /api/missions HTTP/1.1\r\n").unwrap();
+    // SAFETY: signals the child this test started.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(std::time::Instant::now() < deadline, "still running");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+}
+
+#[cfg(unix)]
+#[test]
+fn serve_stops_cleanly_on_sigterm() {
+    stops_cleanly_on(libc::SIGTERM);
+}
+
+#[cfg(unix)]
+#[test]
+fn serve_stops_cleanly_on_sigint() {
+    stops_cleanly_on(libc::SIGINT);
+}

@@ -16,6 +16,7 @@ mod notes;
 mod plans;
 mod pr_report;
 mod prs;
+mod refusals;
 mod runners;
 mod state;
 mod steering;
@@ -79,6 +80,8 @@ pub fn router(db: Db, checkins: CheckinConfig) -> Router {
         .route("/github/pr", post(github_pr::open))
         .fallback(no_route)
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .layer(axum::middleware::from_fn(refusals::guard))
+        .layer(axum::extract::DefaultBodyLimit::max(refusals::BODY_LIMIT))
         .with_state(AppState {
             db,
             cache: Default::default(),
