@@ -118,15 +118,26 @@ async fn notes_are_validated_and_paged_newest_first() {
         )
         .await;
     assert_eq!(titles(&questions), ["Which cache?"]);
-    let (status, _) = app
-        .call(
-            "GET",
-            &format!("/api/missions/{m}/notes?limit=500"),
-            &app.admin,
-            None,
-        )
-        .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // Paging and filters refused alike here and on the team's list.
+    for (path, message) in [
+        (
+            format!("/api/missions/{m}/notes?limit=500"),
+            "limit must be",
+        ),
+        (format!("/api/missions/{m}/notes?limit=0"), "limit must be"),
+        (
+            format!("/api/missions/{m}/notes?type=garbage"),
+            "type must be one of",
+        ),
+        ("/api/notes?type=garbage".to_string(), "type must be one of"),
+    ] {
+        let (status, answer) = app.call("GET", &path, &app.admin, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}");
+        assert!(
+            answer["error"].as_str().unwrap().starts_with(message),
+            "{answer}"
+        );
+    }
     let (status, _) = app
         .call("GET", &format!("/api/missions/{m}/notes"), &app.other, None)
         .await;

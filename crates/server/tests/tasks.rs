@@ -240,8 +240,18 @@ async fn list_applies_filters_and_paginates() {
 
     for (query, message) in [
         ("status=doing", "status must be one of"),
-        ("limit=ten", "limit must be an integer"),
-        ("offset=x&limit=1", "offset must be an integer"),
+        ("limit=ten", "limit must be an integer from 1 to 200"),
+        ("limit=0", "limit must be an integer from 1 to 200"),
+        ("limit=-1", "limit must be an integer from 1 to 200"),
+        ("limit=201", "limit must be an integer from 1 to 200"),
+        (
+            "offset=x&limit=1",
+            "offset must be an integer of at least 0",
+        ),
+        (
+            "offset=-3&limit=1",
+            "offset must be an integer of at least 0",
+        ),
     ] {
         let (status, answer) = app
             .call("GET", &format!("/api/tasks?{query}"), &app.admin, None)

@@ -13,6 +13,7 @@ mod mission_runs;
 mod mission_views;
 mod missions;
 mod notes;
+mod paging;
 mod plans;
 mod pr_report;
 mod prs;

@@ -3,6 +3,7 @@
 //! auto mission again.
 
 use super::caller::Caller;
+use super::paging;
 use super::state::AppState;
 use crate::body::{Field, JsonObject};
 use crate::error::{ApiError, ApiResult};
@@ -26,17 +27,8 @@ pub async fn list(
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> ApiResult<Json<NotesPage>> {
-    let limit = match query.get("limit") {
-        None => 50,
-        Some(l) => l
-            .parse::<i64>()
-            .ok()
-            .filter(|n| (1..=100).contains(n))
-            .ok_or_else(|| ApiError::bad("limit must be an integer from 1 to 100"))?,
-    };
-    let kind = query
-        .get("type")
-        .filter(|t| NOTE_TYPES.contains(&t.as_str()));
+    let limit = paging::limit(&query, 100)?.unwrap_or(50);
+    let kind = paging::note_type(&query)?;
     let mut tx = state.db.read().await?;
     find_mission(&mut tx, &caller.team_id, &id).await?;
     // Notes written in the same millisecond keep their order by rowid.
@@ -227,13 +219,7 @@ pub async fn team_list(
     if status.is_some_and(|s| !["open", "answered", "dismissed"].contains(&s.as_str())) {
         return Err(ApiError::bad("status must be open, answered or dismissed"));
     }
-    let kind = query.get("type");
-    if kind.is_some_and(|t| !NOTE_TYPES.contains(&t.as_str())) {
-        return Err(ApiError::bad(format!(
-            "type must be one of: {}",
-            NOTE_TYPES.join(", ")
-        )));
-    }
+    let kind = paging::note_type(&query)?;
     let mut tx = state.db.read().await?;
     let rows: Vec<NoteRow> = sqlx::query_as(&format!(
         "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE team_id = ?1 \

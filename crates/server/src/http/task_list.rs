@@ -1,6 +1,7 @@
 //! `GET /api/tasks`: filters (`missionId`, `status`, `workspaceId`) and pagination.
 
 use super::caller::Caller;
+use super::paging;
 use super::state::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::store::tasks::{TaskRow, TASK_COLUMNS, TASK_FROM};
@@ -37,16 +38,6 @@ fn status_filter(value: &str) -> ApiResult<Vec<String>> {
     Ok(out)
 }
 
-fn number(query: &HashMap<String, String>, key: &str) -> ApiResult<Option<i64>> {
-    query
-        .get(key)
-        .map(|v| {
-            v.parse::<i64>()
-                .map_err(|_| ApiError::bad(format!("{key} must be an integer")))
-        })
-        .transpose()
-}
-
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -56,8 +47,8 @@ pub async fn list(
         Some(s) => Some(status_filter(s)?),
         None => None,
     };
-    let limit = number(&query, "limit")?.map(|l| l.clamp(1, 200));
-    let offset = number(&query, "offset")?.unwrap_or(0).max(0);
+    let limit = paging::limit(&query, 200)?;
+    let offset = paging::offset(&query)?;
     let statuses_json = statuses.map(|s| serde_json::to_string(&s)).transpose()?;
     let filter = "t.team_id = ?1 AND (?2 IS NULL OR t.mission_id = ?2) \
         AND (?3 IS NULL OR t.workspace_id = ?3) \
