@@ -217,7 +217,7 @@ async fn no_generated_request_gets_a_5xx_a_bare_refusal_or_a_partial_write() {
     for round in 0..3000 {
         let (method, template) = *dice.pick(ROUTES);
         // One in six goes with a method the path does not take.
-        let method = if dice.next() % 6 == 0 {
+        let method = if dice.next().is_multiple_of(6) {
             *dice.pick(METHODS)
         } else {
             method
@@ -236,7 +236,7 @@ async fn no_generated_request_gets_a_5xx_a_bare_refusal_or_a_partial_write() {
                 path = path.replace(slot, id);
             }
         }
-        if dice.next() % 4 == 0 {
+        if dice.next().is_multiple_of(4) {
             let query = [
                 "limit=-1",
                 "limit=abc",
