@@ -739,3 +739,36 @@ async fn the_list_omits_results_it_does_not_carry_and_the_detail_says_null() {
         "as Buildd's detail"
     );
 }
+
+#[tokio::test]
+async fn another_teams_writes_never_move_an_etag() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+    let app = TestApp::new().await;
+    let m = app.mission("Ours").await;
+    let get = |path: String, etag: Option<String>| {
+        let mut req = Request::get(path).header("Authorization", format!("Bearer {}", app.admin));
+        if let Some(tag) = etag {
+            req = req.header("If-None-Match", tag);
+        }
+        app.router.clone().oneshot(req.body(Body::empty()).unwrap())
+    };
+    for path in ["/api/missions".to_string(), format!("/api/missions/{m}")] {
+        let first = get(path.clone(), None).await.unwrap();
+        let tag = first.headers()["etag"].to_str().unwrap().to_string();
+        // The other team writes: missions, tasks, their workspace.
+        let (status, _) = app
+            .call(
+                "POST",
+                "/api/missions",
+                &app.other,
+                Some(json!({"title": "Theirs"})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED);
+        let again = get(path.clone(), Some(tag.clone())).await.unwrap();
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{path}");
+        assert_eq!(again.headers()["etag"].to_str().unwrap(), tag, "{path}");
+    }
+}

@@ -1,8 +1,9 @@
-//! Responses to polled reads (the mission list and mission pages), kept per team and URL and
-//! tagged with the database generation they were built at. A request at the same generation
-//! gets the same bytes without rebuilding them, or a 304 when it sends the tag back. A
-//! browser that accepts gzip gets them compressed (a 2,000-task mission page shrinks to a
-//! fifteenth), compressed once per generation.
+//! Responses to polled reads (the mission list and mission pages), kept per team and URL
+//! with the database generation they were built at: a request at the same generation gets
+//! the same bytes without rebuilding them. Their `ETag` is a hash of the answer itself, so it
+//! moves only when what the caller sees does (another team's writes never show in it), and a
+//! request that sends it back gets a 304. A browser that accepts gzip gets them compressed (a
+//! 2,000-task mission page shrinks to a fifteenth), compressed once per generation.
 
 use crate::db::Tx;
 use crate::error::ApiResult;
@@ -24,6 +25,7 @@ const COMPRESS_FROM: usize = 1024;
 struct Kept {
     generation: i64,
     body: Bytes,
+    etag: HeaderValue,
     gzip: OnceLock<Bytes>,
 }
 
@@ -40,9 +42,24 @@ pub async fn generation(tx: &mut Tx) -> ApiResult<i64> {
     Ok(value)
 }
 
-/// Weak: the gzip and plain bodies of one generation are the same data.
-fn etag(generation: i64) -> HeaderValue {
-    HeaderValue::from_str(&format!("W/\"g{generation}\"")).expect("ASCII")
+/// Of the answer's bytes; weak, as its gzip and plain bodies are the same data.
+fn etag(body: &[u8]) -> HeaderValue {
+    use std::hash::Hasher;
+    let mut hasher = std::hash::DefaultHasher::new();
+    hasher.write(body);
+    HeaderValue::from_str(&format!("W/\"{:016x}-{:x}\"", hasher.finish(), body.len()))
+        .expect("ASCII")
+}
+
+fn not_modified(tag: HeaderValue) -> Response {
+    (
+        StatusCode::NOT_MODIFIED,
+        [
+            (header::ETAG, tag),
+            (header::VARY, HeaderValue::from_static("accept-encoding")),
+        ],
+    )
+        .into_response()
 }
 
 /// Whether `Accept-Encoding` lets the answer be gzip: a `gzip` entry decides, `*` only when
@@ -79,6 +96,8 @@ pub struct Pending {
     key: String,
     generation: i64,
     gzip: bool,
+    /// The tag the client holds, if any.
+    held: Option<HeaderValue>,
 }
 
 /// What a handler does next: answer with what is kept, or build it and [`ResponseCache::keep`] it.
@@ -88,23 +107,11 @@ pub enum Lookup {
 }
 
 impl ResponseCache {
-    /// Looks `key` up at the snapshot of `tx`: 304 when the client holds this generation,
-    /// the kept bytes when they are current.
+    /// Looks `key` up at the snapshot of `tx`: when what is kept is current, 304 if the
+    /// client holds its tag, else the kept bytes.
     pub async fn lookup(&self, tx: &mut Tx, key: String, request: &HeaderMap) -> ApiResult<Lookup> {
         let generation = generation(tx).await?;
-        let tag = etag(generation);
-        if request.get(header::IF_NONE_MATCH) == Some(&tag) {
-            return Ok(Lookup::Hit(
-                (
-                    StatusCode::NOT_MODIFIED,
-                    [
-                        (header::ETAG, tag),
-                        (header::VARY, HeaderValue::from_static("accept-encoding")),
-                    ],
-                )
-                    .into_response(),
-            ));
-        }
+        let held = request.get(header::IF_NONE_MATCH).cloned();
         let gzip = accepts_gzip(request);
         let kept = self
             .entries
@@ -114,20 +121,27 @@ impl ResponseCache {
             .filter(|k| k.generation == generation)
             .cloned();
         Ok(match kept {
+            Some(kept) if held.as_ref() == Some(&kept.etag) => {
+                Lookup::Hit(not_modified(kept.etag.clone()))
+            }
             Some(kept) => Lookup::Hit(respond(&kept, gzip)),
             None => Lookup::Miss(Pending {
                 key,
                 generation,
                 gzip,
+                held,
             }),
         })
     }
 
-    /// Keeps the response built for a miss and answers with it.
+    /// Keeps the response built for a miss and answers with it (304 when the client holds
+    /// what it says already).
     pub fn keep<T: Serialize>(&self, pending: Pending, value: &T) -> ApiResult<Response> {
+        let body = Bytes::from(serde_json::to_vec(value)?);
         let kept = Arc::new(Kept {
             generation: pending.generation,
-            body: Bytes::from(serde_json::to_vec(value)?),
+            etag: etag(&body),
+            body,
             gzip: OnceLock::new(),
         });
         {
@@ -143,6 +157,9 @@ impl ResponseCache {
             }
             entries.insert(pending.key, kept.clone());
         }
+        if pending.held.as_ref() == Some(&kept.etag) {
+            return Ok(not_modified(kept.etag.clone()));
+        }
         Ok(respond(&kept, pending.gzip))
     }
 }
@@ -153,7 +170,7 @@ fn respond(kept: &Kept, gzip: bool) -> Response {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         ),
-        (header::ETAG, etag(kept.generation)),
+        (header::ETAG, kept.etag.clone()),
         (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
         (header::VARY, HeaderValue::from_static("accept-encoding")),
     ];
