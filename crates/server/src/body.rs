@@ -20,6 +20,21 @@ pub fn too_large() -> ApiError {
     )
 }
 
+/// How long a string field may be, by its name: names and labels are short, addresses and
+/// ids bounded, written text long (a description may hold a whole brief).
+pub fn text_limit(key: &str) -> usize {
+    match key {
+        "title" | "name" | "runner" | "conclusion" | "status" | "type" | "mode" => 500,
+        "currentAction" | "defaultChoice" | "nextSuggestion" => 2_000,
+        "prUrl" | "repoUrl" | "localUiUrl" | "repo" | "localPath" | "head" | "base"
+        | "headBranch" | "baseBranch" | "defaultBranch" | "headSha" | "lastCommitSha" => 2_000,
+        "description" | "body" => 100_000,
+        "summary" | "error" | "feedback" | "message" | "heartbeatChecklist" | "bodyText" => 20_000,
+        // Ids, enums, time zones and the like.
+        _ => 500,
+    }
+}
+
 /// A JSON object body. An empty body reads as `{}`.
 pub struct JsonObject(pub Map<String, Value>);
 
@@ -83,8 +98,18 @@ impl JsonObject {
         }
     }
 
+    /// A string of at most [`text_limit`] characters for its key.
     pub fn string(&self, key: &str) -> Result<Field<String>, ApiError> {
-        self.field(key, "a string", |v| v.as_str().map(str::to_string))
+        let field = self.field(key, "a string", |v| v.as_str().map(str::to_string))?;
+        if let Field::Set(text) = &field {
+            let (limit, count) = (text_limit(key), text.chars().count());
+            if count > limit {
+                return Err(ApiError::bad(format!(
+                    "{key} must be at most {limit} characters (it has {count})"
+                )));
+            }
+        }
+        Ok(field)
     }
 
     pub fn integer(&self, key: &str) -> Result<Field<i64>, ApiError> {

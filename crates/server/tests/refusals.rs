@@ -119,3 +119,60 @@ impl hyper::body::Body for Pieces {
         std::task::Poll::Ready(self.0.pop_front().map(|p| Ok(hyper::body::Frame::data(p))))
     }
 }
+
+#[tokio::test]
+async fn free_text_over_its_limit_is_refused_naming_the_field() {
+    let app = TestApp::new().await;
+    let mission = app.mission("Limits").await;
+    let long = |n: usize| "x".repeat(n);
+    let cases = [
+        (
+            "POST",
+            "/api/missions".to_string(),
+            serde_json::json!({"title": long(501)}),
+            "title",
+        ),
+        (
+            "PATCH",
+            format!("/api/missions/{mission}"),
+            serde_json::json!({"description": long(100_001)}),
+            "description",
+        ),
+        (
+            "POST",
+            "/api/workspaces".to_string(),
+            serde_json::json!({"name": long(501), "repo": "acme/x"}),
+            "name",
+        ),
+        (
+            "POST",
+            "/api/workers/claim".to_string(),
+            serde_json::json!({"runner": long(501)}),
+            "runner",
+        ),
+    ];
+    for (method, path, body, field) in cases {
+        let key = if path.contains("claim") {
+            &app.worker
+        } else {
+            &app.admin
+        };
+        let (status, answer) = app.call(method, &path, key, Some(body)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {answer}");
+        let error = answer["error"].as_str().unwrap();
+        assert!(
+            error.starts_with(&format!("{field} must be at most")),
+            "{error}"
+        );
+    }
+    // At the limit, taken.
+    let (status, _) = app
+        .call(
+            "POST",
+            "/api/missions",
+            &app.admin,
+            Some(serde_json::json!({"title": long(500)})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+}
