@@ -65,6 +65,10 @@ pub fn read_response(reader: &mut impl BufRead) -> (u16, Vec<u8>) {
         }
     }
     let mut body = Vec::new();
+    // These never carry a body, whatever their headers say.
+    if status == 304 || status == 204 {
+        return (status, body);
+    }
     if chunked {
         loop {
             line.clear();

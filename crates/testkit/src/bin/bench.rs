@@ -258,6 +258,69 @@ async fn proxy_overhead(server: &TestServer, mission: &str) {
     }
 }
 
+/// Requests per second from 100 pollers of one mission page at once, each on its own
+/// keep-alive connection, for two seconds; with `etag`, each sends it back (304s).
+fn pollers(server: &TestServer, path: &str, etag: Option<&str>) -> f64 {
+    const POLLERS: usize = 100;
+    let until = Instant::now() + std::time::Duration::from_secs(2);
+    let started = Instant::now();
+    let extra = etag
+        .map(|t| format!("If-None-Match: {t}\r\n"))
+        .unwrap_or_default();
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\nAccept-Encoding: gzip\r\n{extra}\r\n",
+        server.addr, server.key
+    );
+    let threads: Vec<_> = (0..POLLERS)
+        .map(|_| {
+            let (addr, request) = (server.addr, request.clone());
+            std::thread::spawn(move || {
+                let stream = TcpStream::connect(addr).unwrap();
+                stream.set_nodelay(true).unwrap();
+                let mut writer = stream.try_clone().unwrap();
+                let mut reader = BufReader::new(stream);
+                let mut done = 0u64;
+                while Instant::now() < until {
+                    writer.write_all(request.as_bytes()).unwrap();
+                    let (status, _) = buildd_testkit::read_response(&mut reader);
+                    assert!(status == 200 || status == 304, "{status}");
+                    done += 1;
+                }
+                done
+            })
+        })
+        .collect();
+    let total: u64 = threads.into_iter().map(|t| t.join().unwrap()).sum();
+    total as f64 / started.elapsed().as_secs_f64()
+}
+
+/// The ETag of `path` as a first poll gets it.
+fn etag_of(server: &TestServer, path: &str) -> String {
+    let mut stream = TcpStream::connect(server.addr).unwrap();
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\nConnection: close\r\n\r\n",
+        server.addr, server.key
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut stream, &mut answer).unwrap();
+    answer
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("etag").then(|| value.trim().to_string())
+        })
+        .expect("an ETag")
+}
+
+fn throughput(server: &TestServer, mission: &str) {
+    let path = format!("/api/missions/{mission}");
+    let etag = etag_of(server, &path);
+    println!("\nThroughput: 100 pollers of GET /api/missions/{{id}} ({TASKS} tasks, gzip accepted), 2 s");
+    println!("  without If-None-Match  {:>8.0} requests/s", pollers(server, &path, None));
+    println!("  with If-None-Match     {:>8.0} requests/s (304s)", pollers(server, &path, Some(&etag)));
+}
+
 /// Steps of the plan approved in the approve benchmark.
 const PLAN_STEPS: usize = 100;
 
@@ -388,6 +451,7 @@ async fn main() {
     let runtime = tokio::runtime::Handle::current();
     tokio::task::block_in_place(|| api_latency(&server, &mission, &runtime));
     proxy_overhead(&server, &mission).await;
+    tokio::task::block_in_place(|| throughput(&server, &mission));
     approve_time(&server).await;
     render_time(&server, &mission).await;
 }
