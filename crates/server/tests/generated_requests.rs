@@ -29,6 +29,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/tasks/{task}/approve-plan"),
     ("POST", "/api/tasks/{task}/reject-plan"),
     ("GET", "/api/tasks/{task}/messages"),
+    ("POST", "/api/tasks/{task}/notes"),
     ("GET", "/api/tasks/{task}"),
     ("PATCH", "/api/tasks/{task}"),
     ("DELETE", "/api/tasks/{task}"),

@@ -229,3 +229,68 @@ async fn an_answer_on_an_auto_mission_starts_exactly_one_organizer_run() {
     .await;
     assert!(app.run_labels(&manual).await.is_empty());
 }
+
+#[tokio::test]
+async fn a_task_of_no_mission_takes_notes_and_a_missions_task_points_to_its_feed() {
+    let app = TestApp::new().await;
+    let loose = app.task(None, "Loose work").await;
+    let path = format!("/api/tasks/{loose}/notes");
+    let (status, note) = app
+        .call(
+            "POST",
+            &path,
+            &app.worker,
+            Some(json!({"type": "decision", "title": "Kept the old API", "bodyText": "Why"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{note}");
+    assert_eq!(note["taskId"], loose.as_str());
+    assert_eq!(note["missionId"], Value::Null);
+    assert_eq!(
+        note["authorType"], "agent",
+        "a worker key's note is the agent's"
+    );
+    assert_eq!(note["status"], "answered");
+
+    for (key, body, expected) in [
+        (
+            &app.trigger,
+            json!({"type": "update", "title": "t"}),
+            StatusCode::FORBIDDEN,
+        ),
+        (
+            &app.other,
+            json!({"type": "update", "title": "t"}),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            &app.worker,
+            json!({"type": "guidance", "title": "t"}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            &app.worker,
+            json!({"type": "update", "title": "t", "authorType": "system"}),
+            StatusCode::BAD_REQUEST,
+        ),
+    ] {
+        let (status, answer) = app.call("POST", &path, key, Some(body)).await;
+        assert_eq!(status, expected, "{answer}");
+    }
+
+    let mission = app.mission("Has a feed").await;
+    let linked = app.task(Some(&mission), "Linked work").await;
+    let (status, answer) = app
+        .call(
+            "POST",
+            &format!("/api/tasks/{linked}/notes"),
+            &app.worker,
+            Some(json!({"type": "update", "title": "t"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(
+        answer["error"].as_str().unwrap().contains("mission feed"),
+        "{answer}"
+    );
+}

@@ -14,7 +14,7 @@ pub async fn post(
     n: NewNote<'_>,
 ) -> ApiResult<MissionNote> {
     let (author, reply) = (n.author == "user", n.reply_to.is_some());
-    let note = insert_note(tx, team_id, mission_id, n).await?;
+    let note = insert_note(tx, team_id, Some(mission_id), n).await?;
     if author {
         let source = if reply {
             "wake:owner_answer"

@@ -22,6 +22,7 @@ mod runners;
 mod state;
 mod steering;
 mod task_list;
+mod task_notes;
 mod tasks;
 mod workers;
 mod workspaces;
@@ -54,6 +55,7 @@ pub fn router(db: Db, checkins: CheckinConfig) -> Router {
         .route("/tasks/{id}/approve-plan", post(plans::approve))
         .route("/tasks/{id}/reject-plan", post(plans::reject))
         .route("/tasks/{id}/messages", get(steering::messages))
+        .route("/tasks/{id}/notes", post(task_notes::create))
         .route(
             "/tasks/{id}",
             get(tasks::detail)

@@ -6,6 +6,7 @@ use super::caller::Caller;
 use super::paging;
 use super::state::AppState;
 use crate::body::{Field, JsonObject};
+use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::notes::post;
 use crate::store::missions::find_mission;
@@ -80,22 +81,34 @@ fn checked_text(body: &JsonObject, key: &str, limit: usize) -> ApiResult<Option<
     Ok(text)
 }
 
-/// `POST /api/missions/{id}/notes`: a person (admin key) or an agent (worker key) posts.
-pub async fn create(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-    body: JsonObject,
-) -> ApiResult<(StatusCode, Json<MissionNote>)> {
+/// What a posted note says of itself, read and checked alike for a mission's feed and a
+/// task's notes.
+pub(super) struct NoteInput {
+    kind: String,
+    title: String,
+    text: Option<String>,
+    default_choice: Option<String>,
+    options: Vec<String>,
+    author: String,
+    status: String,
+    worker_id: Option<String>,
+}
+
+/// Reads a note of one of `types`; a trigger key may not post.
+pub(super) fn read_note(
+    body: &JsonObject,
+    caller: &Caller,
+    types: &[&str],
+) -> ApiResult<NoteInput> {
     if caller.level == AccountLevel::Trigger {
         return Err(ApiError::admin_required());
     }
     let kind = match body.string("type")?.value() {
-        Some(t) if NOTE_TYPES.contains(&t.as_str()) => t,
+        Some(t) if types.contains(&t.as_str()) => t,
         _ => {
             return Err(ApiError::bad(format!(
                 "Invalid type. Must be one of: {}",
-                NOTE_TYPES.join(", ")
+                types.join(", ")
             )))
         }
     };
@@ -105,9 +118,7 @@ pub async fn create(
             "title must be at most {TITLE_LIMIT} characters"
         )));
     }
-    let text = checked_text(&body, "bodyText", BODY_LIMIT)?;
-    let default_choice = body.string("defaultChoice")?.value();
-    let options = body.string_array("options")?.value().unwrap_or_default();
+    let text = checked_text(body, "bodyText", BODY_LIMIT)?;
     // Who wrote a note is the key's to say: only the server writes `system`, and only a
     // person's (admin) key writes `user`.
     let author = match body.string("authorType")? {
@@ -127,8 +138,58 @@ pub async fn create(
         None if kind == "question" => "open".into(),
         None => "answered".into(),
     };
+    Ok(NoteInput {
+        kind,
+        title,
+        text,
+        default_choice: body.string("defaultChoice")?.value(),
+        options: body.string_array("options")?.value().unwrap_or_default(),
+        author,
+        status,
+        worker_id: body.string("workerId")?.value(),
+    })
+}
+
+impl NoteInput {
+    /// A `workerId` must be a worker of the caller's team.
+    pub(super) async fn check_worker(&self, tx: &mut Tx, caller: &Caller) -> ApiResult<()> {
+        if let Some(w) = &self.worker_id {
+            find_worker(tx, &caller.team_id, w)
+                .await
+                .map_err(|_| ApiError::NotFound("workerId: no such worker in this team"))?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn as_new<'a>(
+        &'a self,
+        task_id: Option<String>,
+        reply_to: Option<&'a str>,
+    ) -> NewNote<'a> {
+        NewNote {
+            author: &self.author,
+            kind: &self.kind,
+            title: &self.title,
+            body: self.text.clone(),
+            status: &self.status,
+            reply_to,
+            task_id,
+            worker_id: self.worker_id.clone(),
+            default_choice: self.default_choice.clone(),
+            options: self.options.clone(),
+        }
+    }
+}
+
+/// `POST /api/missions/{id}/notes`: a person (admin key) or an agent (worker key) posts.
+pub async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    body: JsonObject,
+) -> ApiResult<(StatusCode, Json<MissionNote>)> {
+    let input = read_note(&body, &caller, &NOTE_TYPES)?;
     let task_id = body.string("taskId")?.value();
-    let worker_id = body.string("workerId")?.value();
     let reply_to = body.string("replyTo")?.value();
 
     let mut tx = state.db.write().await?;
@@ -144,29 +205,19 @@ pub async fn create(
             return Err(ApiError::bad("taskId must be a task of this mission"));
         }
     }
-    if let Some(w) = &worker_id {
-        find_worker(&mut tx, &caller.team_id, w)
-            .await
-            .map_err(|_| ApiError::NotFound("workerId: no such worker in this team"))?;
-    }
+    input.check_worker(&mut tx, &caller).await?;
     if let Some(r) = &reply_to {
         if find_note(&mut tx, &id, r).await?.is_none() {
             return Err(ApiError::bad("replyTo must be a note of this mission"));
         }
     }
-    let new = NewNote {
-        author: &author,
-        kind: &kind,
-        title: &title,
-        body: text,
-        status: &status,
-        reply_to: reply_to.as_deref(),
-        task_id,
-        worker_id,
-        default_choice,
-        options,
-    };
-    let note = post(&mut tx, &caller.team_id, &id, new).await?;
+    let note = post(
+        &mut tx,
+        &caller.team_id,
+        &id,
+        input.as_new(task_id, reply_to.as_deref()),
+    )
+    .await?;
     tx.commit().await?;
     Ok((StatusCode::CREATED, Json(note)))
 }

@@ -2,7 +2,7 @@
 //! from a person, an agent or the server itself.
 
 use crate::db::Tx;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::time::{new_id, now};
 use buildd_core::note::MissionNote;
 
@@ -94,14 +94,17 @@ pub async fn system_note(
         default_choice: None,
         options: vec![],
     };
-    insert_note(tx, team_id, mission_id, note).await.map(|_| ())
+    insert_note(tx, team_id, Some(mission_id), note)
+        .await
+        .map(|_| ())
 }
 
 /// Inserts a note (an answer marks its question answered) and returns it as stored.
+/// Inserts a note on `mission_id`'s feed, or with none on a task of no mission.
 pub async fn insert_note(
     tx: &mut Tx,
     team_id: &str,
-    mission_id: &str,
+    mission_id: Option<&str>,
     n: NewNote<'_>,
 ) -> ApiResult<MissionNote> {
     let id = new_id();
@@ -132,8 +135,11 @@ pub async fn insert_note(
             .execute(&mut **tx)
             .await?;
     }
-    Ok(find_note(tx, mission_id, &id)
-        .await?
-        .ok_or_else(|| ApiError::Internal("the note vanished".into()))?
-        .into_note())
+    let row: NoteRow = sqlx::query_as(&format!(
+        "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE id = ?"
+    ))
+    .bind(&id)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(row.into_note())
 }

@@ -308,7 +308,8 @@ fn etag_of(server: &TestServer, path: &str) -> String {
         .lines()
         .find_map(|l| {
             let (name, value) = l.split_once(':')?;
-            name.eq_ignore_ascii_case("etag").then(|| value.trim().to_string())
+            name.eq_ignore_ascii_case("etag")
+                .then(|| value.trim().to_string())
         })
         .expect("an ETag")
 }
@@ -316,9 +317,17 @@ fn etag_of(server: &TestServer, path: &str) -> String {
 fn throughput(server: &TestServer, mission: &str) {
     let path = format!("/api/missions/{mission}");
     let etag = etag_of(server, &path);
-    println!("\nThroughput: 100 pollers of GET /api/missions/{{id}} ({TASKS} tasks, gzip accepted), 2 s");
-    println!("  without If-None-Match  {:>8.0} requests/s", pollers(server, &path, None));
-    println!("  with If-None-Match     {:>8.0} requests/s (304s)", pollers(server, &path, Some(&etag)));
+    println!(
+        "\nThroughput: 100 pollers of GET /api/missions/{{id}} ({TASKS} tasks, gzip accepted), 2 s"
+    );
+    println!(
+        "  without If-None-Match  {:>8.0} requests/s",
+        pollers(server, &path, None)
+    );
+    println!(
+        "  with If-None-Match     {:>8.0} requests/s (304s)",
+        pollers(server, &path, Some(&etag))
+    );
 }
 
 /// Steps of the plan approved in the approve benchmark.

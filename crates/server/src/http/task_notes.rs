@@ -1,0 +1,38 @@
+//! `POST /api/tasks/{id}/notes`: a note on a task of no mission, as Buildd's MCP server posts
+//! one when an agent's task has no feed to post to. A task of a mission sends it to the
+//! mission's feed instead (409, as Buildd answers).
+
+use super::caller::Caller;
+use super::notes::read_note;
+use super::state::AppState;
+use crate::body::JsonObject;
+use crate::error::{ApiError, ApiResult};
+use crate::store::notes::insert_note;
+use crate::store::tasks::find_task;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use buildd_core::note::MissionNote;
+
+/// The kinds of note a task takes (Buildd's list for task notes).
+const TASK_NOTE_TYPES: [&str; 5] = ["decision", "question", "warning", "suggestion", "update"];
+
+pub async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    body: JsonObject,
+) -> ApiResult<(StatusCode, Json<MissionNote>)> {
+    let input = read_note(&body, &caller, &TASK_NOTE_TYPES)?;
+    let mut tx = state.db.write().await?;
+    let task = find_task(&mut tx, &caller.team_id, &id).await?;
+    if task.mission_id.is_some() {
+        return Err(ApiError::Conflict(
+            "Task is linked to a mission; post the note to its mission feed".into(),
+        ));
+    }
+    input.check_worker(&mut tx, &caller).await?;
+    let note = insert_note(&mut tx, &caller.team_id, None, input.as_new(Some(id), None)).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(note)))
+}
