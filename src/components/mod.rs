@@ -1,3 +1,7 @@
+//! The pieces pages are made of, a file each with the small private pieces it draws (a
+//! folder for a section of several: `organizer/`). They read and write through `state` and
+//! the API client, never through a page.
+
 pub mod app_header;
 pub mod badges;
 pub mod close_mission;

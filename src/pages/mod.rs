@@ -1,3 +1,6 @@
+//! One file a route: each page loads its data through `state` and lays out `components`;
+//! `RequireConnection` sends a tab with no connection to Connect.
+
 pub mod command_page;
 pub mod connect_page;
 pub mod mission_page;

@@ -1,3 +1,7 @@
+//! What the app keeps while it runs, apart from any page: the connection and what its API
+//! offers, the board of every mission, the theme, and the helpers every panel reads and
+//! writes through (`refresh`, `write`, `request`). Uses the API client and core only.
+
 pub mod board;
 pub mod capabilities;
 pub mod connect_check;
