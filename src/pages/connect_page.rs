@@ -64,6 +64,7 @@ pub fn ConnectPage() -> impl IntoView {
                     <span class="field__label">"API URL"</span>
                     <input
                         type="url"
+                        data-testid="base-input"
                         name="base"
                         placeholder="Same server as this page"
                         prop:value=move || base.get()

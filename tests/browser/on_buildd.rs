@@ -24,6 +24,7 @@ async fn connect(key: impl Fn(&RecordedBuildd) -> String) -> OnBuildd {
     let dashboard = ThroughUpstream::start(&buildd.url()).await;
     let browser = Browser::start(1280).await;
     browser.goto(&dashboard.url("/connect")).await;
+    browser.wait_for("[data-testid=key-input]").await;
     browser.fill("[data-testid=key-input]", &key(&buildd)).await;
     browser.click("[data-testid=connect-submit]").await;
     OnBuildd {
@@ -193,4 +194,29 @@ async fn a_checklist_buildd_does_not_keep_stays_in_the_editor_with_why() {
         .asked("PATCH", &format!("/api/missions/{MISSION}"))
         .is_empty());
     on.browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_buildd_on_another_origin_is_explained_with_the_upstream_mode() {
+    // The dashboard on one origin, Buildd (which sends no CORS headers) on another.
+    let buildd = RecordedBuildd::start().await;
+    let dashboard = ThroughUpstream::start(&buildd.url()).await;
+    let browser = Browser::start(1280).await;
+    browser.goto(&dashboard.url("/connect")).await;
+    browser.wait_for("[data-testid=key-input]").await;
+    browser
+        .fill("[data-testid=base-input]", &buildd.url())
+        .await;
+    browser
+        .fill("[data-testid=key-input]", &buildd.admin_key)
+        .await;
+    browser.click("[data-testid=connect-submit]").await;
+    let why = any_text(&browser, "[data-testid=connect-error]").await;
+    assert!(why.contains("another origin"), "{why}");
+    assert!(why.contains("--upstream"), "{why}");
+    let stored = browser
+        .run("return localStorage.getItem('buildd.apiKey')")
+        .await;
+    assert!(stored.is_null(), "{stored}");
+    browser.close().await;
 }

@@ -42,7 +42,7 @@ async fn the_feed_shows_questions_and_takes_guidance_and_answers() {
     text_is(
         &browser,
         "[data-testid=guidance-error]",
-        "Not sent: title must be at most 500 characters",
+        "Not sent: title must be at most 500 characters (it has 501)",
     )
     .await;
     let kept = value_len(&browser, GUIDANCE).await;

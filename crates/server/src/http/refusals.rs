@@ -19,6 +19,10 @@ const DEADLINE: Duration = Duration::from_secs(30);
 const MESSAGE_LIMIT: usize = 4096;
 
 pub async fn guard(request: Request, next: Next) -> Response {
+    within(DEADLINE, request, next).await
+}
+
+async fn within(deadline: Duration, request: Request, next: Next) -> Response {
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -27,18 +31,17 @@ pub async fn guard(request: Request, next: Next) -> Response {
     if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
         return too_large().into_response();
     }
-    let response = match tokio::time::timeout(DEADLINE, next.run(request)).await {
-        Ok(response) => response,
-        Err(_) => {
-            return ApiError::Detailed(
+    let response =
+        match tokio::time::timeout(deadline, next.run(request)).await {
+            Ok(response) => response,
+            Err(_) => return ApiError::Detailed(
                 StatusCode::SERVICE_UNAVAILABLE,
                 serde_json::json!({
-                    "error": format!("the request took longer than {} s", DEADLINE.as_secs())
+                    "error": format!("the request took longer than {} s", deadline.as_secs_f64())
                 }),
             )
-            .into_response()
-        }
-    };
+            .into_response(),
+        };
     as_json_refusal(response).await
 }
 
@@ -71,4 +74,38 @@ async fn as_json_refusal(response: Response) -> Response {
         HeaderValue::from_static("application/json"),
     );
     Response::from_parts(parts, Body::from(body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::routing::get;
+    use axum::Router;
+    use tower::ServiceExt;
+
+    #[tokio::test]
+    async fn a_request_past_its_deadline_is_a_json_503() {
+        let app = Router::new()
+            .route(
+                "/slow",
+                get(|| async {
+                    tokio::time::sleep(Duration::from_secs(30)).await;
+                    "late"
+                }),
+            )
+            .layer(axum::middleware::from_fn(|request, next| {
+                within(Duration::from_millis(50), request, next)
+            }));
+        let request = axum::http::Request::get("/slow")
+            .body(Body::empty())
+            .unwrap();
+        let response = app.oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let body = to_bytes(response.into_body(), 1024).await.unwrap();
+        let answer: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert!(answer["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("the request took longer"));
+    }
 }
