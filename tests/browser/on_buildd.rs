@@ -220,3 +220,37 @@ async fn a_buildd_on_another_origin_is_explained_with_the_upstream_mode() {
     assert!(stored.is_null(), "{stored}");
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_offered_list_that_answers_404_is_not_asked_again() {
+    let buildd = RecordedBuildd::start_claiming_extras().await;
+    let dashboard = ThroughUpstream::start(&buildd.url()).await;
+    let browser = Browser::start(1280).await;
+    browser.goto(&dashboard.url("/connect")).await;
+    browser.wait_for("[data-testid=key-input]").await;
+    browser
+        .fill("[data-testid=key-input]", &buildd.admin_key)
+        .await;
+    browser.click("[data-testid=connect-submit]").await;
+    browser.wait_for("[data-testid=command-center]").await;
+    let on = OnBuildd {
+        buildd,
+        dashboard,
+        browser,
+    };
+    // The board asked once, got Buildd's 404, and says so in place of the count.
+    text_with(&on.browser, "[data-testid=waiting-on-you]", "does not list").await;
+    let asked = |path: &str| on.asked("GET", path).len();
+    assert!(asked("/api/prs") >= 1);
+    let (prs, notes) = (asked("/api/prs"), asked("/api/notes"));
+    // Two refresh rounds later, neither is asked again.
+    tokio::time::sleep(std::time::Duration::from_secs(11)).await;
+    assert_eq!(asked("/api/prs"), prs, "the PR list was asked again");
+    assert_eq!(
+        asked("/api/notes"),
+        notes,
+        "the team's notes were asked again"
+    );
+    assert!(asked("/api/missions") >= 2, "the board goes on refreshing");
+    on.browser.close().await;
+}

@@ -100,6 +100,17 @@ fn clone_root() -> PathBuf {
 
 impl RecordedBuildd {
     pub async fn start() -> Self {
+        Self::start_with(false).await
+    }
+
+    /// The same, but claiming this server's additions in its capabilities while lacking
+    /// their routes, as a server that lists more than it serves: what the dashboard does when
+    /// an offered endpoint answers 404.
+    pub async fn start_claiming_extras() -> Self {
+        Self::start_with(true).await
+    }
+
+    async fn start_with(claims_extras: bool) -> Self {
         let root = clone_root();
         let mut recordings = Vec::new();
         for dir in ["captures", "more-captures"] {
@@ -112,6 +123,17 @@ impl RecordedBuildd {
             recordings.len()
         );
         recordings.sort_by(|a, b| a.name.cmp(&b.name));
+        if claims_extras {
+            let ours =
+                serde_json::to_string(&buildd_core::capabilities::Capabilities::of_this_server())
+                    .expect("capabilities");
+            for r in recordings
+                .iter_mut()
+                .filter(|r| r.path == "/api/missions/capabilities")
+            {
+                r.body = ours.clone();
+            }
+        }
         let admin_key = "bld_recorded_admin".to_string();
         let worker_key = "bld_recorded_worker".to_string();
         let other_team_key = "bld_recorded_other".to_string();
