@@ -25,11 +25,6 @@ impl Offered {
         self.caps.with(Option::is_some)
     }
 
-    /// The capabilities of the current connection, once known (tracked).
-    pub fn capabilities(&self) -> Option<Capabilities> {
-        self.caps.get()
-    }
-
     /// Whether `extra` may be asked for: listed, and not found missing since (tracked).
     pub fn has(&self, extra: Extra) -> bool {
         self.caps

@@ -70,13 +70,6 @@ impl Capabilities {
     pub fn offers(&self, extra: Extra) -> bool {
         self.capabilities.iter().any(|c| c == extra.name())
     }
-
-    /// Whether the answer came from this server rather than from Buildd.
-    pub fn is_mission_control(&self) -> bool {
-        self.capabilities
-            .iter()
-            .any(|c| c.starts_with("missionControl."))
-    }
 }
 
 #[cfg(test)]
@@ -87,14 +80,12 @@ mod tests {
     fn buildd_answer_offers_no_extra() {
         let buildd: Capabilities =
             serde_json::from_str(r#"{"version":1,"capabilities":["startMode","pacing"]}"#).unwrap();
-        assert!(!buildd.is_mission_control());
         assert!(Extra::ALL.iter().all(|e| !buildd.offers(*e)));
     }
 
     #[test]
     fn this_server_offers_every_extra_by_a_distinct_name() {
         let ours = Capabilities::of_this_server();
-        assert!(ours.is_mission_control());
         assert!(Extra::ALL.iter().all(|e| ours.offers(*e)));
         let mut names: Vec<_> = Extra::ALL.iter().map(|e| e.name()).collect();
         names.sort();

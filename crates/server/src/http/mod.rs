@@ -84,7 +84,9 @@ pub fn router(db: Db, checkins: CheckinConfig) -> Router {
         .fallback(no_route)
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(axum::middleware::from_fn(refusals::guard))
-        .layer(axum::extract::DefaultBodyLimit::max(refusals::BODY_LIMIT))
+        .layer(axum::extract::DefaultBodyLimit::max(
+            crate::body::BODY_LIMIT,
+        ))
         .with_state(AppState {
             db,
             cache: Default::default(),

@@ -2,8 +2,7 @@
 //! before it is read, and every refusal is `{"error": "…"}`, axum's own rejections of a
 //! path or query included (their text names the parameter).
 
-use crate::body::too_large;
-pub use crate::body::BODY_LIMIT;
+use crate::body::{too_large, BODY_LIMIT};
 use crate::error::ApiError;
 use axum::body::{to_bytes, Body};
 use axum::extract::Request;
