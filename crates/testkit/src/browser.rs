@@ -104,12 +104,19 @@ impl Browser {
     }
 
     async fn wait_located(&self, locator: Locator<'_>) -> Element {
-        self.client
-            .wait()
-            .at_most(Duration::from_secs(20))
-            .for_element(locator)
-            .await
-            .unwrap_or_else(|e| panic!("waiting for {locator:?}: {e}"))
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.client.wait().at_most(left).for_element(locator).await {
+                Ok(element) => return element,
+                // A page that loads afresh (Connect does, once connected) aborts a lookup
+                // under way: look again on the new page.
+                Err(e) if !left.is_zero() && e.to_string().contains("aborted by navigation") => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                Err(e) => panic!("waiting for {locator:?}: {e}"),
+            }
+        }
     }
 
     /// Clicks the element `css` matches, once the page shows it.
