@@ -3,7 +3,7 @@
 //!
 //! Layers, each importing only those below it: `db`, `error`, `body`, `time`, `config` →
 //! `store` (rows and lookups) → `flows` (workflows across resources) → `http` (handlers and
-//! the route table). `dashboard_files` serves the built dashboard; `demo` seeds demo data
+//! the route table) → `mcp` (the MCP endpoint, calling the API as a client). `dashboard_files` serves the built dashboard; `demo` seeds demo data
 //! and runs the scripted worker over HTTP. `upstream` is the other way to serve: the
 //! dashboard here, the API forwarded to a real Buildd. `serving` runs either on a socket
 //! with the bounds a server facing the network needs.
@@ -16,6 +16,7 @@ pub mod demo;
 mod error;
 mod flows;
 mod http;
+mod mcp;
 pub mod serving;
 mod store;
 mod time;
@@ -39,8 +40,10 @@ pub fn app(db: Db, dist: Option<&Path>) -> Router {
 
 /// `app`, with check-ins tuned (their interval shows in mission details).
 pub fn app_with(db: Db, dist: Option<&Path>, checkins: CheckinConfig) -> Router {
+    let api = http::router(db, checkins);
     let router = Router::new()
-        .nest("/api", http::router(db, checkins))
+        .merge(http::guard(mcp::router(api.clone())))
+        .nest("/api", api)
         // `nest` leaves `/api/` itself to the outer router, which would serve the dashboard.
         .route("/api/", any(error::no_route));
     match dist {

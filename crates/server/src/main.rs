@@ -97,7 +97,7 @@ enum KeyCommand {
     /// time it is shown.
     Create {
         /// What the key may do: admin (everything), worker (claim and report work),
-        /// trigger (read only).
+        /// trigger (read, and file tasks).
         #[arg(long, value_parser = ["admin", "worker", "trigger"])]
         level: String,
         /// The key's team; created when it does not exist.

@@ -662,3 +662,131 @@ async fn a_worker_keeps_the_milestones_it_reports() {
     assert_eq!(kept[49]["label"], "m59");
     assert_eq!(kept[0]["label"], "m10");
 }
+
+#[tokio::test]
+async fn a_runner_takes_a_task_over_and_the_old_worker_stops() {
+    let app = TestApp::new().await;
+    let mission = app.mission("M").await;
+    let task = app.task(Some(&mission), "stuck").await;
+    let path = format!("/api/tasks/{task}/reassign");
+    let worker = app.claim_task(&task).await;
+    let other_runner = second_worker_key(&app).await;
+
+    // Without force, an assigned task stays, and the answer says whether force would move it.
+    let (status, body) = app.call("POST", &path, &app.worker, None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        (body["reassigned"].as_bool(), body["canTakeover"].as_bool()),
+        (Some(false), Some(true)),
+        "{body}"
+    );
+    let (_, body) = app.call("POST", &path, &other_runner, None).await;
+    assert_eq!(body["canTakeover"], false, "{body}");
+    // Another account's live claim is not a worker key's to take.
+    let (status, body) = app
+        .call("POST", &format!("{path}?force=true"), &other_runner, None)
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body["reassigned"], false);
+    assert!(body["error"].as_str().unwrap().contains("admin"), "{body}");
+    assert_eq!(app.task_json(&task).await["status"], "assigned");
+    for (key, expected) in [
+        (&app.trigger, StatusCode::FORBIDDEN),
+        (&app.other, StatusCode::NOT_FOUND),
+    ] {
+        let (status, body) = app
+            .call("POST", &format!("{path}?force=true"), key, None)
+            .await;
+        assert_eq!(status, expected, "{body}");
+    }
+    let (status, body) = app
+        .call("POST", &format!("{path}?force=yes"), &app.admin, None)
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body["error"].as_str().unwrap().starts_with("force"),
+        "{body}"
+    );
+
+    // The admin takes it over: pending, unclaimed, its worker failed, its late report refused.
+    let (status, body) = app
+        .call("POST", &format!("{path}?force=true"), &app.admin, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        (body["reassigned"].as_bool(), body["wasAssigned"].as_bool()),
+        (Some(true), Some(true))
+    );
+    let read = app.task_json(&task).await;
+    assert_eq!(
+        (read["status"].as_str(), read["claimedBy"].as_str()),
+        (Some("pending"), None)
+    );
+    let (_, old) = app
+        .call("GET", &format!("/api/workers/{worker}"), &app.worker, None)
+        .await;
+    assert_eq!(
+        (old["status"].as_str(), old["error"].as_str()),
+        (Some("failed"), Some("Task was reassigned"))
+    );
+    let (status, body) = app.report(&worker, json!({"status": "running"})).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["abort"], true, "{body}");
+    let (_, feed) = app
+        .call(
+            "GET",
+            &format!("/api/missions/{mission}/notes"),
+            &app.admin,
+            None,
+        )
+        .await;
+    assert!(
+        feed.to_string().contains("\\\"stuck\\\" was taken over"),
+        "{feed}"
+    );
+
+    // The next claim takes it; that runner's own claim is its to take over again.
+    let again = app.claim_task(&task).await;
+    assert_ne!(again, worker);
+    let (status, body) = app
+        .call("POST", &format!("{path}?force=true"), &app.worker, None)
+        .await;
+    assert_eq!(
+        (status, body["reassigned"].as_bool()),
+        (StatusCode::OK, Some(true)),
+        "{body}"
+    );
+
+    // A failed task goes back to the queue; a finished one stays.
+    let failed = app.task(None, "broke").await;
+    app.set_task_status(&failed, "failed").await;
+    let (status, body) = app
+        .call(
+            "POST",
+            &format!("/api/tasks/{failed}/reassign"),
+            &app.worker,
+            None,
+        )
+        .await;
+    assert_eq!(
+        (status, body["reassigned"].as_bool()),
+        (StatusCode::OK, Some(true)),
+        "{body}"
+    );
+    assert_eq!(app.task_json(&failed).await["status"], "pending");
+    let done = app.task(None, "shipped").await;
+    app.set_task_status(&done, "completed").await;
+    let (_, body) = app
+        .call(
+            "POST",
+            &format!("/api/tasks/{done}/reassign"),
+            &app.admin,
+            None,
+        )
+        .await;
+    assert_eq!(body["reassigned"], false, "{body}");
+    assert_eq!(
+        body["reason"],
+        "Cannot reassign task with status: completed"
+    );
+}

@@ -1,6 +1,6 @@
 //! The workflows that cross resources, in the caller's transaction: what follows a task's
 //! end (outcomes → PR rails and review → completion → the organizer's next run), claim
-//! leases, posting to the feed, and the scheduler's chores. They use `store` and
+//! leases and reassigning, posting to the feed, and the scheduler's chores. They use `store` and
 //! buildd-core's rules; only `http` and the scheduler call them.
 
 pub mod checkins;
@@ -11,5 +11,6 @@ pub mod notes;
 pub mod organizer;
 pub mod outcomes;
 pub mod prs;
+pub mod reassign;
 pub mod scheduler;
 pub mod task_checks;

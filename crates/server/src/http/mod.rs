@@ -23,6 +23,7 @@ mod state;
 mod steering;
 mod task_list;
 mod task_notes;
+mod task_reassign;
 mod tasks;
 mod workers;
 mod workspaces;
@@ -38,7 +39,7 @@ use crate::error::no_route;
 
 /// Every route of the API, relative to `/api`.
 pub fn router(db: Db, checkins: CheckinConfig) -> Router {
-    Router::new()
+    let routes = Router::new()
         .route("/missions", get(missions::list).post(missions::create))
         .route("/missions/capabilities", get(capabilities::list))
         .route(
@@ -56,6 +57,7 @@ pub fn router(db: Db, checkins: CheckinConfig) -> Router {
         .route("/tasks/{id}/reject-plan", post(plans::reject))
         .route("/tasks/{id}/messages", get(steering::messages))
         .route("/tasks/{id}/notes", post(task_notes::create))
+        .route("/tasks/{id}/reassign", post(task_reassign::reassign_task))
         .route(
             "/tasks/{id}",
             get(tasks::detail)
@@ -82,15 +84,21 @@ pub fn router(db: Db, checkins: CheckinConfig) -> Router {
         .route("/accounts/me", get(accounts::me))
         .route("/github/pr", post(github_pr::open))
         .fallback(no_route)
-        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
+    guard(routes).with_state(AppState {
+        db,
+        cache: Default::default(),
+        tasks: Default::default(),
+        checkins,
+    })
+}
+
+/// The bounds every API route has: the body limit, the request deadline, and refusals in
+/// JSON. Routes served beside this router (the MCP endpoint) take them too.
+pub fn guard<S: Clone + Send + Sync + 'static>(routes: Router<S>) -> Router<S> {
+    routes
         .layer(axum::middleware::from_fn(refusals::guard))
         .layer(axum::extract::DefaultBodyLimit::max(
             crate::body::BODY_LIMIT,
         ))
-        .with_state(AppState {
-            db,
-            cache: Default::default(),
-            tasks: Default::default(),
-            checkins,
-        })
 }

@@ -1,0 +1,72 @@
+//! `POST /api/tasks/{id}/reassign[?force=true]`: Buildd's runner takes a task over with it
+//! (its local UI's "take over": reassign, then claim). Scoped to the caller's team, unlike
+//! Buildd's, which finds any team's task by id.
+
+use super::caller::Caller;
+use super::state::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::flows::reassign::{reassign, Asker, Reassign};
+use crate::store::tasks::find_task;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::Json;
+use buildd_core::AccountLevel;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+pub async fn reassign_task(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> ApiResult<Json<Value>> {
+    if caller.level == AccountLevel::Trigger {
+        return Err(ApiError::Forbidden(
+            "Reassigning needs a worker or admin key".into(),
+        ));
+    }
+    let force = match query.get("force").map(String::as_str) {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(_) => return Err(ApiError::bad("force must be true or false")),
+    };
+    let mut tx = state.db.write().await?;
+    let task = find_task(&mut tx, &caller.team_id, &id).await?;
+    let asker = Asker {
+        admin: caller.level == AccountLevel::Admin,
+        account_id: &caller.account_id,
+    };
+    let outcome = reassign(&mut tx, &task, force, asker, chrono::Utc::now()).await?;
+    let status = task.status;
+    match outcome {
+        Reassign::Queued { was_assigned } => {
+            tx.commit().await?;
+            Ok(Json(json!({
+                "reassigned": true,
+                "taskId": id,
+                "wasAssigned": was_assigned,
+            })))
+        }
+        Reassign::Declined {
+            reason,
+            is_stale,
+            can_take_over,
+        } => Ok(Json(json!({
+            "reassigned": false,
+            "reason": reason,
+            "status": status,
+            "isStale": is_stale,
+            "canTakeover": can_take_over,
+        }))),
+        Reassign::Forbidden { reason, is_stale } => Err(ApiError::Detailed(
+            StatusCode::FORBIDDEN,
+            json!({
+                "error": reason,
+                "reassigned": false,
+                "reason": reason,
+                "status": status,
+                "isStale": is_stale,
+            }),
+        )),
+    }
+}
