@@ -77,7 +77,7 @@ pub fn waiting_on_you(
                 since: plan.updated_at.clone().unwrap_or_default(),
             });
         }
-        if is_dormant(&m.status, m.requires_review, &m.tasks) {
+        if is_dormant(&m.status, m.requires_review, &m.orchestration_mode, &m.tasks) {
             items.push(WaitItem {
                 kind: WaitKind::Dormant,
                 mission_id: m.id.clone(),
@@ -201,7 +201,11 @@ mod tests {
             mission(
                 json!({"id": "m2", "title": "Auth", "status": "active", "requiresReview": true,
                 "updatedAt": "2026-11-29T08:00:00Z", "tasks": [
-                {"id": "t", "title": "Rotate keys", "status": "completed", "taskClass": "work"}]}),
+                {"id": "t", "title": "Rotate keys", "status": "completed", "taskClass": "work"},
+                {"id": "o", "title": "Mission: Auth", "status": "completed", "mode": "planning",
+                 "taskClass": "bookkeeping", "createdAt": "2026-11-29T07:30:00Z",
+                 "result": {"structuredOutput": {"plan": [], "summary": "All landed",
+                            "missionComplete": true}}}]}),
             ),
             mission(json!({"id": "m3", "title": "Export", "status": "active",
                 "lastDeferralReason": "no_workspace", "lastDeferredAt": "2026-11-29T09:00:00Z", "tasks": []})),

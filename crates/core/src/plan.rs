@@ -14,13 +14,18 @@ fn created(task: &MissionTask) -> &str {
         .unwrap_or("")
 }
 
+/// The mission's newest organizer (planning) run.
+pub fn newest_run(tasks: &[MissionTask]) -> Option<&MissionTask> {
+    tasks
+        .iter()
+        .filter(|t| t.mode == TaskMode::Planning)
+        .max_by(|a, b| created(a).cmp(created(b)))
+}
+
 /// The newest planning run, when it completed and nothing was filed from it yet: the one
 /// plan that may be in review, whether or not its result is at hand.
 pub fn finished_unfiled(tasks: &[MissionTask]) -> Option<&MissionTask> {
-    let newest_planning = tasks
-        .iter()
-        .filter(|t| t.mode == TaskMode::Planning)
-        .max_by(|a, b| created(a).cmp(created(b)))?;
+    let newest_planning = newest_run(tasks)?;
     let has_children = tasks
         .iter()
         .any(|t| t.parent_task_id.as_deref() == Some(newest_planning.id.as_str()));
@@ -36,6 +41,19 @@ pub fn plan_in_review(tasks: &[MissionTask]) -> Option<&MissionTask> {
             .and_then(|p| p.as_array())
             .is_some_and(|steps| !steps.is_empty())
     })
+}
+
+/// The summary of a newest run that finished with an empty plan and did not propose
+/// completion: the organizer planned nothing, and the mission waits for a note, Run or a
+/// check-in.
+pub fn planned_nothing(tasks: &[MissionTask]) -> Option<&str> {
+    let output = finished_unfiled(tasks)?
+        .result()?
+        .structured_output
+        .as_ref()?;
+    let empty = output["plan"].as_array().is_some_and(|p| p.is_empty());
+    let proposed = output["missionComplete"].as_bool() == Some(true);
+    (empty && !proposed).then(|| output["summary"].as_str().unwrap_or(""))
 }
 
 /// The finished planning run that may hold a plan in review but came without its result

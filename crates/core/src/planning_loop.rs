@@ -10,8 +10,9 @@
 //!
 //! `step < FILE` is the whole definition of planning.
 
-use crate::enums::{TaskMode, TaskStatus};
+use crate::enums::TaskStatus;
 use crate::mission::MissionTask;
+use crate::plan::newest_run;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -53,20 +54,9 @@ impl LoopStep {
     }
 }
 
-fn created(t: &MissionTask) -> &str {
-    t.created_at
-        .as_deref()
-        .or(t.updated_at.as_deref())
-        .unwrap_or("")
-}
-
 /// Where mission `tasks` stand in the planning loop.
 pub fn loop_step(tasks: &[MissionTask]) -> LoopStep {
-    let Some(newest_run) = tasks
-        .iter()
-        .filter(|t| t.mode == TaskMode::Planning)
-        .max_by(|a, b| created(a).cmp(created(b)))
-    else {
+    let Some(newest_run) = newest_run(tasks) else {
         return LoopStep::Brief;
     };
     let filed: Vec<&MissionTask> = tasks
@@ -92,7 +82,7 @@ pub fn loop_step(tasks: &[MissionTask]) -> LoopStep {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::enums::{TaskClass, WorkerStatus};
+    use crate::enums::{TaskClass, TaskMode, WorkerStatus};
     use crate::test_support::{task, worker};
 
     fn run(id: &str, status: TaskStatus, created: &str) -> MissionTask {

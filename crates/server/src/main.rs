@@ -60,8 +60,9 @@ enum Command {
         /// How often each mission's check-in runs (e.g. 1h, 10m, 30s).
         #[arg(long, env = "BUILDD_CHECKIN_INTERVAL", default_value = "1h", value_parser = parse_duration)]
         checkin_interval: chrono::Duration,
-        /// A check-in starts no organizer run within this long of the last one (e.g. 2h).
-        #[arg(long, env = "BUILDD_CHECKIN_GRACE", default_value = "2h", value_parser = parse_duration)]
+        /// A check-in starts no organizer run within this long of the last one (e.g. 2h;
+        /// 0s for no grace).
+        #[arg(long, env = "BUILDD_CHECKIN_GRACE", default_value = "2h", value_parser = parse_grace)]
         checkin_grace: chrono::Duration,
     },
     /// Run the scripted worker against a Buildd API: it claims tasks with a worker key and
@@ -113,31 +114,56 @@ enum KeyCommand {
 }
 
 /// "90s", "10m", "1h", "1h30m": a positive duration.
-fn parse_duration(text: &str) -> Result<chrono::Duration, String> {
+/// What a duration may look like, for every refusal.
+const DURATION_FORMS: &str = "a number and a unit, s, m or h (e.g. 30s, 10m, 1h, 1h30m)";
+
+/// A span such as `1h`, `10m`, `30s` or `1h30m`; `0s` (or `0`) is zero.
+fn duration(text: &str) -> Result<chrono::Duration, String> {
+    let trimmed = text.trim();
+    if trimmed == "0" {
+        return Ok(chrono::Duration::zero());
+    }
+    let refused = || format!("\"{text}\" is not a duration: write {DURATION_FORMS}");
     let mut total = 0i64;
     let mut number = String::new();
-    for c in text.trim().chars() {
+    for c in trimmed.chars() {
         if c.is_ascii_digit() {
             number.push(c);
             continue;
         }
-        let n: i64 = number
-            .parse()
-            .map_err(|_| format!("\"{text}\" is not a duration such as 1h, 10m or 30s"))?;
-        total += n * match c {
+        let n: i64 = number.parse().map_err(|_| refused())?;
+        let unit = match c {
             's' => 1,
             'm' => 60,
             'h' => 3600,
-            _ => return Err(format!("\"{text}\": the units are s, m and h")),
+            _ => return Err(refused()),
         };
+        total = n
+            .checked_mul(unit)
+            .and_then(|s| total.checked_add(s))
+            .ok_or_else(refused)?;
         number.clear();
     }
-    if !number.is_empty() || total <= 0 {
-        return Err(format!(
-            "\"{text}\" is not a duration such as 1h, 10m or 30s"
-        ));
+    if !number.is_empty() || trimmed.is_empty() {
+        return Err(refused());
     }
     Ok(chrono::Duration::seconds(total))
+}
+
+/// A duration longer than zero: how often, or how long to wait.
+fn parse_duration(text: &str) -> Result<chrono::Duration, String> {
+    let d = duration(text)?;
+    if d <= chrono::Duration::zero() {
+        return Err(format!(
+            "\"{text}\" is no time at all: write {DURATION_FORMS}, more than 0"
+        ));
+    }
+    Ok(d)
+}
+
+/// A duration that may be zero: `0s` means none.
+fn parse_grace(text: &str) -> Result<chrono::Duration, String> {
+    duration(text)
 }
 
 fn pace(seconds: f64) -> std::time::Duration {
@@ -332,5 +358,25 @@ async fn main() {
             .unwrap_or_else(|e| fail(format!("creating the key: {e}")));
             println!("{key}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_people_write_them() {
+        assert_eq!(parse_duration("1h30m"), Ok(chrono::Duration::minutes(90)));
+        assert_eq!(parse_duration(" 45s "), Ok(chrono::Duration::seconds(45)));
+        assert_eq!(parse_grace("0s"), Ok(chrono::Duration::zero()));
+        assert_eq!(parse_grace("0"), Ok(chrono::Duration::zero()));
+        let refused = parse_duration("0s").unwrap_err();
+        assert!(refused.contains("more than 0"), "{refused}");
+        for bad in ["soon", "10", "5d", "", "h"] {
+            let why = parse_grace(bad).unwrap_err();
+            assert!(why.contains("s, m or h"), "{bad}: {why}");
+        }
+        assert!(parse_grace("99999999999999999h").is_err());
     }
 }

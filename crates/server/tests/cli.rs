@@ -78,7 +78,8 @@ fn stops_cleanly_on(signal: i32) {
     use std::io::{BufRead, BufReader, Write};
     let dir = tempfile::tempdir().unwrap();
     let mut child = server()
-        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        // No check-in grace is a valid setting.
+        .args(["serve", "--listen", "127.0.0.1:0", "--checkin-grace", "0s", "--db"])
         .arg(dir.path().join("buildd.db"))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
@@ -114,4 +115,22 @@ fn serve_stops_cleanly_on_sigterm() {
 #[test]
 fn serve_stops_cleanly_on_sigint() {
     stops_cleanly_on(libc::SIGINT);
+}
+
+#[test]
+fn a_refused_duration_says_what_is_accepted() {
+    let out = server()
+        .args(["serve", "--checkin-grace", "two hours"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stderr).unwrap();
+    assert!(text.contains("--checkin-grace"), "{text}");
+    assert!(text.contains("a number and a unit, s, m or h"), "{text}");
+    let out = server()
+        .args(["serve", "--checkin-interval", "0s"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("more than 0"));
 }

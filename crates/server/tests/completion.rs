@@ -159,13 +159,15 @@ async fn a_mission_that_requires_review_waits_dormant_until_closed() {
     app.finish_planning(&id).await;
     let t = app.task(Some(&id), "Rotate keys").await;
     app.complete_task(&t, json!({"summary": "rotated"})).await;
-    let m = app.mission_json(&id).await;
-    assert_eq!(m["status"], "active", "dormant, not completed");
-    // Finished work started no organizer run; a check-in defers and files nothing.
+    // The finished work asks the organizer whether the mission is done; it proposes it.
     let (_, runs) = app
         .call("GET", &format!("/api/missions/{id}/runs"), &app.admin, None)
         .await;
-    assert_eq!(runs["runs"].as_array().unwrap().len(), 1);
+    assert_eq!(runs["runs"].as_array().unwrap().len(), 2, "{runs}");
+    app.propose_completion(&id).await;
+    let m = app.mission_json(&id).await;
+    assert_eq!(m["status"], "active", "dormant, not completed");
+    // A check-in defers and files nothing.
     tick(
         &app.db,
         Utc::now() + Duration::hours(3),
@@ -177,7 +179,7 @@ async fn a_mission_that_requires_review_waits_dormant_until_closed() {
         .call("GET", &format!("/api/missions/{id}/runs"), &app.admin, None)
         .await;
     assert_eq!(runs["checkIns"][0]["reason"], "dormant");
-    assert_eq!(runs["runs"].as_array().unwrap().len(), 1);
+    assert_eq!(runs["runs"].as_array().unwrap().len(), 2);
 
     // Close mission.
     let (status, closed) = patch(

@@ -91,7 +91,12 @@ pub async fn check_in(
             reason: "budget_exhausted",
             text: "waiting on budget".into(),
         }
-    } else if is_dormant(&mission.status(), mission.requires_review, &tasks) {
+    } else if is_dormant(
+        &mission.status(),
+        mission.requires_review,
+        &OrchestrationMode::parse(&mission.orchestration_mode),
+        &tasks,
+    ) {
         CheckinDecision::Defer {
             reason: "dormant",
             text: "deferred: the work is done and waits for you to close the mission".into(),

@@ -1,5 +1,8 @@
-//! Missions close themselves when their work is done (buildd-core's `completion_check`),
-//! unless they require review: then they wait, dormant, for a person's Close mission.
+//! Missions close themselves when buildd-core's `completion` says the work is done: for an
+//! auto mission, once its newest organizer run proposed completion and every deliverable
+//! landed; for a manual one, by the rule alone. A mission that requires review waits,
+//! dormant, for a person's Close mission instead. A proposal that cannot be honoured yet
+//! is said once on the feed, and the mission completes by itself when the blocker clears.
 //! Closing — by itself or by a person — stops check-ins and lets dependent missions start.
 
 use super::organizer::{wake, Trigger};
@@ -7,22 +10,36 @@ use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::store::mission_tasks::mission_tasks;
 use crate::store::missions::mission_by_id;
+use crate::store::notes::system_note;
 use crate::store::schedules::{find_schedule, save_context, template_context};
 use crate::time::now;
-use buildd_core::completion::completion_check;
+use buildd_core::completion::{awaiting_verification_text, completion, Blocker, Completion};
+use buildd_core::plan::newest_run;
+use buildd_core::OrchestrationMode;
 
-/// Completes mission `id` if it is active, its work is done and it does not require review.
-/// Returns whether it completed (exactly once, however many completions race here).
+/// The feed note of a completion proposal the rule does not honour yet.
+const AWAITING: &str = "Mission awaiting verification";
+
+/// Completes mission `id` if it is active, its completion is decided and it does not require
+/// review. Returns whether it completed (exactly once, however many completions race here).
 pub async fn maybe_complete(tx: &mut Tx, id: &str) -> ApiResult<bool> {
     let Some(mission) = mission_by_id(tx, id).await? else {
         return Ok(false);
     };
-    if mission.status != "active" || mission.requires_review {
+    if mission.status != "active" {
         return Ok(false);
     }
     let tasks = mission_tasks(tx, &mission.team_id, id).await?;
-    if completion_check(&tasks).is_err() {
-        return Ok(false);
+    let mode = OrchestrationMode::parse(&mission.orchestration_mode);
+    match completion(&mode, &tasks) {
+        Completion::Complete if !mission.requires_review => {}
+        Completion::AwaitingVerification(why) => {
+            if let Some(run) = newest_run(&tasks) {
+                awaiting_verification(tx, &mission.team_id, id, &run.id, &why).await?;
+            }
+            return Ok(false);
+        }
+        _ => return Ok(false),
     }
     let at = now();
     let done = sqlx::query(
@@ -38,6 +55,34 @@ pub async fn maybe_complete(tx: &mut Tx, id: &str) -> ApiResult<bool> {
         closed(tx, id, &at).await?;
     }
     Ok(done)
+}
+
+/// Posts why the organizer's proposal waits, once per proposing run.
+async fn awaiting_verification(
+    tx: &mut Tx,
+    team_id: &str,
+    mission_id: &str,
+    run_id: &str,
+    why: &[Blocker],
+) -> ApiResult<()> {
+    let (said,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM mission_notes WHERE mission_id = ? AND task_id = ? \
+         AND author_type = 'system' AND title = ?",
+    )
+    .bind(mission_id)
+    .bind(run_id)
+    .bind(AWAITING)
+    .fetch_one(&mut **tx)
+    .await?;
+    if said > 0 {
+        return Ok(());
+    }
+    let body = format!(
+        "{}. The organizer proposed completion; the mission stays active and completes by \
+         itself once this clears.",
+        awaiting_verification_text(why)
+    );
+    system_note(tx, team_id, mission_id, Some(run_id), "warning", AWAITING, Some(body)).await
 }
 
 /// After mission `id` completed: its check-ins stop and the missions waiting on it start.

@@ -10,7 +10,7 @@ use crate::store::missions::{mission_by_id, MissionRow};
 use crate::store::schedules::{effective_checklist, find_schedule, template_context};
 use crate::store::tasks::{TaskRow, TASK_COLUMNS, TASK_FROM};
 use crate::time::{new_id, now};
-use buildd_core::completion::is_dormant;
+use buildd_core::completion::{completion, is_dormant};
 use buildd_core::plan::plan_in_review;
 use buildd_core::plan_output::mission_branch_name;
 use buildd_core::{MissionStatus, OrchestrationMode};
@@ -143,8 +143,9 @@ pub async fn wake(
     }
     let tasks = mission_tasks(tx, &mission.team_id, mission_id).await?;
     // A plan waiting for a person, or finished work waiting to be closed, is left alone.
+    let mode = OrchestrationMode::parse(&mission.orchestration_mode);
     if plan_in_review(&tasks).is_some()
-        || is_dormant(&mission.status(), mission.requires_review, &tasks)
+        || is_dormant(&mission.status(), mission.requires_review, &mode, &tasks)
     {
         return Ok(None);
     }
@@ -152,8 +153,9 @@ pub async fn wake(
 }
 
 /// A task of a mission finished: when it was the mission's last open work, the organizer
-/// plans the next step. A finished organizer run does not start another (its plan waits
-/// for review).
+/// plans the next step — unless its last run proposed completion and only merges remain,
+/// which complete the mission by themselves. A finished organizer run does not start
+/// another (its plan waits for review).
 pub async fn after_task_finished(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
     let Some(mission_id) = &task.mission_id else {
         return Ok(());
@@ -167,6 +169,12 @@ pub async fn after_task_finished(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
         .any(|t| t.id != task.id && !t.status.is_terminal());
     if open {
         return Ok(());
+    }
+    if let Some(mission) = mission_by_id(tx, mission_id).await? {
+        let mode = OrchestrationMode::parse(&mission.orchestration_mode);
+        if completion(&mode, &tasks).waits_on_merges_only() {
+            return Ok(());
+        }
     }
     wake(
         tx,

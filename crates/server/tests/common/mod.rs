@@ -170,6 +170,15 @@ impl TestApp {
     /// Completes the mission's organizer run in flight with an empty plan, as its runner
     /// would.
     pub async fn finish_planning(&self, mission: &str) {
+        self.finish_run(mission, false).await;
+    }
+
+    /// Completes the organizer run in flight with an empty plan that proposes completion.
+    pub async fn propose_completion(&self, mission: &str) {
+        self.finish_run(mission, true).await;
+    }
+
+    async fn finish_run(&self, mission: &str, proposes: bool) {
         let (_, page) = self
             .call(
                 "GET",
@@ -190,7 +199,8 @@ impl TestApp {
         let (status, body) = self
             .complete_task(
                 &run,
-                json!({"structuredOutput": {"plan": [], "summary": "Nothing to do", "missionComplete": false}}),
+                json!({"structuredOutput": {"plan": [], "summary": "Nothing to do",
+                                            "missionComplete": proposes}}),
             )
             .await;
         assert_eq!(status, StatusCode::OK, "{body}");
