@@ -1,13 +1,15 @@
-//! Closing a mission: the dormant banner (work done, waiting for a person) with its outcome,
-//! and Close mission behind a confirmation — on any active mission, with a warning when work
-//! is still open.
+//! Where a mission's completion stands, and closing it: the dormant banner (work done,
+//! waiting for a person) with its outcome, the sentence buildd-core's `completion_standing`
+//! gives otherwise (what it waits for, or why it completed), and Close mission behind a
+//! confirmation — on any active mission, with a warning when work is still open.
 
 use crate::api;
 use crate::components::confirm::Confirm;
 use crate::state::write::{refused, Write};
 use buildd_core::client::ClientMission;
-use buildd_core::completion::{completion_check, is_dormant, why_not_text};
+use buildd_core::completion::{completion_check, completion_standing, is_dormant, why_not_text};
 use buildd_core::dependencies::has_open_pr;
+use buildd_core::plan::planned_nothing;
 use buildd_core::progress::is_deliverable;
 use buildd_core::{MissionStatus, TaskStatus};
 use leptos::prelude::*;
@@ -47,10 +49,32 @@ pub fn CloseMission(
     state: CloseState,
     refresh: Callback<()>,
 ) -> impl IntoView {
+    let standing = completion_standing(
+        &mission.status,
+        &mission.orchestration_mode,
+        mission.requires_review,
+        &mission.tasks,
+    )?;
     if mission.status != MissionStatus::Active {
-        return None;
+        return Some(
+            view! {
+                <section class="card close-mission" data-testid="close-mission">
+                    <h2 class="card__title">"Completion"</h2>
+                    <p class="muted small" data-testid="completion-standing">{standing}</p>
+                </section>
+            }
+            .into_any(),
+        );
     }
-    let dormant = is_dormant(&mission.status, mission.requires_review, &mission.tasks);
+    let dormant = is_dormant(
+        &mission.status,
+        mission.requires_review,
+        &mission.orchestration_mode,
+        &mission.tasks,
+    );
+    let planned_nothing = planned_nothing(&mission.tasks).map(|summary| {
+        format!("The organizer's last run planned nothing: {summary} It plans again after a note, Run or a check-in.")
+    });
     let why_not = completion_check(&mission.tasks)
         .err()
         .map(|why| why_not_text(&why));
@@ -79,9 +103,8 @@ pub fn CloseMission(
             } else {
                 view! {
                     <h2 class="card__title">"Completion"</h2>
-                    <p class="muted small" data-testid="why-not-complete">
-                        {why_not.clone().unwrap_or_else(|| "The work is done; the mission closes by itself.".into())}
-                    </p>
+                    <p class="muted small" data-testid="completion-standing">{standing.clone()}</p>
+                    {planned_nothing.clone().map(|p| view! { <p class="muted small" data-testid="planned-nothing">{p}</p> })}
                 }
                 .into_any()
             }}
@@ -117,5 +140,6 @@ pub fn CloseMission(
                 .into_any()
             }}
         </section>
-    })
+    }
+    .into_any())
 }

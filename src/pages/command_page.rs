@@ -11,9 +11,9 @@ use crate::components::state_chip::HealthChip;
 use crate::state::board::{use_board, Board, BoardState};
 use buildd_core::client::ClientMission;
 use buildd_core::command_center::{stuck_on_failure, WaitItem, WaitKind};
-use buildd_core::completion::{completion_check, why_not_text};
+use buildd_core::completion::{completion, why_not_text, Completion};
 use buildd_core::grouping::health;
-use buildd_core::plan::plan_in_review;
+use buildd_core::plan::{plan_in_review, planned_nothing};
 use buildd_core::planning_loop::{loop_step, LoopStep};
 use buildd_core::{compute_progress, MissionStatus, TaskMode};
 use leptos::ev;
@@ -57,11 +57,22 @@ fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) ->
         LoopStep::Loop if stuck_on_failure(&mission, &progress) => {
             "work failed and nothing will retry it: waits on you".to_string()
         }
+        LoopStep::Loop if planned_nothing(&mission.tasks).is_some() => {
+            "planned nothing; waits for a note, Run or a check-in".to_string()
+        }
         LoopStep::Loop => "waits for the organizer's next run".to_string(),
-        _ => match completion_check(&mission.tasks) {
-            Ok(()) if mission.requires_review => "waits for you to close it".into(),
-            Ok(()) => "done".into(),
-            Err(why) => why_not_text(&why),
+        _ => match completion(&mission.orchestration_mode, &mission.tasks) {
+            Completion::Complete if mission.requires_review => "waits for you to close it".into(),
+            Completion::Complete => "done".into(),
+            Completion::AwaitingOrganizer => "waits for the organizer's next run".into(),
+            Completion::AwaitingVerification(why) => {
+                let reasons: Vec<String> = why.iter().map(|b| b.text()).collect();
+                format!("organizer proposed completion; {}", reasons.join(", "))
+            }
+            Completion::NotDone(why) => {
+                let reasons: Vec<String> = why.iter().map(|b| b.text()).collect();
+                why_not_text(&reasons)
+            }
         },
     };
     let strip = LoopStep::ALL

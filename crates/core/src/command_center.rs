@@ -77,7 +77,12 @@ pub fn waiting_on_you(
                 since: plan.updated_at.clone().unwrap_or_default(),
             });
         }
-        if is_dormant(&m.status, m.requires_review, &m.orchestration_mode, &m.tasks) {
+        if is_dormant(
+            &m.status,
+            m.requires_review,
+            &m.orchestration_mode,
+            &m.tasks,
+        ) {
             items.push(WaitItem {
                 kind: WaitKind::Dormant,
                 mission_id: m.id.clone(),

@@ -26,7 +26,10 @@ pub enum Blocker {
     PlanInReview,
     Failed(usize),
     /// A completed deliverable whose PR has not merged.
-    Unmerged { number: Option<i64>, title: String },
+    Unmerged {
+        number: Option<i64>,
+        title: String,
+    },
     /// Nothing to deliver, and nobody proposed completion.
     NoDeliverables,
 }
@@ -53,7 +56,10 @@ impl Blocker {
             Self::Open(n) => format!("{} to finish", count(*n, "open task", "open tasks")),
             Self::Planning => "the organizer's run to finish".into(),
             Self::PlanInReview => "the plan's review".into(),
-            Self::Failed(n) => format!("{} to be retried or cancelled", count(*n, "failed task", "failed tasks")),
+            Self::Failed(n) => format!(
+                "{} to be retried or cancelled",
+                count(*n, "failed task", "failed tasks")
+            ),
             Self::Unmerged {
                 number: Some(n), ..
             } => format!("PR #{n} to merge"),
@@ -408,8 +414,10 @@ mod tests {
         let standing = |status, rr, tasks: &[MissionTask]| {
             completion_standing(&status, &AUTO, rr, tasks).unwrap()
         };
-        assert!(standing(MissionStatus::Active, false, &[first.clone(), done.clone()])
-            .contains("waiting for the organizer's next run"));
+        assert!(
+            standing(MissionStatus::Active, false, &[first.clone(), done.clone()])
+                .contains("waiting for the organizer's next run")
+        );
         let open = child("b", "p1", task("b", TaskStatus::Pending));
         assert_eq!(
             standing(MissionStatus::Active, false, &[first.clone(), open]),
@@ -417,12 +425,17 @@ mod tests {
         );
         let proposal = run("p2", "2026-01-01T01:00:00Z", 0, true);
         let finished = [first.clone(), done, proposal];
-        assert!(standing(MissionStatus::Active, true, &finished).contains("waits for you to close it"));
+        assert!(
+            standing(MissionStatus::Active, true, &finished).contains("waits for you to close it")
+        );
         assert_eq!(
             standing(MissionStatus::Completed, false, &[first]),
             "Completed: closed by a person."
         );
-        assert_eq!(completion_standing(&MissionStatus::Paused, &AUTO, false, &finished), None);
+        assert_eq!(
+            completion_standing(&MissionStatus::Paused, &AUTO, false, &finished),
+            None
+        );
     }
 
     #[test]

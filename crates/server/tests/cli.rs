@@ -79,7 +79,14 @@ fn stops_cleanly_on(signal: i32) {
     let dir = tempfile::tempdir().unwrap();
     let mut child = server()
         // No check-in grace is a valid setting.
-        .args(["serve", "--listen", "127.0.0.1:0", "--checkin-grace", "0s", "--db"])
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--checkin-grace",
+            "0s",
+            "--db",
+        ])
         .arg(dir.path().join("buildd.db"))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
@@ -132,5 +139,7 @@ fn a_refused_duration_says_what_is_accepted() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8(out.stderr).unwrap().contains("more than 0"));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("more than 0"));
 }

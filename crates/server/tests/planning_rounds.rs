@@ -23,7 +23,10 @@ async fn run_in_flight(app: &TestApp, mission: &str) -> String {
         .as_array()
         .unwrap()
         .iter()
-        .find(|t| t["mode"] == "planning" && !["completed", "failed", "cancelled"].contains(&t["status"].as_str().unwrap()))
+        .find(|t| {
+            t["mode"] == "planning"
+                && !["completed", "failed", "cancelled"].contains(&t["status"].as_str().unwrap())
+        })
         .unwrap_or_else(|| panic!("no organizer run in flight: {m}"))["id"]
         .as_str()
         .unwrap()
@@ -48,7 +51,12 @@ async fn plan_and_approve(app: &TestApp, mission: &str, steps: &[&str]) -> Vec<S
     let run = run_in_flight(app, mission).await;
     app.complete_with_output(&run, plan(steps, false)).await;
     let (status, approved) = app
-        .call("POST", &format!("/api/tasks/{run}/approve-plan"), &app.admin, None)
+        .call(
+            "POST",
+            &format!("/api/tasks/{run}/approve-plan"),
+            &app.admin,
+            None,
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{approved}");
     approved["tasks"]
@@ -66,12 +74,20 @@ async fn finish_aggregation(app: &TestApp, mission: &str) {
         .as_array()
         .unwrap()
         .iter()
-        .find(|t| t["title"].as_str().unwrap().starts_with("Aggregate results:") && t["status"] == "pending")
+        .find(|t| {
+            t["title"]
+                .as_str()
+                .unwrap()
+                .starts_with("Aggregate results:")
+                && t["status"] == "pending"
+        })
         .unwrap_or_else(|| panic!("no aggregation pending: {m}"))["id"]
         .as_str()
         .unwrap()
         .to_string();
-    let (status, body) = app.complete_task(&agg, json!({"summary": "Gathered"})).await;
+    let (status, body) = app
+        .complete_task(&agg, json!({"summary": "Gathered"}))
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
 }
 
@@ -81,7 +97,12 @@ async fn run_labels(app: &TestApp, mission: &str) -> Vec<String> {
 
 async fn feed(app: &TestApp, mission: &str) -> Vec<Value> {
     let (status, feed) = app
-        .call("GET", &format!("/api/missions/{mission}/notes"), &app.admin, None)
+        .call(
+            "GET",
+            &format!("/api/missions/{mission}/notes"),
+            &app.admin,
+            None,
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{feed}");
     feed["notes"].as_array().unwrap().clone()
@@ -94,7 +115,9 @@ async fn an_auto_mission_plans_again_until_its_organizer_proposes_completion() {
 
     // Round one: a one-step plan, approved and finished. The organizer said "not done".
     let first = plan_and_approve(&app, &m, &["Audit checkout"]).await;
-    let (status, body) = app.complete_task(&first[0], json!({"summary": "Audited"})).await;
+    let (status, body) = app
+        .complete_task(&first[0], json!({"summary": "Audited"}))
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(app.mission_json(&m).await["status"], "active");
     let labels = run_labels(&app, &m).await;
@@ -106,12 +129,19 @@ async fn an_auto_mission_plans_again_until_its_organizer_proposes_completion() {
     for step in &second {
         app.complete_task(step, json!({"summary": "Done"})).await;
     }
-    assert_eq!(run_labels(&app, &m).await.len(), 2, "the aggregation is still open");
+    assert_eq!(
+        run_labels(&app, &m).await.len(),
+        2,
+        "the aggregation is still open"
+    );
     finish_aggregation(&app, &m).await;
     assert_eq!(app.mission_json(&m).await["status"], "active");
     let labels = run_labels(&app, &m).await;
     assert_eq!(labels.len(), 3, "{labels:?}");
-    assert!(labels[0].starts_with("after Aggregate results:"), "{labels:?}");
+    assert!(
+        labels[0].starts_with("after Aggregate results:"),
+        "{labels:?}"
+    );
 
     // Round three proposes completion with nothing more to do: the rule holds, it completes.
     let last = run_in_flight(&app, &m).await;
@@ -130,10 +160,19 @@ async fn an_empty_plan_that_does_not_propose_waits_for_a_trigger() {
     app.complete_with_output(&run, plan(&[], false)).await;
     let mission = app.mission_json(&m).await;
     assert_eq!(mission["status"], "active");
-    assert_eq!(run_labels(&app, &m).await.len(), 1, "nothing opened another run");
+    assert_eq!(
+        run_labels(&app, &m).await.len(),
+        1,
+        "nothing opened another run"
+    );
     // Nothing waits for review: an empty plan is no plan to approve.
     let (status, body) = app
-        .call("POST", &format!("/api/tasks/{run}/approve-plan"), &app.admin, None)
+        .call(
+            "POST",
+            &format!("/api/tasks/{run}/approve-plan"),
+            &app.admin,
+            None,
+        )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
 }
@@ -164,13 +203,17 @@ async fn a_proposal_over_an_unmerged_pr_waits_and_completes_when_it_merges() {
     let notes = said(&feed(&app, &m).await);
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(
-        notes[0]["body"].as_str().unwrap().starts_with("awaiting verification: PR #12 not merged"),
+        notes[0]["body"]
+            .as_str()
+            .unwrap()
+            .starts_with("awaiting verification: PR #12 not merged"),
         "{notes:?}"
     );
     // Something else finishing re-checks the proposal but says it no second time, and opens
     // no organizer run over a proposal that waits only for a merge.
     let chore = app.task(Some(&m), "Tidy the changelog").await;
-    app.complete_task(&chore, json!({"summary": "tidied"})).await;
+    app.complete_task(&chore, json!({"summary": "tidied"}))
+        .await;
     assert_eq!(said(&feed(&app, &m).await).len(), 1);
     assert_eq!(run_labels(&app, &m).await.len(), 2);
 
@@ -178,7 +221,11 @@ async fn a_proposal_over_an_unmerged_pr_waits_and_completes_when_it_merges() {
     let (status, body) = app.check_run(12, SHA, "completed", Some("success")).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     let (status, merged) = app.merge_pr(12, &app.admin).await;
-    assert_eq!((status, merged["state"].as_str()), (StatusCode::OK, Some("merged")), "{merged}");
+    assert_eq!(
+        (status, merged["state"].as_str()),
+        (StatusCode::OK, Some("merged")),
+        "{merged}"
+    );
     assert_eq!(app.mission_json(&m).await["status"], "completed");
 }
 
@@ -187,7 +234,8 @@ async fn a_proposal_over_open_work_completes_when_the_work_finishes() {
     let app = TestApp::new().await;
     let m = auto_mission(&app, "Search").await;
     let steps = plan_and_approve(&app, &m, &["Index", "Rank"]).await;
-    app.complete_task(&steps[0], json!({"summary": "indexed"})).await;
+    app.complete_task(&steps[0], json!({"summary": "indexed"}))
+        .await;
     let worker = app.claim_task(&steps[1]).await;
     // A person presses Run while "Rank" is still open; the organizer proposes completion.
     let (status, body) = app
@@ -202,14 +250,25 @@ async fn a_proposal_over_open_work_completes_when_the_work_finishes() {
         .find(|n| n["title"] == "Mission awaiting verification")
         .unwrap_or_else(|| panic!("{notes:?}"));
     assert!(
-        waiting["body"].as_str().unwrap().contains("1 task still open"),
+        waiting["body"]
+            .as_str()
+            .unwrap()
+            .contains("1 task still open"),
         "{waiting}"
     );
     app.report_ok(&worker, json!({"status": "completed"})).await;
-    assert_eq!(app.mission_json(&m).await["status"], "active", "the aggregation is open");
+    assert_eq!(
+        app.mission_json(&m).await["status"],
+        "active",
+        "the aggregation is open"
+    );
     finish_aggregation(&app, &m).await;
     assert_eq!(app.mission_json(&m).await["status"], "completed");
-    assert_eq!(run_labels(&app, &m).await.len(), 2, "the proposal stood: no third run");
+    assert_eq!(
+        run_labels(&app, &m).await.len(),
+        2,
+        "the proposal stood: no third run"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -219,10 +278,7 @@ async fn the_last_tasks_finishing_together_open_one_run_and_never_complete_early
         let m = auto_mission(&app, &format!("Race {round}")).await;
         let step = plan_and_approve(&app, &m, &["Planned step"]).await;
         let filed = app.task(Some(&m), "Filed by a person").await;
-        let workers = [
-            app.claim_task(&step[0]).await,
-            app.claim_task(&filed).await,
-        ];
+        let workers = [app.claim_task(&step[0]).await, app.claim_task(&filed).await];
         let handles: Vec<_> = workers
             .into_iter()
             .map(|w| {

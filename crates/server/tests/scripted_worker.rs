@@ -209,3 +209,97 @@ async fn the_scripted_worker_pushes_a_requested_fix_to_the_same_pr() {
     assert_ne!(second["headSha"], first["headSha"]);
     assert_eq!(second["reviews"][0]["iteration"], 2);
 }
+
+/// The demo's organizer goes round the loop: a first plan, a follow-up that builds on it
+/// once that work landed, then a proposal that completes the mission.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_scripted_organizer_plans_in_rounds_until_it_proposes_completion() {
+    let app = TestApp::new().await;
+    let worker = served_worker(&app).await;
+    let m = app
+        .mission_with(serde_json::json!({"title": "Saved searches"}))
+        .await;
+    let mut approved = Vec::new();
+    for _ in 0..80 {
+        if app.mission_json(&m).await["status"] == "completed" {
+            break;
+        }
+        let claimed = worker.claim_once().await.unwrap();
+        let idle = claimed.is_empty();
+        for c in claimed {
+            worker.work(c).await.unwrap();
+        }
+        if !idle {
+            continue;
+        }
+        // Nothing to claim: a person approves the plan in review and merges what is ready.
+        let mission = app.mission_json(&m).await;
+        let tasks = mission["tasks"].as_array().unwrap();
+        let in_review = tasks.iter().find(|t| {
+            t["mode"] == "planning"
+                && t["status"] == "completed"
+                && !t["result"]["structuredOutput"]["plan"]
+                    .as_array()
+                    .unwrap()
+                    .is_empty()
+                && !tasks.iter().any(|c| c["parentTaskId"] == t["id"])
+        });
+        if let Some(run) = in_review {
+            let id = run["id"].as_str().unwrap().to_string();
+            let (status, body) = app
+                .call(
+                    "POST",
+                    &format!("/api/tasks/{id}/approve-plan"),
+                    &app.admin,
+                    None,
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            approved.push(id);
+            continue;
+        }
+        let (_, prs) = app
+            .call("GET", &format!("/api/prs?missionId={m}"), &app.admin, None)
+            .await;
+        let open: Vec<i64> = prs["prs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["state"] != "merged" && p["state"] != "closed")
+            .map(|p| p["number"].as_i64().unwrap())
+            .collect();
+        assert!(!open.is_empty(), "stuck with nothing to do: {mission}");
+        for n in open {
+            let (status, body) = app.merge_pr(n, &app.admin).await;
+            assert_eq!(status, StatusCode::OK, "PR #{n}: {body}");
+        }
+    }
+    let mission = app.mission_json(&m).await;
+    assert_eq!(mission["status"], "completed", "{mission}");
+    let runs: Vec<&serde_json::Value> = mission["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["mode"] == "planning")
+        .collect();
+    assert_eq!(runs.len(), 3, "{runs:?}");
+    assert_eq!(approved.len(), 2);
+    let second = app.task_json(&approved[1]).await;
+    assert!(
+        second["result"]["structuredOutput"]["plan"][0]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("Close the gaps"),
+        "{second}"
+    );
+    let last = runs
+        .iter()
+        .find(|r| !approved.iter().any(|a| r["id"] == *a))
+        .unwrap();
+    let last = app.task_json(last["id"].as_str().unwrap()).await;
+    assert_eq!(last["result"]["structuredOutput"]["missionComplete"], true);
+    assert_eq!(
+        last["result"]["structuredOutput"]["plan"],
+        serde_json::json!([])
+    );
+}

@@ -82,7 +82,16 @@ async fn awaiting_verification(
          itself once this clears.",
         awaiting_verification_text(why)
     );
-    system_note(tx, team_id, mission_id, Some(run_id), "warning", AWAITING, Some(body)).await
+    system_note(
+        tx,
+        team_id,
+        mission_id,
+        Some(run_id),
+        "warning",
+        AWAITING,
+        Some(body),
+    )
+    .await
 }
 
 /// After mission `id` completed: its check-ins stop and the missions waiting on it start.

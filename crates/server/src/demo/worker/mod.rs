@@ -6,7 +6,7 @@ mod client;
 mod script;
 
 pub use client::WorkerClient;
-pub use script::{demo_plan, subject_of};
+pub use script::{demo_plan, organizer_output, subject_of};
 
 use crate::db::Db;
 use crate::store::accounts::{create_key, ensure_team};
@@ -112,10 +112,12 @@ impl ScriptedWorker {
                 .context
                 .get("planFeedback")
                 .and_then(Value::as_str);
+            let rounds = self.approved_rounds(&claimed).await?;
+            let output = organizer_output(subject_of(&claimed.task.title), rounds, feedback);
             json!({
                 "status": "completed",
-                "summary": "Planned the next step of the mission.",
-                "structuredOutput": demo_plan(subject_of(&claimed.task.title), feedback),
+                "summary": output["summary"],
+                "structuredOutput": output,
             })
         } else {
             self.execution_report(&claimed, &heard)
@@ -136,6 +138,26 @@ impl ScriptedWorker {
             }
         }
         Ok(())
+    }
+
+    /// How many of the mission's plans were approved (their steps filed) before this run.
+    async fn approved_rounds(&self, claimed: &ClaimedWorker) -> Result<usize, String> {
+        let Some(mission) = &claimed.task.mission_id else {
+            return Ok(0);
+        };
+        let (status, detail) = self
+            .client
+            .send("GET", &format!("/api/missions/{mission}"), Value::Null)
+            .await?;
+        if status != 200 {
+            return Err(format!("mission {mission} answered {status}: {detail}"));
+        }
+        let tasks = detail["tasks"].as_array().cloned().unwrap_or_default();
+        let filed_from = |run: &Value| tasks.iter().any(|t| t["parentTaskId"] == run["id"]);
+        Ok(tasks
+            .iter()
+            .filter(|t| t["mode"] == "planning" && filed_from(t))
+            .count())
     }
 
     fn execution_report(&self, claimed: &ClaimedWorker, heard: &[String]) -> Value {

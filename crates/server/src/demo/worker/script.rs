@@ -1,5 +1,6 @@
-//! What the scripted organizer plans: five steps in three waves, shaped by the mission's
-//! title and, on a revision, by the reviewer's feedback.
+//! What the scripted organizer plans, round by round: first five steps in three waves, then
+//! a follow-up that builds on what landed, then a proposal that the mission is done. Each
+//! plan is shaped by the mission's title and, on a revision, by the reviewer's feedback.
 
 use serde_json::{json, Value};
 
@@ -52,6 +53,46 @@ pub fn demo_plan(subject: &str, feedback: Option<&str>) -> Value {
     json!({"plan": plan, "summary": summary, "missionComplete": false})
 }
 
+/// The second round: what the first round's work showed still to do.
+pub fn follow_up_plan(subject: &str, feedback: Option<&str>) -> Value {
+    let mut plan = vec![
+        json!({"ref": "gaps", "title": format!("Close the gaps the check of {subject} found"),
+               "description": "Fix what the end-to-end check flagged in the first round.",
+               "kind": "engineering", "complexity": "simple", "outputRequirement": "pr_required",
+               "priority": 1}),
+        json!({"ref": "docs", "title": format!("Document {subject}"),
+               "description": "Write the user-facing notes and the runbook for what shipped.",
+               "dependsOn": ["gaps"], "kind": "writing", "complexity": "simple",
+               "outputRequirement": "none", "priority": 2}),
+    ];
+    let summary = match feedback {
+        Some(f) => {
+            plan.push(
+                json!({"ref": "feedback", "title": "Address the review feedback",
+                             "description": format!("The reviewer asked: {f}"),
+                             "kind": "engineering", "complexity": "simple",
+                             "outputRequirement": "pr_required", "priority": 2}),
+            );
+            format!("Follow-up for {subject}, reworked after review: {f}")
+        }
+        None => {
+            format!("Building on the first round of {subject}: close its gaps, then document it.")
+        }
+    };
+    json!({"plan": plan, "summary": summary, "missionComplete": false})
+}
+
+/// What the organizer plans after `rounds` approved plans: the first plan, the follow-up,
+/// then nothing more and a proposal that the mission is done.
+pub fn organizer_output(subject: &str, rounds: usize, feedback: Option<&str>) -> Value {
+    match rounds {
+        0 => demo_plan(subject, feedback),
+        1 => follow_up_plan(subject, feedback),
+        _ => json!({"plan": [], "missionComplete": true,
+                    "summary": format!("Every step of {subject} landed: proposing completion.")}),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,6 +104,22 @@ mod tests {
         let resolved = resolve_plan(&plan.plan).unwrap();
         assert_eq!(resolved.waves.len(), 3);
         assert_eq!(resolved.waves[0].len(), 2);
+    }
+
+    #[test]
+    fn the_rounds_plan_build_on_it_then_propose_completion() {
+        for rounds in 0..3 {
+            let output = organizer_output("search", rounds, None);
+            let plan = validate_planning_output(&output).unwrap();
+            assert_eq!(plan.mission_complete, rounds >= 2, "round {rounds}");
+            assert_eq!(plan.plan.is_empty(), rounds >= 2, "round {rounds}");
+            resolve_plan(&plan.plan).unwrap();
+        }
+        let revised = organizer_output("search", 1, Some("Add a changelog"));
+        assert!(revised["summary"]
+            .as_str()
+            .unwrap()
+            .contains("Add a changelog"));
     }
 
     #[test]
