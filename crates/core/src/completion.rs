@@ -208,6 +208,8 @@ pub fn completion_standing(
     match status {
         MissionStatus::Completed => Some(match decision {
             Completion::Complete => format!("Completed: {decided}."),
+            // Buildd's mission answer may leave out the run's result: who decided is unknown.
+            _ if newest_run(tasks).is_some_and(|r| r.result.is_none()) => "Completed.".into(),
             _ => "Completed: closed by a person.".into(),
         }),
         MissionStatus::Active => Some(match decision {
@@ -435,6 +437,13 @@ mod tests {
         assert_eq!(
             completion_standing(&MissionStatus::Paused, &AUTO, false, &finished),
             None
+        );
+        // A run whose result the answer left out says nothing of who decided.
+        let mut unknown = run("p3", "2026-01-02T00:00:00Z", 0, true);
+        unknown.result = None;
+        assert_eq!(
+            standing(MissionStatus::Completed, false, &[unknown]),
+            "Completed."
         );
     }
 

@@ -127,6 +127,23 @@ mod tests {
     }
 
     #[test]
+    fn the_next_round_goes_back_to_loop_and_forward_again() {
+        let first = run("p", TaskStatus::Completed, "2026-01-01T00:00:00Z");
+        let landed = child("a", "p", TaskStatus::Completed);
+        assert_eq!(loop_step(&[first.clone(), landed.clone()]), LoopStep::Done);
+        let second = run("q", TaskStatus::Pending, "2026-01-02T00:00:00Z");
+        let planning = [first.clone(), landed.clone(), second];
+        assert_eq!(loop_step(&planning), LoopStep::Loop);
+        let second = run("q", TaskStatus::Completed, "2026-01-02T00:00:00Z");
+        let mut follow_up = child("b", "q", TaskStatus::Pending);
+        follow_up.created_at = Some("2026-01-02T01:00:00Z".into());
+        assert_eq!(
+            loop_step(&[first, landed, second, follow_up]),
+            LoopStep::File
+        );
+    }
+
+    #[test]
     fn a_rejected_plan_goes_back_to_loop_and_all_cancelled_is_done() {
         let old = run("p", TaskStatus::Completed, "2026-01-01T00:00:00Z");
         let revision = run("r", TaskStatus::Pending, "2026-01-02T00:00:00Z");

@@ -1,6 +1,6 @@
 //! Closing a mission whose work is done.
 
-use crate::fixtures::api::{mission, new_mission_with, new_task};
+use crate::fixtures::api::{mission, new_mission_with, new_task, organizer_run};
 use crate::fixtures::check::{any_text, text_is};
 use crate::fixtures::{opened, Page};
 use buildd_testkit::{TestServer, WorkerVerbs};
@@ -20,6 +20,14 @@ async fn a_dormant_mission_is_closed_through_the_confirmation() {
         .report_ok(
             &worker,
             json!({"status": "completed", "summary": "Reviewed"}),
+        )
+        .await;
+    // The finished work asks the organizer; it proposes completion with nothing more to do.
+    let run = organizer_run(&server, &id).await;
+    server
+        .complete_with_output(
+            &run,
+            json!({"plan": [], "summary": "The access list is reviewed", "missionComplete": true}),
         )
         .await;
 
@@ -61,6 +69,12 @@ async fn a_dormant_mission_is_closed_through_the_confirmation() {
     assert_eq!(m["status"], "completed");
     assert_eq!(m["progress"], 100);
     assert_eq!(m["checkIns"]["enabled"], false);
-    assert!(browser.absent("[data-testid=close-mission]").await);
+    assert!(browser.absent("[data-testid=close-mission-button]").await);
+    text_is(
+        &browser,
+        "[data-testid=completion-standing]",
+        "Completed: the organizer proposed it and every deliverable landed.",
+    )
+    .await;
     browser.close().await;
 }

@@ -1,7 +1,8 @@
 //! The mission page: its progress kept live, the organizer's settings, the merge policy,
-//! closing, pull requests and the feed tab.
+//! where completion stands and closing, pull requests and the feed tab.
 
 mod closing;
+mod completion;
 mod feed;
 mod live_refresh;
 mod merge_policy;
