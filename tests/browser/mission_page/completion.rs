@@ -132,3 +132,27 @@ async fn a_mission_plans_twice_then_completes_on_its_organizers_proposal() {
     assert_eq!(mission(&server, &id).await["status"], "completed");
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_that_planned_nothing_says_so_and_what_starts_the_next() {
+    let server = TestServer::start_demo().await;
+    let id = new_mission_with(
+        &server,
+        json!({"title": "Quiet week", "isHeartbeat": false}),
+    )
+    .await;
+    let output = json!({"plan": [], "summary": "Nothing changed since the last run.",
+                        "missionComplete": false});
+    planned(&server, &id, output).await;
+    let browser = opened(&server, Page::Mission(&id)).await;
+    let said = browser
+        .wait_text("[data-testid=planned-nothing]", |t| !t.is_empty())
+        .await;
+    assert_eq!(
+        said,
+        "The organizer's last run planned nothing: Nothing changed since the last run. It plans \
+         again after a note, Run or a check-in."
+    );
+    standing_is(&browser, "Not complete yet: no deliverable tasks yet.").await;
+    browser.close().await;
+}
