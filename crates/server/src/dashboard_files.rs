@@ -3,9 +3,17 @@
 //! `name.gz`): a browser that accepts brotli downloads under a third of the wasm's bytes.
 //! Copies older than their file (or without one) are removed before the server answers;
 //! new ones are written in the background, and until they exist a file is served as it is.
+//!
+//! Files whose names carry trunk's content hash (`app-<16 hex>_bg.wasm`) never change, so a
+//! browser keeps them for a year without asking again; `index.html`, which names them, and
+//! everything else is revalidated on every load. A hashed name that is not there is a 404,
+//! never the app's page in its place.
 
-use axum::http::{header, HeaderValue};
-use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::{from_fn_with_state, Next};
+use axum::response::{IntoResponse, Response};
+use axum::{Json, Router};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -15,7 +23,6 @@ use tower_http::set_header::SetResponseHeaderLayer;
 /// `router` with the dashboard in `dist` answering every path it does not route.
 pub fn serve(router: Router, dist: &Path) -> Router {
     precompress_in_background(dist);
-    // Trunk's file names do not change with their content: always revalidate.
     let index = ServeFile::new(dist.join("index.html"))
         .precompressed_br()
         .precompressed_gzip();
@@ -25,10 +32,7 @@ pub fn serve(router: Router, dist: &Path) -> Router {
         .fallback(index);
     router.fallback_service(
         tower::ServiceBuilder::new()
-            .layer(SetResponseHeaderLayer::overriding(
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("no-cache"),
-            ))
+            .layer(from_fn_with_state(dist.to_path_buf(), cache_policy))
             // The same path answers brotli, gzip or plain bytes.
             .layer(SetResponseHeaderLayer::appending(
                 header::VARY,
@@ -36,6 +40,45 @@ pub fn serve(router: Router, dist: &Path) -> Router {
             ))
             .service(files),
     )
+}
+
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+/// A year for content-named files that exist; revalidation for the rest.
+async fn cache_policy(State(dist): State<PathBuf>, request: Request, next: Next) -> Response {
+    let name = request
+        .uri()
+        .path()
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let content_named = is_content_named(&name);
+    if content_named && !dist.join(&name).is_file() {
+        return (StatusCode::NOT_FOUND, Json(serde_json::json!({"error": "Not found"})))
+            .into_response();
+    }
+    let mut response = next.run(request).await;
+    let policy = if content_named && response.status().is_success() {
+        IMMUTABLE
+    } else {
+        "no-cache"
+    };
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+    response
+}
+
+/// Whether `name` carries trunk's content hash: `<stem>-<16 hex>[_bg].<ext>`.
+pub fn is_content_named(name: &str) -> bool {
+    let Some((stem, _ext)) = name.split_once('.') else {
+        return false;
+    };
+    let stem = stem.strip_suffix("_bg").unwrap_or(stem);
+    stem.rsplit_once('-').is_some_and(|(_, hash)| {
+        hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
 }
 
 /// The kinds of file worth compressing (trunk's output, the favicon).

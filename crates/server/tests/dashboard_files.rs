@@ -3,7 +3,7 @@
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use buildd_server::dashboard_files::{precompress, remove_stale};
+use buildd_server::dashboard_files::{is_content_named, precompress, remove_stale};
 use buildd_server::{app, Db};
 use http_body_util::BodyExt;
 use std::io::Read;
@@ -11,6 +11,7 @@ use tower::ServiceExt;
 
 struct Fetched {
     status: StatusCode,
+    cache: Option<String>,
     vary: Option<String>,
     encoding: Option<String>,
     content_type: String,
@@ -35,6 +36,7 @@ async fn fetch(router: &axum::Router, path: &str, accept: Option<&str>) -> Fetch
     };
     let encoding = header_of(header::CONTENT_ENCODING);
     let vary = header_of(header::VARY);
+    let cache = header_of(header::CACHE_CONTROL);
     let content_type = header_of(header::CONTENT_TYPE).unwrap_or_default();
     let status = response.status();
     let body = response
@@ -46,6 +48,7 @@ async fn fetch(router: &axum::Router, path: &str, accept: Option<&str>) -> Fetch
         .to_vec();
     Fetched {
         status,
+        cache,
         vary,
         encoding,
         content_type,
@@ -145,4 +148,40 @@ fn stale_and_half_written_copies_are_removed_before_anything_is_served() {
         .collect();
     left.sort();
     assert_eq!(left, ["app.js", "index.html", "index.html.gz"]);
+}
+
+#[tokio::test]
+async fn content_named_files_are_kept_a_year_and_the_page_is_revalidated() {
+    let dir = tempfile::tempdir().unwrap();
+    let dist = dir.path().join("dist");
+    std::fs::create_dir(&dist).unwrap();
+    let wasm = "buildd-mission-control-dfe3236827daa2a5_bg.wasm";
+    let js = "buildd-mission-control-dfe3236827daa2a5.js";
+    std::fs::write(dist.join(wasm), b"\0asm").unwrap();
+    std::fs::write(dist.join(js), "export default 1;").unwrap();
+    std::fs::write(dist.join("index.html"), "<!DOCTYPE html><p>app</p>").unwrap();
+    std::fs::write(dist.join("favicon.svg"), "<svg/>").unwrap();
+    let db = Db::open(&dir.path().join("files.db")).await.unwrap();
+    let router = app(db, Some(&dist));
+
+    for name in [wasm, js] {
+        let f = fetch(&router, &format!("/{name}"), Some("br")).await;
+        assert_eq!(f.status, StatusCode::OK, "{name}");
+        assert_eq!(f.cache.as_deref(), Some("public, max-age=31536000, immutable"), "{name}");
+    }
+    for path in ["/", "/index.html", "/favicon.svg", "/missions/m1"] {
+        let f = fetch(&router, path, None).await;
+        assert_eq!(f.status, StatusCode::OK, "{path}");
+        assert_eq!(f.cache.as_deref(), Some("no-cache"), "{path}");
+    }
+    // A chunk of another build is missing, not the app's page under a year-long name.
+    let gone = fetch(&router, "/buildd-mission-control-0123456789abcdef_bg.wasm", None).await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND);
+    assert_ne!(gone.cache.as_deref(), Some("public, max-age=31536000, immutable"));
+    assert!(gone.content_type.starts_with("application/json"), "{}", gone.content_type);
+
+    assert!(is_content_named("main-535894452b68ae16.css"));
+    assert!(!is_content_named("index.html"));
+    assert!(!is_content_named("app-notahash.js"));
+    assert!(!is_content_named("app-DFE3236827DAA2A5.js"));
 }
