@@ -1,16 +1,8 @@
-//! The Markdown a checklist is written in, parsed into blocks the dashboard renders as
-//! elements: headings, paragraphs, bullets and `- [ ]` / `- [x]` items, with `code`,
-//! **bold** and bare `http(s)://` links inline. There is no raw HTML: text stays text,
-//! whatever it contains, and only web addresses become links.
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum Inline {
-    Text(String),
-    Code(String),
-    Bold(String),
-    /// A bare `http://` or `https://` address.
-    Link(String),
-}
+//! The Markdown people and agents write (checklists, notes, summaries, plan steps), read by
+//! pulldown-cmark (CommonMark with tables, strikethrough and task lists) into a tree of the
+//! few elements the dashboard draws. Nothing in it is raw HTML: HTML in the source stays
+//! text, and only web addresses become links — written as `[text](https://…)`, `<https://…>`
+//! or bare in the text.
 
 /// Whether `url` is a web address (`http://` or `https://` with a host), the only kind the
 /// dashboard ever makes a link of: an agent's `javascript:` URL stays text.
@@ -43,207 +35,196 @@ fn link_at(rest: &str) -> Option<&str> {
     is_web_address(url).then_some(url)
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum Block {
-    Heading(u8, Vec<Inline>),
-    Paragraph(Vec<Inline>),
-    /// A list item; `checked` is `Some` for a checklist item.
-    Item {
-        checked: Option<bool>,
-        text: Vec<Inline>,
-    },
+/// The elements a document may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tag {
+    Paragraph,
+    /// 1–6, as written.
+    Heading(u8),
+    BlockQuote,
+    CodeBlock,
+    /// A list, numbered from `Some(start)` or bulleted.
+    List(Option<u64>),
+    Item,
+    Emphasis,
+    Strong,
+    Strikethrough,
+    Code,
+    Table,
+    TableHead,
+    TableRow,
+    TableCell,
 }
 
-/// Splits a line into text, `code`, **bold** and link runs. An unclosed marker is plain text.
-pub fn inline(text: &str) -> Vec<Inline> {
-    let mut out = Vec::new();
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    Text(String),
+    Element(Tag, Vec<Node>),
+    /// A link to a web address (checked with [`is_web_address`]).
+    Link(String, Vec<Node>),
+    /// A task list item's box.
+    Check(bool),
+    LineBreak,
+    Rule,
+}
+
+/// Splits the bare web addresses out of `text` as links.
+fn with_bare_links(text: &str, out: &mut Vec<Node>) {
     let mut plain = String::new();
     let mut rest = text;
-    while !rest.is_empty() {
+    while let Some(c) = rest.chars().next() {
         let at_word = plain.is_empty() || plain.ends_with(|c: char| c.is_whitespace() || c == '(');
         if let Some(url) = link_at(rest).filter(|_| at_word) {
             if !plain.is_empty() {
-                out.push(Inline::Text(std::mem::take(&mut plain)));
+                out.push(Node::Text(std::mem::take(&mut plain)));
             }
-            out.push(Inline::Link(url.to_string()));
+            out.push(Node::Link(url.into(), vec![Node::Text(url.into())]));
             rest = &rest[url.len()..];
             continue;
         }
-        let (marker, make): (&str, fn(String) -> Inline) = if rest.starts_with('`') {
-            ("`", Inline::Code)
-        } else if rest.starts_with("**") {
-            ("**", Inline::Bold)
-        } else {
-            let c = rest.chars().next().unwrap_or_default();
-            plain.push(c);
-            rest = &rest[c.len_utf8()..];
-            continue;
-        };
-        match rest[marker.len()..].find(marker) {
-            Some(end) if end > 0 => {
-                if !plain.is_empty() {
-                    out.push(Inline::Text(std::mem::take(&mut plain)));
-                }
-                out.push(make(rest[marker.len()..marker.len() + end].to_string()));
-                rest = &rest[marker.len() * 2 + end..];
-            }
-            _ => {
-                plain.push_str(marker);
-                rest = &rest[marker.len()..];
-            }
-        }
+        plain.push(c);
+        rest = &rest[c.len_utf8()..];
     }
     if !plain.is_empty() {
-        out.push(Inline::Text(plain));
+        out.push(Node::Text(plain));
     }
-    out
 }
 
-/// Parses `source` into blocks; consecutive plain lines join into one paragraph.
-pub fn parse(source: &str) -> Vec<Block> {
-    let mut blocks = Vec::new();
-    let mut paragraph: Vec<&str> = Vec::new();
-    let flush = |paragraph: &mut Vec<&str>, blocks: &mut Vec<Block>| {
-        if !paragraph.is_empty() {
-            blocks.push(Block::Paragraph(inline(&paragraph.join(" "))));
-            paragraph.clear();
-        }
-    };
-    for line in source.lines() {
-        let trimmed = line.trim();
-        let item = trimmed
-            .strip_prefix("- ")
-            .or_else(|| trimmed.strip_prefix("* "))
-            .or_else(|| trimmed.strip_prefix("+ "));
-        if trimmed.is_empty() {
-            flush(&mut paragraph, &mut blocks);
-        } else if let Some(item) = item {
-            flush(&mut paragraph, &mut blocks);
-            let (checked, text) = if let Some(t) = item.strip_prefix("[ ] ") {
-                (Some(false), t)
-            } else if let Some(t) = item
-                .strip_prefix("[x] ")
-                .or_else(|| item.strip_prefix("[X] "))
-            {
-                (Some(true), t)
-            } else {
-                (None, item)
-            };
-            blocks.push(Block::Item {
-                checked,
-                text: inline(text.trim()),
-            });
-        } else if let Some(level) = (1..=3u8).find(|l| {
-            trimmed.starts_with(&"#".repeat(*l as usize)) && trimmed[*l as usize..].starts_with(' ')
-        }) {
-            flush(&mut paragraph, &mut blocks);
-            blocks.push(Block::Heading(
-                level,
-                inline(trimmed[level as usize..].trim()),
-            ));
-        } else {
-            paragraph.push(trimmed);
-        }
-    }
-    flush(&mut paragraph, &mut blocks);
-    blocks
-}
-
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "markdown")]
+mod read {
     use super::*;
+    use pulldown_cmark::{Event, Options, Parser, Tag as Md, TagEnd};
 
-    fn text(s: &str) -> Inline {
-        Inline::Text(s.into())
+    /// What is being built: an element, a web link, or a link whose address is not one
+    /// (its text is kept, the link is not).
+    enum Open {
+        Element(Tag),
+        Link(String),
+        Unlinked,
+        Image,
     }
 
-    #[test]
-    fn checklists_bullets_headings_and_paragraphs() {
-        let blocks = parse("## Daily\n- [ ] API p99\n- [x] Error rate\n* plain\n\nSome\nwords");
-        assert_eq!(
-            blocks,
-            vec![
-                Block::Heading(2, vec![text("Daily")]),
-                Block::Item {
-                    checked: Some(false),
-                    text: vec![text("API p99")]
-                },
-                Block::Item {
-                    checked: Some(true),
-                    text: vec![text("Error rate")]
-                },
-                Block::Item {
-                    checked: None,
-                    text: vec![text("plain")]
-                },
-                Block::Paragraph(vec![text("Some words")]),
-            ]
-        );
-    }
-
-    #[test]
-    fn code_and_bold_inline_and_html_stays_text() {
-        assert_eq!(
-            inline("set `missionComplete` **only** when <b>done</b>"),
-            vec![
-                text("set "),
-                Inline::Code("missionComplete".into()),
-                text(" "),
-                Inline::Bold("only".into()),
-                text(" when <b>done</b>"),
-            ]
-        );
-        assert_eq!(
-            inline("a ` lone tick and ** stars"),
-            vec![text("a ` lone tick and ** stars")]
-        );
-        assert_eq!(
-            parse("#nospace"),
-            vec![Block::Paragraph(vec![text("#nospace")])]
-        );
-    }
-
-    #[test]
-    fn bare_web_addresses_become_links_and_nothing_else_does() {
-        assert_eq!(
-            inline("see https://example.com/spec?a=1. Or (http://x.io/p), then **done**"),
-            vec![
-                text("see "),
-                Inline::Link("https://example.com/spec?a=1".into()),
-                text(". Or ("),
-                Inline::Link("http://x.io/p".into()),
-                text("), then "),
-                Inline::Bold("done".into()),
-            ]
-        );
-        // Other schemes, addresses glued to a word, and an empty host stay text.
-        assert_eq!(
-            inline("javascript:alert(1) xhttps://a.b https:// ftp://f.io"),
-            vec![text("javascript:alert(1) xhttps://a.b https:// ftp://f.io")]
-        );
-        // A bracket the address opens is part of it.
-        assert_eq!(
-            inline("(see https://en.wikipedia.org/wiki/Rust_(language))."),
-            vec![
-                text("(see "),
-                Inline::Link("https://en.wikipedia.org/wiki/Rust_(language)".into()),
-                text(")."),
-            ]
-        );
-        assert!(is_web_address("https://github.com/acme/web/pull/7"));
-        for not in [
-            "javascript:alert(1)",
-            "https://",
-            "https:///x",
-            "http://a b",
-            "ftp://f.io",
-        ] {
-            assert!(!is_web_address(not), "{not}");
+    /// Reads `source` as CommonMark into the document tree.
+    pub fn parse(source: &str) -> Vec<Node> {
+        let options =
+            Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+        let mut stack: Vec<(Open, Vec<Node>)> = vec![(Open::Unlinked, Vec::new())];
+        let mut in_link = 0usize;
+        let mut in_code = false;
+        for event in Parser::new_ext(source, options) {
+            let top = &mut stack.last_mut().expect("the root is never closed").1;
+            match event {
+                Event::Start(tag) => {
+                    let open = match tag {
+                        Md::Paragraph => Open::Element(Tag::Paragraph),
+                        Md::Heading { level, .. } => Open::Element(Tag::Heading(level as u8)),
+                        Md::BlockQuote(_) => Open::Element(Tag::BlockQuote),
+                        Md::CodeBlock(_) => {
+                            in_code = true;
+                            Open::Element(Tag::CodeBlock)
+                        }
+                        Md::List(start) => Open::Element(Tag::List(start)),
+                        Md::Item => Open::Element(Tag::Item),
+                        Md::Emphasis => Open::Element(Tag::Emphasis),
+                        Md::Strong => Open::Element(Tag::Strong),
+                        Md::Strikethrough => Open::Element(Tag::Strikethrough),
+                        Md::Table(_) => Open::Element(Tag::Table),
+                        Md::TableHead => Open::Element(Tag::TableHead),
+                        Md::TableRow => Open::Element(Tag::TableRow),
+                        Md::TableCell => Open::Element(Tag::TableCell),
+                        Md::Link { dest_url, .. } if is_web_address(&dest_url) => {
+                            in_link += 1;
+                            Open::Link(dest_url.into_string())
+                        }
+                        Md::Link { .. } => {
+                            in_link += 1;
+                            Open::Unlinked
+                        }
+                        // An image is its description: nothing is loaded from a note.
+                        Md::Image { .. } => Open::Image,
+                        // HTML blocks, footnotes and the rest keep their text in place.
+                        _ => Open::Unlinked,
+                    };
+                    stack.push((open, Vec::new()));
+                }
+                Event::End(end) => {
+                    if matches!(end, TagEnd::Link) {
+                        in_link = in_link.saturating_sub(1);
+                    }
+                    if matches!(end, TagEnd::CodeBlock) {
+                        in_code = false;
+                    }
+                    let (open, children) = stack.pop().expect("every end has its start");
+                    let parent = &mut stack.last_mut().expect("the root is never closed").1;
+                    match open {
+                        Open::Element(tag) => parent.push(Node::Element(tag, children)),
+                        Open::Link(href) => parent.push(Node::Link(href, children)),
+                        Open::Unlinked | Open::Image => parent.extend(children),
+                    }
+                }
+                Event::Text(text) if in_link == 0 && !in_code => with_bare_links(&text, top),
+                Event::Text(text) => top.push(Node::Text(text.into_string())),
+                Event::Code(code) => top.push(Node::Element(
+                    Tag::Code,
+                    vec![Node::Text(code.into_string())],
+                )),
+                // Raw HTML is shown as the text it is.
+                Event::Html(html) | Event::InlineHtml(html) => {
+                    top.push(Node::Text(html.into_string()))
+                }
+                Event::SoftBreak => top.push(Node::Text(" ".into())),
+                Event::HardBreak => top.push(Node::LineBreak),
+                Event::Rule => top.push(Node::Rule),
+                Event::TaskListMarker(done) => top.push(Node::Check(done)),
+                Event::FootnoteReference(name) => top.push(Node::Text(format!("[^{name}]"))),
+                _ => {}
+            }
         }
-        // Inside code an address is code.
-        assert_eq!(
-            inline("`https://a.io`"),
-            vec![Inline::Code("https://a.io".into())]
-        );
+        let mut root = stack.pop().map(|(_, nodes)| nodes).unwrap_or_default();
+        // Unclosed elements cannot happen with pulldown-cmark; anything left is kept.
+        for (_, rest) in stack {
+            root.extend(rest);
+        }
+        merge_text(root)
+    }
+
+    /// One line (a title): its inline content, without the paragraph around it.
+    pub fn inline(source: &str) -> Vec<Node> {
+        let mut out = Vec::new();
+        for node in parse(source) {
+            match node {
+                Node::Element(Tag::Paragraph | Tag::Heading(_), children) => {
+                    if !out.is_empty() {
+                        out.push(Node::Text(" ".into()));
+                    }
+                    out.extend(children);
+                }
+                other => out.push(other),
+            }
+        }
+        merge_text(out)
+    }
+
+    /// Joins neighbouring text runs, so "a < b" is one run, not three.
+    fn merge_text(nodes: Vec<Node>) -> Vec<Node> {
+        let mut out: Vec<Node> = Vec::with_capacity(nodes.len());
+        for node in nodes {
+            let node = match node {
+                Node::Element(tag, children) => Node::Element(tag, merge_text(children)),
+                Node::Link(href, children) => Node::Link(href, merge_text(children)),
+                other => other,
+            };
+            match (out.last_mut(), node) {
+                (Some(Node::Text(before)), Node::Text(next)) => before.push_str(&next),
+                (_, node) => out.push(node),
+            }
+        }
+        out
     }
 }
+
+#[cfg(feature = "markdown")]
+pub use read::{inline, parse};
+
+#[cfg(all(test, feature = "markdown"))]
+mod tests;

@@ -55,7 +55,10 @@ async fn cache_policy(State(dist): State<PathBuf>, request: Request, next: Next)
         .to_string();
     let content_named = is_content_named(&name);
     if content_named && !dist.join(&name).is_file() {
-        return (StatusCode::NOT_FOUND, Json(serde_json::json!({"error": "Not found"})))
+        return (
+            StatusCode::NOT_FOUND,
+            Json(serde_json::json!({"error": "Not found"})),
+        )
             .into_response();
     }
     let mut response = next.run(request).await;
@@ -70,14 +73,18 @@ async fn cache_policy(State(dist): State<PathBuf>, request: Request, next: Next)
     response
 }
 
-/// Whether `name` carries trunk's content hash: `<stem>-<16 hex>[_bg].<ext>`.
+/// Whether `name` carries trunk's content hash: `<stem>-<hash>[_bg].<ext>`, the hash a
+/// 64-bit one in lowercase hex without leading zeros (so up to 16 digits, rarely under 10).
 pub fn is_content_named(name: &str) -> bool {
     let Some((stem, _ext)) = name.split_once('.') else {
         return false;
     };
     let stem = stem.strip_suffix("_bg").unwrap_or(stem);
     stem.rsplit_once('-').is_some_and(|(_, hash)| {
-        hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        (10..=16).contains(&hash.len())
+            && hash
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
     })
 }
 

@@ -156,3 +156,44 @@ async fn the_feed_reads_older_notes_on_request() {
     assert_eq!(browser.texts(TITLES).await, updates(1..=63));
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agents_markdown_is_drawn_and_its_html_and_foreign_links_stay_text() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Release notes").await;
+    let body = "See [the spec](https://example.com/spec) and *this*.\n\n\
+                1. build\n2. ship\n\n| check | state |\n| --- | --- |\n| test | **green** |\n\n\
+                [steal](javascript:alert(1)) <script>alert(1)</script>";
+    let status = runner_note(
+        &server,
+        &mission,
+        json!({"type": "update", "title": "Shipped `v2`", "bodyText": body}),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let browser = opened(&server, Page::MissionFeed(&mission)).await;
+    let note = text_with(&browser, "[data-testid=note]", "Shipped").await;
+    assert!(note.contains("<script>alert(1)</script>"), "{note}");
+    assert!(note.contains("steal"), "{note}");
+    const MD: &str = "[data-testid=feed] [data-testid=markdown]";
+    assert_eq!(
+        browser.count(&format!("{MD} a")).await,
+        1,
+        "only the web link"
+    );
+    assert_eq!(
+        browser.attr(&format!("{MD} a"), "href").await.as_deref(),
+        Some("https://example.com/spec")
+    );
+    assert_eq!(
+        browser.attr(&format!("{MD} a"), "rel").await.as_deref(),
+        Some("noopener noreferrer")
+    );
+    assert_eq!(browser.count(&format!("{MD} ol li")).await, 2);
+    assert_eq!(browser.count(&format!("{MD} em")).await, 1);
+    assert_eq!(browser.texts(&format!("{MD} th")).await, ["check", "state"]);
+    assert_eq!(browser.texts(&format!("{MD} td strong")).await, ["green"]);
+    assert!(browser.absent("[data-testid=feed] script").await);
+    assert_eq!(browser.texts("[data-testid=note] code").await, ["v2"]);
+    browser.close().await;
+}
