@@ -14,27 +14,6 @@ pub fn is_web_address(url: &str) -> bool {
             .is_some_and(|(_, rest)| !rest.is_empty() && !rest.starts_with('/'))
 }
 
-/// The web address at the start of `rest`, without the punctuation that ends a sentence
-/// (a closing bracket only when the address does not open one itself).
-fn link_at(rest: &str) -> Option<&str> {
-    let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-    let mut url = &rest[..end];
-    loop {
-        let trimmed = url.trim_end_matches(['.', ',', ';', ':', '!', '?', '\'', '"']);
-        let unbalanced =
-            trimmed.ends_with(')') && trimmed.matches('(').count() < trimmed.matches(')').count();
-        url = if unbalanced {
-            &trimmed[..trimmed.len() - 1]
-        } else {
-            trimmed
-        };
-        if !unbalanced {
-            break;
-        }
-    }
-    is_web_address(url).then_some(url)
-}
-
 /// The elements a document may hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tag {
@@ -68,32 +47,54 @@ pub enum Node {
     Rule,
 }
 
-/// Splits the bare web addresses out of `text` as links.
-fn with_bare_links(text: &str, out: &mut Vec<Node>) {
-    let mut plain = String::new();
-    let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        let at_word = plain.is_empty() || plain.ends_with(|c: char| c.is_whitespace() || c == '(');
-        if let Some(url) = link_at(rest).filter(|_| at_word) {
-            if !plain.is_empty() {
-                out.push(Node::Text(std::mem::take(&mut plain)));
-            }
-            out.push(Node::Link(url.into(), vec![Node::Text(url.into())]));
-            rest = &rest[url.len()..];
-            continue;
-        }
-        plain.push(c);
-        rest = &rest[c.len_utf8()..];
-    }
-    if !plain.is_empty() {
-        out.push(Node::Text(plain));
-    }
-}
-
 #[cfg(feature = "markdown")]
 mod read {
     use super::*;
     use pulldown_cmark::{Event, Options, Parser, Tag as Md, TagEnd};
+
+    /// The web address at the start of `rest`, without the punctuation that ends a sentence
+    /// (a closing bracket only when the address does not open one itself).
+    fn link_at(rest: &str) -> Option<&str> {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let mut url = &rest[..end];
+        loop {
+            let trimmed = url.trim_end_matches(['.', ',', ';', ':', '!', '?', '\'', '"']);
+            let unbalanced = trimmed.ends_with(')')
+                && trimmed.matches('(').count() < trimmed.matches(')').count();
+            url = if unbalanced {
+                &trimmed[..trimmed.len() - 1]
+            } else {
+                trimmed
+            };
+            if !unbalanced {
+                break;
+            }
+        }
+        is_web_address(url).then_some(url)
+    }
+
+    /// Splits the bare web addresses out of `text` as links.
+    fn with_bare_links(text: &str, out: &mut Vec<Node>) {
+        let mut plain = String::new();
+        let mut rest = text;
+        while let Some(c) = rest.chars().next() {
+            let at_word =
+                plain.is_empty() || plain.ends_with(|c: char| c.is_whitespace() || c == '(');
+            if let Some(url) = link_at(rest).filter(|_| at_word) {
+                if !plain.is_empty() {
+                    out.push(Node::Text(std::mem::take(&mut plain)));
+                }
+                out.push(Node::Link(url.into(), vec![Node::Text(url.into())]));
+                rest = &rest[url.len()..];
+                continue;
+            }
+            plain.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+        if !plain.is_empty() {
+            out.push(Node::Text(plain));
+        }
+    }
 
     /// What is being built: an element, a web link, or a link whose address is not one
     /// (its text is kept, the link is not).

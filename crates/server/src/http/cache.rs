@@ -1,4 +1,5 @@
-//! Responses to polled reads (the mission list and mission pages), kept per team and URL
+//! Responses to polled reads (missions, a mission's runs and notes, PRs, the team's notes),
+//! kept per team and URL
 //! with the database generation they were built at: a request at the same generation gets
 //! the same bytes without rebuilding them. Their `ETag` is a hash of the answer itself, so it
 //! moves only when what the caller sees does (another team's writes never show in it), and a
@@ -162,6 +163,14 @@ impl ResponseCache {
         }
         Ok(respond(&kept, pending.gzip))
     }
+}
+
+/// The cache key of a read: the team, the path, and the query in a fixed order.
+pub fn read_key(team_id: &str, path: &str, query: &HashMap<String, String>) -> String {
+    let mut pairs: Vec<_> = query.iter().collect();
+    pairs.sort();
+    let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("{team_id}{path}?{}", query.join("&"))
 }
 
 fn respond(kept: &Kept, gzip: bool) -> Response {

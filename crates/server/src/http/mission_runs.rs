@@ -2,6 +2,7 @@
 //! `GET /api/missions/{id}/runs` lists them, each labelled by its trigger, with its
 //! check-ins and their outcome — newest first.
 
+use super::cache::Lookup;
 use super::caller::Caller;
 use super::state::AppState;
 use crate::error::{ApiError, ApiResult};
@@ -9,7 +10,8 @@ use crate::flows::organizer::{dependency_blocked, open_run, RunOutcome, Trigger}
 use crate::store::missions::find_mission;
 use crate::store::schedules::{CheckinRow, CHECKIN_COLUMNS};
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use axum::Json;
 use buildd_core::organizer_runs::{organizer_run_label, MissionRuns, OrganizerRun};
 use buildd_core::MissionStatus;
@@ -22,9 +24,16 @@ pub async fn runs(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-) -> ApiResult<Json<MissionRuns>> {
+    headers: HeaderMap,
+) -> ApiResult<Response> {
     let mut tx = state.db.read().await?;
+    // Found first: an ETag of another team's (or no) mission never answers 304.
     find_mission(&mut tx, &caller.team_id, &id).await?;
+    let key = format!("{}/missions/{id}/runs", caller.team_id);
+    let pending = match state.cache.lookup(&mut tx, key, &headers).await? {
+        Lookup::Hit(response) => return Ok(response),
+        Lookup::Miss(pending) => pending,
+    };
     type RunRow = (
         String,
         String,
@@ -84,13 +93,14 @@ pub async fn runs(
     .bind(LIMIT)
     .fetch_all(&mut *tx)
     .await?;
-    Ok(Json(MissionRuns {
+    let answer = MissionRuns {
         runs,
         check_ins: check_ins
             .into_iter()
             .map(CheckinRow::into_check_in)
             .collect(),
-    }))
+    };
+    state.cache.keep(pending, &answer)
 }
 
 /// `POST /api/missions/{id}/run`: 201 `{task}` when a run starts, 200 `{task, deduped}` when

@@ -2,6 +2,7 @@
 //! `POST /api/missions/{id}/notes/{noteId}/reply`. A note or an answer from a person plans an
 //! auto mission again.
 
+use super::cache::{read_key, Lookup};
 use super::caller::Caller;
 use super::paging;
 use super::state::AppState;
@@ -13,7 +14,8 @@ use crate::store::missions::find_mission;
 use crate::store::notes::{find_note, NewNote, NoteRow, NOTE_COLUMNS};
 use crate::store::workers::find_worker;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use axum::Json;
 use buildd_core::note::{MissionNote, NotesPage, NOTE_TYPES};
 use buildd_core::AccountLevel;
@@ -24,11 +26,18 @@ pub async fn list(
     caller: Caller,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
-) -> ApiResult<Json<NotesPage>> {
+    headers: HeaderMap,
+) -> ApiResult<Response> {
     let limit = paging::limit(&query, 100)?.unwrap_or(50);
     let kind = paging::note_type(&query)?;
     let mut tx = state.db.read().await?;
+    // Found first: an ETag of another team's (or no) mission never answers 304.
     find_mission(&mut tx, &caller.team_id, &id).await?;
+    let key = read_key(&caller.team_id, &format!("/missions/{id}/notes"), &query);
+    let pending = match state.cache.lookup(&mut tx, key, &headers).await? {
+        Lookup::Hit(response) => return Ok(response),
+        Lookup::Miss(pending) => pending,
+    };
     // Notes written in the same millisecond keep their order by rowid.
     let after: Option<(String, i64)> = match query.get("cursor") {
         Some(c) => Some(
@@ -61,11 +70,12 @@ pub async fn list(
     let next_cursor = has_more
         .then(|| rows.last().map(|n| n.id.clone()))
         .flatten();
-    Ok(Json(NotesPage {
+    let page = NotesPage {
         notes: rows.into_iter().map(NoteRow::into_note).collect(),
         next_cursor,
         has_more,
-    }))
+    };
+    state.cache.keep(pending, &page)
 }
 
 /// What a posted note says of itself, read and checked alike for a mission's feed and a
@@ -243,13 +253,19 @@ pub async fn team_list(
     State(state): State<AppState>,
     caller: Caller,
     Query(query): Query<HashMap<String, String>>,
-) -> ApiResult<Json<NotesPage>> {
+    headers: HeaderMap,
+) -> ApiResult<Response> {
     let status = query.get("status");
     if status.is_some_and(|s| !["open", "answered", "dismissed"].contains(&s.as_str())) {
         return Err(ApiError::bad("status must be open, answered or dismissed"));
     }
     let kind = paging::note_type(&query)?;
     let mut tx = state.db.read().await?;
+    let key = read_key(&caller.team_id, "/notes", &query);
+    let pending = match state.cache.lookup(&mut tx, key, &headers).await? {
+        Lookup::Hit(response) => return Ok(response),
+        Lookup::Miss(pending) => pending,
+    };
     let rows: Vec<NoteRow> = sqlx::query_as(&format!(
         "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE team_id = ?1 \
          AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR type = ?3) \
@@ -260,9 +276,10 @@ pub async fn team_list(
     .bind(kind)
     .fetch_all(&mut *tx)
     .await?;
-    Ok(Json(NotesPage {
+    let page = NotesPage {
         notes: rows.into_iter().map(NoteRow::into_note).collect(),
         next_cursor: None,
         has_more: false,
-    }))
+    };
+    state.cache.keep(pending, &page)
 }

@@ -1,5 +1,6 @@
 //! `GET /api/prs`, `POST /api/prs/{number}/checks`, `POST /api/prs/{number}/merge`.
 
+use super::cache::{read_key, Lookup};
 use super::caller::Caller;
 use super::state::AppState;
 use crate::body::JsonObject;
@@ -12,7 +13,8 @@ use crate::store::prs::{find_pr, PrRow, PR_COLUMNS};
 use crate::store::workspaces::team_workspace;
 use crate::time::{new_id, now};
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use axum::Json;
 use buildd_core::pr_rails::Files;
 use buildd_core::pull_request::{PullRequest, PullRequestList};
@@ -67,27 +69,41 @@ async fn view(tx: &mut Tx, pr: &PrRow) -> ApiResult<PullRequest> {
 }
 
 /// `GET /api/prs?missionId=&workspaceId=`.
+/// `GET /api/prs[?missionId=…][&workspaceId=…]`: polled, so kept with an `ETag` and gzip.
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
     Query(query): Query<HashMap<String, String>>,
-) -> ApiResult<Json<PullRequestList>> {
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let mission_id = query.get("missionId");
+    let workspace_id = query.get("workspaceId");
+    let filter: HashMap<String, String> =
+        [("missionId", mission_id), ("workspaceId", workspace_id)]
+            .into_iter()
+            .filter_map(|(k, v)| v.map(|v| (k.to_string(), v.clone())))
+            .collect();
+    let key = read_key(&caller.team_id, "/prs", &filter);
     let mut tx = state.db.read().await?;
+    let pending = match state.cache.lookup(&mut tx, key, &headers).await? {
+        Lookup::Hit(response) => return Ok(response),
+        Lookup::Miss(pending) => pending,
+    };
     let rows: Vec<PrRow> = sqlx::query_as(&format!(
         "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.team_id = ?1 \
          AND (?2 IS NULL OR p.mission_id = ?2) AND (?3 IS NULL OR p.workspace_id = ?3) \
          ORDER BY p.number DESC LIMIT 200"
     ))
     .bind(&caller.team_id)
-    .bind(query.get("missionId"))
-    .bind(query.get("workspaceId"))
+    .bind(mission_id)
+    .bind(workspace_id)
     .fetch_all(&mut *tx)
     .await?;
     let mut prs = Vec::with_capacity(rows.len());
     for row in &rows {
         prs.push(view(&mut tx, row).await?);
     }
-    Ok(Json(PullRequestList { prs }))
+    state.cache.keep(pending, &PullRequestList { prs })
 }
 
 async fn team_pr(tx: &mut Tx, caller: &Caller, body: &JsonObject, number: i64) -> ApiResult<PrRow> {
