@@ -1,33 +1,35 @@
-//! Keeps a panel's data fresh: refetches every few seconds while the tab is visible, and
-//! at once when the tab comes back. Only a change re-renders, so a refresh never flickers
-//! or disturbs what a person is doing on the page.
+//! Keeps a panel's data fresh: reads it again on a pace that slows while nothing changes
+//! (buildd-core's `polling`), at once when the tab comes back or a person acts, and never
+//! while the tab is hidden. Only a change re-renders, so a refresh never flickers or
+//! disturbs what a person is doing on the page. Reads are conditional: the server's `ETag`
+//! lets the browser revalidate, so an unchanged answer costs a 304.
 
 use crate::api::ApiError;
+use buildd_core::polling::{Pace, TICK};
 use leptos::ev;
 use leptos::prelude::*;
 use std::future::Future;
-use std::time::Duration;
-
-pub const REFRESH_EVERY: Duration = Duration::from_secs(5);
 
 fn visible() -> bool {
     document().visibility_state() == web_sys::VisibilityState::Visible
 }
 
-/// Calls `refetch` every [`REFRESH_EVERY`] while the page is visible.
-pub fn refresh_while_visible(refetch: impl Fn() + Clone + 'static) {
+/// Calls `refetch` when `pace` says a read is due, while the page is visible, and at once
+/// when it becomes visible again.
+fn refresh_while_visible(pace: StoredValue<Pace>, refetch: impl Fn() + Clone + 'static) {
     let tick = refetch.clone();
     let interval = set_interval_with_handle(
         move || {
-            if visible() {
+            if visible() && pace.try_update_value(|p| p.tick()).unwrap_or(false) {
                 tick();
             }
         },
-        REFRESH_EVERY,
+        TICK,
     )
     .ok();
     let on_show = window_event_listener(ev::visibilitychange, move |_| {
         if visible() {
+            pace.update_value(Pace::changed);
             refetch();
         }
     });
@@ -42,15 +44,25 @@ pub fn refresh_while_visible(refetch: impl Fn() + Clone + 'static) {
 /// What a panel shows: nothing yet (loading), the data, or why it failed.
 pub type Polled<T> = Memo<Option<Result<T, ApiError>>>;
 
-/// Reads `fetch` now and every few seconds while visible; the memo changes only when the
-/// answer does. The callback reloads at once (the panels' Retry).
+/// Reads `fetch` now and again on the polling pace while visible; the memo changes only
+/// when the answer does, and a change brings the quick pace back. The callback reloads at
+/// once (the panels' Retry, and what follows a person's action).
 pub fn polled<T, Fut>(fetch: impl Fn() -> Fut + 'static) -> (Polled<T>, Callback<()>)
 where
     T: Clone + PartialEq + Send + Sync + 'static,
     Fut: Future<Output = Result<T, ApiError>> + 'static,
 {
     let resource = LocalResource::new(fetch);
-    refresh_while_visible(move || resource.refetch());
+    let pace = StoredValue::new(Pace::default());
+    refresh_while_visible(pace, move || resource.refetch());
     let data = Memo::new(move |_| resource.get());
-    (data, Callback::new(move |_| resource.refetch()))
+    Effect::new(move |_| {
+        data.track();
+        pace.update_value(Pace::changed);
+    });
+    let reload = Callback::new(move |_| {
+        pace.update_value(Pace::changed);
+        resource.refetch();
+    });
+    (data, reload)
 }

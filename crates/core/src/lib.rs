@@ -25,6 +25,7 @@ pub mod plan;
 pub mod plan_output;
 pub mod plan_phase;
 pub mod planning_loop;
+pub mod polling;
 #[cfg(feature = "sql")]
 pub mod pr_rails;
 pub mod progress;

@@ -447,6 +447,60 @@ async fn render_time(server: &TestServer, mission: &str) {
     browser.close().await;
 }
 
+/// The API requests the page made since the last call, and the bytes they took.
+const API_TRAFFIC: &str = r#"
+const api = performance.getEntriesByType("resource").filter(e => e.name.includes("/api/"));
+performance.clearResourceTimings();
+return [api.length, api.reduce((sum, e) => sum + e.transferSize, 0)];
+"#;
+
+/// An open mission page that nothing changes: what it asks of the server per minute, in the
+/// first minute and once its pace has settled (the second).
+async fn idle_traffic() {
+    let server = TestServer::start_demo().await;
+    let missions = server.get("/api/missions").await;
+    let largest = missions["missions"]
+        .as_array()
+        .expect("missions")
+        .iter()
+        .max_by_key(|m| m["totalTasks"].as_i64().unwrap_or(0))
+        .expect("the demo has missions")["id"]
+        .as_str()
+        .expect("an id")
+        .to_string();
+    let browser = Browser::start(1280).await;
+    let c = &browser.client;
+    c.goto(&server.link()).await.unwrap();
+    browser.wait_for("[data-testid=command-center]").await;
+    c.goto(&server.url(&format!("/missions/{largest}")))
+        .await
+        .unwrap();
+    browser.wait_for("[data-testid=mission-title]").await;
+    let mut minutes = Vec::new();
+    for _ in 0..2 {
+        tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+        let traffic = c.execute(API_TRAFFIC, vec![]).await.unwrap();
+        minutes.push((
+            traffic[0].as_u64().unwrap_or(0),
+            traffic[1].as_f64().unwrap_or(0.0) / 1024.0,
+        ));
+    }
+    println!("\nIdle mission page (the demo's largest mission, open in headless Chromium, nothing changing)");
+    println!(
+        "  first minute: {} requests, {:.1} KB   then: {} requests, {:.1} KB a minute   budget: <= 30 requests and <= 30 KB a minute ({})",
+        minutes[0].0,
+        minutes[0].1,
+        minutes[1].0,
+        minutes[1].1,
+        if minutes[1].0 <= 30 && minutes[1].1 <= 30.0 {
+            "within"
+        } else {
+            "OVER"
+        }
+    );
+    browser.close().await;
+}
+
 #[tokio::main]
 async fn main() {
     let dist = std::env::args().nth(1).unwrap_or_else(|| "dist".into());
@@ -463,4 +517,5 @@ async fn main() {
     tokio::task::block_in_place(|| throughput(&server, &mission));
     approve_time(&server).await;
     render_time(&server, &mission).await;
+    idle_traffic().await;
 }
