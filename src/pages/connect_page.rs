@@ -6,6 +6,7 @@ use crate::state::connect_check::{check_key, limited_notice, why_not, KeyCheck};
 use crate::state::connection::{normalize_base, use_connection, Connection};
 use crate::state::write::Write;
 use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
 
 #[component]
 pub fn ConnectPage() -> impl IntoView {
@@ -33,6 +34,11 @@ pub fn ConnectPage() -> impl IntoView {
             },
         );
     };
+    // Where the person was going when Connect was shown: only a path of this app.
+    let next = use_query_map()
+        .with_untracked(|q| q.get("next"))
+        .filter(|p| p.starts_with('/') && !p.starts_with("//") && !p.contains('\\'))
+        .unwrap_or_else(|| "/".into());
     // A link's key: shown in the form and checked at once.
     if let Some((candidate, then)) = connection.take_link() {
         base.set(candidate.base.clone());
@@ -49,7 +55,7 @@ pub fn ConnectPage() -> impl IntoView {
             check.fail("Paste an API key (it starts with bld_).".into());
             return;
         }
-        start(candidate, "/".into());
+        start(candidate, next.clone());
     };
 
     view! {
@@ -59,6 +65,11 @@ pub fn ConnectPage() -> impl IntoView {
                 "Mission Control reads and steers missions through Buildd's API. "
                 "Use an admin-level API key of your team; it stays in this browser."
             </p>
+            {move || connection.rejected_by().map(|server| view! {
+                <p class="notice notice--warn" role="alert" data-testid="key-rejected">
+                    {format!("{server} rejected the stored API key (401 Unauthorized), so it was forgotten. Paste a valid key to go on.")}
+                </p>
+            })}
             <form class="card form" on:submit=submit data-testid="connect-form">
                 <label class="field">
                     <span class="field__label">"API URL"</span>

@@ -17,7 +17,7 @@ use crate::state::refresh::{polled, Polled};
 use crate::state::request::with_connection;
 use leptos::prelude::*;
 use leptos_router::components::Redirect;
-use leptos_router::hooks::use_params_map;
+use leptos_router::hooks::{use_location, use_params_map};
 use std::future::Future;
 
 /// Renders `children` while connected, once what the server offers is known (so a page
@@ -33,10 +33,23 @@ pub fn RequireConnection(children: ChildrenFn) -> impl IntoView {
             offered.known(),
         )
     });
+    let location = use_location();
     move || match ready.get() {
         (true, true) => children().into_any(),
         (true, false) => view! { <Loading label="Connecting…" /> }.into_any(),
-        (false, _) => view! { <Redirect path="/connect" /> }.into_any(),
+        (false, _) => {
+            // Connect comes back here once a key is in.
+            let here = format!(
+                "{}{}",
+                location.pathname.get_untracked(),
+                location.search.get_untracked()
+            );
+            let path = match here.as_str() {
+                "/" | "" => "/connect".to_string(),
+                _ => format!("/connect?next={}", js_sys::encode_uri_component(&here)),
+            };
+            view! { <Redirect path=path /> }.into_any()
+        }
     }
 }
 

@@ -116,6 +116,7 @@ pub fn provide_board() {
     let connection = use_connection();
     let offered = use_capabilities();
     let confirmed: Confirmed = StoredValue::new(HashMap::new());
+    let state = connection;
     let (board, retry) = polled(move || {
         let connection = connection.get();
         async move {
@@ -125,7 +126,12 @@ pub fn provide_board() {
                     // The board stays loading, rather than empty, until the capabilities
                     // are in: they decide what is asked.
                     offered.known_soon().await;
-                    load(c, offered, confirmed).await
+                    let board = load(c, offered, confirmed).await;
+                    // A refused key is forgotten, not asked with again.
+                    if matches!(board, Err(ApiError::Unauthorized(_))) {
+                        state.reject();
+                    }
+                    board
                 }
             }
         }

@@ -101,11 +101,13 @@ fn decode(v: &str) -> String {
         .unwrap_or_else(|| v.to_string())
 }
 
-/// The connection of this tab, and one a link brought that is not checked yet.
+/// The connection of this tab, one a link brought that is not checked yet, and the server
+/// that last refused the stored key.
 #[derive(Clone, Copy)]
 pub struct ConnectionState {
     current: RwSignal<Option<Connection>>,
     from_link: RwSignal<Option<(Connection, String)>>,
+    rejected: RwSignal<Option<String>>,
 }
 
 impl ConnectionState {
@@ -133,7 +135,24 @@ impl ConnectionState {
 
     pub fn connect(&self, c: Connection) {
         save(&c);
+        self.rejected.set(None);
         self.current.set(Some(c));
+    }
+
+    /// The server refused the key (401): it is forgotten, so nothing asks with it again and
+    /// every page sends the person to Connect, which says why.
+    pub fn reject(&self) {
+        let Some(refused) = self.current.get_untracked() else {
+            return;
+        };
+        clear();
+        self.rejected.set(Some(refused.server_name()));
+        self.current.set(None);
+    }
+
+    /// The server that refused the key last, until a key connects.
+    pub fn rejected_by(&self) -> Option<String> {
+        self.rejected.get()
     }
 
     pub fn disconnect(&self) {
@@ -147,6 +166,7 @@ pub fn provide_connection() -> ConnectionState {
     let state = ConnectionState {
         current: RwSignal::new(load()),
         from_link: RwSignal::new(take_key_from_fragment()),
+        rejected: RwSignal::new(None),
     };
     provide_context(state);
     state

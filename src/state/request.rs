@@ -7,6 +7,7 @@ use std::future::Future;
 
 /// `request` sent with this tab's connection. Pages render only while connected, but a
 /// refresh may still fire in the moment after Disconnect: it is refused as a missing key.
+/// A 401 from the server ends the connection: the same refused key is never sent again.
 pub fn with_connection<T, Fut>(
     connection: &ConnectionState,
     request: impl FnOnce(Connection) -> Fut,
@@ -14,10 +15,17 @@ pub fn with_connection<T, Fut>(
 where
     Fut: Future<Output = Result<T, ApiError>> + 'static,
 {
+    let state = *connection;
     let sent = connection.get_untracked().map(request);
     async move {
         match sent {
-            Some(answer) => answer.await,
+            Some(answer) => {
+                let answer = answer.await;
+                if matches!(answer, Err(ApiError::Unauthorized(_))) {
+                    state.reject();
+                }
+                answer
+            }
             None => Err(ApiError::Unauthorized("not connected".into())),
         }
     }

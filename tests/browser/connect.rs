@@ -177,3 +177,52 @@ async fn the_connect_screen_checks_the_key_and_keeps_what_was_typed() {
     assert!(stored.is_null(), "disconnecting forgets the key");
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stored_key_the_server_refuses_is_forgotten_and_connecting_returns_to_the_page() {
+    let server = TestServer::start_demo().await;
+    let id = mission_id(&server, "Checkout redesign").await;
+    // A key this browser kept, since revoked: it opens a mission's link.
+    let browser = unconnected(&server, 1280, "/connect").await;
+    browser
+        .run("localStorage.setItem('buildd.apiKey', 'bld_revoked'); localStorage.setItem('buildd.apiBase', ''); return null")
+        .await;
+    browser.goto(&server.url(&format!("/missions/{id}"))).await;
+    let said = any_text(&browser, "[data-testid=key-rejected]").await;
+    assert!(
+        said.contains("rejected the stored API key (401 Unauthorized)"),
+        "{said}"
+    );
+    let url = browser.client.current_url().await.unwrap();
+    assert_eq!(url.path(), "/connect");
+    assert_eq!(
+        url.query_pairs()
+            .find(|(k, _)| k == "next")
+            .map(|(_, v)| v.to_string()),
+        Some(format!("/missions/{id}"))
+    );
+    let stored = browser
+        .run("return localStorage.getItem('buildd.apiKey')")
+        .await;
+    assert!(stored.is_null(), "the refused key is forgotten: {stored}");
+    // Only the way back in: no server name, no Disconnect.
+    assert!(browser.absent("[data-testid=disconnect]").await);
+    // Nothing asks with the refused key again.
+    browser
+        .run("performance.clearResourceTimings(); return null")
+        .await;
+    tokio::time::sleep(std::time::Duration::from_secs(12)).await;
+    let asked = browser
+        .run("return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/')).length")
+        .await;
+    assert_eq!(asked.as_u64(), Some(0), "no request after the 401");
+
+    // A valid key goes back to the mission the link pointed at.
+    let input = browser.wait_for("[data-testid=key-input]").await;
+    input.send_keys(&server.key).await.unwrap();
+    browser.click("[data-testid=connect-submit]").await;
+    text_is(&browser, "[data-testid=mission-title]", "Checkout redesign").await;
+    assert!(browser.path().await.ends_with(&id));
+    assert!(browser.absent("[data-testid=key-rejected]").await);
+    browser.close().await;
+}
