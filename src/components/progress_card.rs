@@ -41,7 +41,7 @@ pub fn ProgressCard(progress: MissionProgress, status: MissionStatus) -> impl In
                     .into_any()
             } else {
                 view! {
-                    <ProgressBar progress=progress.clone() />
+                    <ProgressBar progress=progress.clone() percent=false />
                     <p class="progress-card__subtitle" data-testid="progress-subtitle">
                         {text}
                     </p>

@@ -1,9 +1,9 @@
-//! The missions list: its workspace filter.
+//! The missions list: its workspace filter, and the progress bar of a card.
 
-use crate::fixtures::api::{new_mission_with, new_workspace};
+use crate::fixtures::api::{new_mission_with, new_task, new_workspace};
 use crate::fixtures::check::text_is;
 use crate::fixtures::connected;
-use buildd_testkit::TestServer;
+use buildd_testkit::{TestServer, WorkerVerbs};
 use fantoccini::Locator;
 use serde_json::json;
 
@@ -37,5 +37,57 @@ async fn the_workspace_filter_lives_in_the_url() {
     c.refresh().await.unwrap();
     text_is(&browser, "[data-testid=active-count]", "1 active").await;
     assert_eq!(browser.count("[data-testid=mission-card]").await, 1);
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cards_progress_bar_spans_the_card_with_segments_sized_by_their_counts() {
+    let server = TestServer::start_demo().await;
+    let id = new_mission_with(
+        &server,
+        json!({"title": "Wide bar", "orchestrationMode": "manual", "isHeartbeat": false}),
+    )
+    .await;
+    let mut tasks = Vec::new();
+    for n in 0..8 {
+        tasks.push(new_task(&server, &format!("Step {n}"), Some(&id)).await);
+    }
+    for t in &tasks[..6] {
+        server.complete_task(t, json!({"summary": "done"})).await;
+    }
+    let browser = connected(&server).await;
+    let card = format!("[data-testid=mission-card][data-mission-id='{id}']");
+    let bar = format!("{card} [data-testid=progress-bar]");
+    browser.wait_for(&bar).await;
+    assert_eq!(
+        browser.attr(&bar, "role").await.as_deref(),
+        Some("progressbar")
+    );
+    assert_eq!(
+        browser.attr(&bar, "aria-valuenow").await.as_deref(),
+        Some("75")
+    );
+    text_is(
+        &browser,
+        &format!("{card} [data-testid=progress-count]"),
+        "75% · 6/8",
+    )
+    .await;
+    // Full width of the card, and each state's segment as wide as its share.
+    let geometry = browser
+        .run(&format!(
+            "const card = document.querySelector(\"{card}\").getBoundingClientRect();
+             const bar = document.querySelector(\"{bar}\").getBoundingClientRect();
+             const seg = s => document.querySelector(\"{bar} .seg--\" + s).getBoundingClientRect().width;
+             return [bar.width / card.width, seg('solid') / seg('empty')];"
+        ))
+        .await;
+    let share = geometry[0].as_f64().unwrap();
+    let ratio = geometry[1].as_f64().unwrap();
+    assert!(share > 0.6, "the bar takes {share:.2} of the card");
+    assert!(
+        (2.5..3.5).contains(&ratio),
+        "6 done against 2 open: {ratio:.2}"
+    );
     browser.close().await;
 }
