@@ -1,5 +1,5 @@
-//! Paging and filter parameters read the same on every list: a value out of range or of the
-//! wrong kind is a 400 naming the parameter, never quietly replaced.
+//! Paging, filter and flag parameters read the same everywhere: a value out of range or of
+//! the wrong kind is a 400 naming the parameter, never quietly replaced.
 
 use crate::error::{ApiError, ApiResult};
 use buildd_core::note::NOTE_TYPES;
@@ -40,5 +40,14 @@ pub fn note_type(query: &Params) -> ApiResult<Option<&str>> {
             NOTE_TYPES.join(", ")
         ))),
         t => Ok(t.map(String::as_str)),
+    }
+}
+
+/// `force=true|false` (absent is false), as deleting and reassigning a task take it.
+pub fn force(query: &Params) -> ApiResult<bool> {
+    match query.get("force").map(String::as_str) {
+        None | Some("false") => Ok(false),
+        Some("true") => Ok(true),
+        Some(_) => Err(ApiError::bad("force must be true or false")),
     }
 }

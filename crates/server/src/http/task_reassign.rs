@@ -3,6 +3,7 @@
 //! Buildd's, which finds any team's task by id.
 
 use super::caller::Caller;
+use super::paging;
 use super::state::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::reassign::{reassign, Asker, Reassign};
@@ -25,11 +26,7 @@ pub async fn reassign_task(
             "Reassigning needs a worker or admin key".into(),
         ));
     }
-    let force = match query.get("force").map(String::as_str) {
-        None | Some("false") => false,
-        Some("true") => true,
-        Some(_) => return Err(ApiError::bad("force must be true or false")),
-    };
+    let force = paging::force(&query)?;
     let mut tx = state.db.write().await?;
     let task = find_task(&mut tx, &caller.team_id, &id).await?;
     let asker = Asker {

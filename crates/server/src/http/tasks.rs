@@ -1,6 +1,7 @@
 //! `/api/tasks`: create, detail, update.
 
 use super::caller::Caller;
+use super::paging;
 use super::state::AppState;
 use crate::body::{Field, JsonObject};
 use crate::error::{ApiError, ApiResult};
@@ -319,11 +320,7 @@ pub async fn delete(
     if caller.level == AccountLevel::Trigger {
         return Err(ApiError::admin_required());
     }
-    let force = match query.get("force").map(String::as_str) {
-        None | Some("false") => false,
-        Some("true") => true,
-        Some(_) => return Err(ApiError::bad("force must be true or false")),
-    };
+    let force = paging::force(&query)?;
     let mut tx = state.db.write().await?;
     let row = find_task(&mut tx, &caller.team_id, &id).await?;
     if caller.level != AccountLevel::Admin

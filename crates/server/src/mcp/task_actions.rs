@@ -184,13 +184,7 @@ pub async fn create_task(ctx: &Context, params: &Params<'_>) -> Step {
     } else {
         &created
     };
-    Ok(Reply::ok(format!(
-        "Task created: \"{}\" (ID: {})\nStatus: {}\nPriority: {}",
-        field(task, "title"),
-        field(task, "id"),
-        field(task, "status"),
-        task["priority"].as_i64().unwrap_or(0)
-    )))
+    Ok(Reply::ok(task_line("created", task)))
 }
 
 /// `update_task`: title, description, priority or status.
@@ -210,13 +204,18 @@ pub async fn update_task(ctx: &Context, params: &Params<'_>) -> Step {
         .api
         .patch(&format!("/api/tasks/{}", segment(id)), body)
         .await?;
-    Ok(Reply::ok(format!(
-        "Task updated: \"{}\" (ID: {})\nStatus: {}\nPriority: {}",
-        field(&task, "title"),
-        field(&task, "id"),
-        field(&task, "status"),
+    Ok(Reply::ok(task_line("updated", &task)))
+}
+
+/// "Task created: "Fix login" (ID: …)", with its status and priority.
+fn task_line(what: &str, task: &Value) -> String {
+    format!(
+        "Task {what}: \"{}\" (ID: {})\nStatus: {}\nPriority: {}",
+        field(task, "title"),
+        field(task, "id"),
+        field(task, "status"),
         task["priority"].as_i64().unwrap_or(0)
-    )))
+    )
 }
 
 /// `get_task_messages`: the instruction history of the task's newest worker.
