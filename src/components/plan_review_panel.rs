@@ -96,6 +96,21 @@ pub fn PlanReviewPanel(
     // The children come back in plan order: each link reads as its step.
     let titles: Vec<String> = steps.iter().map(|s| s.title.clone()).collect();
     let navigate = use_navigate();
+    // Reject opens its form with the cursor in it.
+    let feedback_box = NodeRef::<leptos::html::Textarea>::new();
+    Effect::new(move |_| {
+        if state.rejecting.get() {
+            if let Some(el) = feedback_box.get() {
+                let _ = el.focus();
+            }
+        }
+    });
+    let error = move || {
+        state
+            .decide
+            .error()
+            .map(|e| view! { <p class="form__error" role="alert" data-testid="plan-error">{e}</p> })
+    };
 
     let approve = {
         let task_id = task_id.clone();
@@ -135,13 +150,21 @@ pub fn PlanReviewPanel(
     };
 
     view! {
-        <section class="card plan-review" data-testid="plan-review">
+        <section
+            class="card plan-review"
+            class:plan-review--decided=move || state.approved.get().is_some()
+            data-testid="plan-review"
+        >
             <h2 class="card__title">
                 {move || if state.approved.get().is_some() { "Plan approved" } else { "Plan in review" }}
             </h2>
             <p class="prewrap">{summary}</p>
             <p class="muted small" data-testid="plan-dispatchable">
-                {format!("{step_count} steps · {ready_now} can start as soon as the plan is approved")}
+                {move || if state.approved.get().is_some() {
+                    format!("{step_count} steps filed · {ready_now} could start at once")
+                } else {
+                    format!("{step_count} steps · {ready_now} can start as soon as the plan is approved")
+                }}
             </p>
             {warnings
                 .into_iter()
@@ -174,13 +197,10 @@ pub fn PlanReviewPanel(
                         }
                     })
             }}
-            {move || {
-                state
-                    .decide
-                    .error()
-                    .map(|e| view! { <p class="form__error" role="alert" data-testid="plan-error">{e}</p> })
-            }}
-            <div class="actions" class:hidden=move || state.approved.get().is_some()>
+            // The decision stays in view while the steps are read.
+            <div class="decision-bar" class:hidden=move || state.approved.get().is_some()>
+            {move || (!state.rejecting.get()).then(error)}
+            <div class="actions">
                 <button
                     class="button button--primary"
                     on:click=approve
@@ -208,17 +228,20 @@ pub fn PlanReviewPanel(
                     <span class="field__label">"What should the revised plan change?"</span>
                     <textarea
                         rows=4
+                        node_ref=feedback_box
                         prop:value=move || state.feedback.get()
                         on:input=move |ev| state.feedback.set(event_target_value(&ev))
                         data-testid="reject-feedback"
                     ></textarea>
                 </label>
+                {move || state.rejecting.get().then(error)}
                 <div class="actions">
                     <button class="button button--primary" type="submit" prop:disabled=move || state.decide.busy() data-testid="send-feedback">
                         "Send feedback and revise"
                     </button>
                 </div>
             </form>
+            </div>
         </section>
     }
 }

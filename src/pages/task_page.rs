@@ -171,6 +171,9 @@ fn TaskView(
             />
         }
     });
+    // Shown once: first while in review, in its place after the decision.
+    let mut panel = panel;
+    let reviewing = in_review && !decided;
     let mission_tasks: &[MissionTask] = mission.as_ref().map_or(&[], |m| &m.tasks);
     let banner = plan_phase(&task, mission_tasks).map(|phase| view! { <PlanBanner phase=phase /> });
     let revision_of = task.context.as_ref().and_then(|c| {
@@ -226,7 +229,11 @@ fn TaskView(
         <header class="mission-head">
             <h1 data-testid="task-title">{task.title.clone()}</h1>
             <div class="chips">
-                <StatusBadge status=task.status.clone() />
+                {if in_review {
+                    view! { <span class="badge badge--warn" data-testid="task-state">"in review"</span> }.into_any()
+                } else {
+                    view! { <span data-testid="task-state"><StatusBadge status=task.status.clone() /></span> }.into_any()
+                }}
                 <ModeBadge mode=task.mode.clone() />
                 <ClassBadge class=class />
                 <span class="muted small">{format!("updated {}", time_ago(task.updated_at.as_deref()))}</span>
@@ -240,7 +247,9 @@ fn TaskView(
                 {format!(", after the feedback: “{feedback}”")}
             </p>
         })}
-        <section class="card">
+        // A plan in review comes first: the decision is what the page is for.
+        {reviewing.then(|| panel.take())}
+        <section class="card" class:hidden=reviewing>
             <h2 class="card__title">"Description"</h2>
             <div data-testid="task-description">
                 {match task.description.clone().filter(|d| !d.trim().is_empty()) {
@@ -249,7 +258,7 @@ fn TaskView(
                 }}
             </div>
         </section>
-        <section class="card">
+        <section class="card" class:hidden=reviewing>
             <h2 class="card__title">"Result"</h2>
             {run_line(&task).map(|line| view! { <p class="small muted" data-testid="task-run">{line}</p> })}
             {match (failed, error.clone()) {
@@ -283,7 +292,15 @@ fn TaskView(
             })}
         </section>
         {steering}
-        {panel}
+        {panel.take()}
+        {reviewing.then(|| view! {
+            <details class="card" data-testid="task-brief">
+                <summary class="card__title">"The organizer's brief"</summary>
+                <div data-testid="task-brief-text">
+                    {task.description.clone().map(|d| view! { <Markdown source=d /> })}
+                </div>
+            </details>
+        })}
         {(!in_review && !decided && !plan_steps.is_empty()).then(|| view! {
             <section class="card">
                 <h2 class="card__title">"Plan"</h2>

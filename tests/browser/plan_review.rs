@@ -166,3 +166,67 @@ async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
     assert!(browser.path().await.ends_with(&revision));
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_plan_leads_its_page_and_the_decision_stays_in_view() {
+    let server = TestServer::start_demo().await;
+    let plan = plan_in_review_of(&server, "Add a health endpoint").await;
+    let browser = buildd_testkit::Browser::start(1366).await;
+    browser.goto(&server.link()).await;
+    browser.wait_for("[data-testid=command-center]").await;
+    open(&browser, &server, Page::Task(&plan)).await;
+    browser.wait_for("[data-testid=plan-review]").await;
+    text_is(&browser, "[data-testid=task-state]", "in review").await;
+    // The plan comes before the organizer's brief; Approve is on screen without scrolling.
+    let layout = browser
+        .run(
+            "const top = s => document.querySelector(s).getBoundingClientRect().top;
+             const approve = document.querySelector('[data-testid=approve-plan]').getBoundingClientRect();
+             return [top('[data-testid=plan-review]') < top('[data-testid=task-brief]'),
+                     approve.bottom <= window.innerHeight, approve.top >= 0];",
+        )
+        .await;
+    assert_eq!(layout, json!([true, true, true]), "at 1366×900");
+    // Scrolled down through the steps, the decision bar is still in view.
+    browser
+        .run("document.querySelector('[data-testid=plan-step]:last-child').scrollIntoView(); return null")
+        .await;
+    let still = browser
+        .run(
+            "const r = document.querySelector('[data-testid=approve-plan]').getBoundingClientRect();
+             return r.top >= 0 && r.bottom <= window.innerHeight;",
+        )
+        .await;
+    assert_eq!(still, json!(true));
+
+    // Reject puts the cursor in its form, and a refusal shows beside the text box.
+    browser.click("[data-testid=reject-plan]").await;
+    let focused = browser
+        .run("return document.activeElement.dataset.testid || null")
+        .await;
+    assert_eq!(focused, json!("reject-feedback"));
+    browser.click("[data-testid=send-feedback]").await;
+    text_from(
+        &browser,
+        "[data-testid=reject-form] [data-testid=plan-error]",
+        "Feedback is required",
+    )
+    .await;
+
+    // Once approved, the panel no longer reads as waiting for a decision.
+    browser.click("[data-testid=reject-plan]").await;
+    browser.click("[data-testid=approve-plan]").await;
+    text_from(&browser, "[data-testid=plan-approved]", "Plan approved").await;
+    text_is(
+        &browser,
+        "[data-testid=plan-dispatchable]",
+        "3 steps filed · 1 could start at once",
+    )
+    .await;
+    let border = browser
+        .attr("[data-testid=plan-review]", "class")
+        .await
+        .unwrap_or_default();
+    assert!(border.contains("plan-review--decided"), "{border}");
+    browser.close().await;
+}
