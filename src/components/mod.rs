@@ -25,4 +25,5 @@ pub mod retry_task;
 pub mod state_chip;
 pub mod task_prs;
 pub mod task_row;
+pub mod waiting_item;
 pub mod workspace_settings;

@@ -8,9 +8,10 @@ use crate::components::not_offered::NotOffered;
 use crate::components::panel::{ErrorPanel, Loading};
 use crate::components::progress_bar::ProgressBar;
 use crate::components::state_chip::HealthChip;
+use crate::components::waiting_item::WaitingItem;
 use crate::state::board::{use_board, Board, BoardState};
 use buildd_core::client::ClientMission;
-use buildd_core::command_center::{stuck_on_failure, WaitItem, WaitKind};
+use buildd_core::command_center::{stuck_on_failure, WaitItem};
 use buildd_core::completion::{completion, why_not_text, Completion};
 use buildd_core::grouping::health;
 use buildd_core::plan::{plan_in_review, planned_nothing};
@@ -23,17 +24,6 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 #[component]
 pub fn CommandPage() -> impl IntoView {
     view! { <RequireConnection><CommandCenter /></RequireConnection> }
-}
-
-fn kind_label(kind: WaitKind) -> &'static str {
-    match kind {
-        WaitKind::PlanInReview => "Plan in review",
-        WaitKind::Dormant => "Close mission",
-        WaitKind::PrHeld => "PR held for you",
-        WaitKind::Question => "Question",
-        WaitKind::Deferred => "Check-ins stopped",
-        WaitKind::Failed => "Work failed",
-    }
 }
 
 /// One mission's row: its step in the loop, health, progress and what it waits for.
@@ -222,28 +212,17 @@ fn CommandCenter() -> impl IntoView {
             <section class="card" data-testid="waiting-on-you">
                 <h2 class="card__title">{move || format!("Waiting on you ({})", waiting.with(Vec::len))}</h2>
                 {move || not_provided.get().map(|parts| view! { <NotOffered text=parts /> })}
-                {move || {
-                    let items = waiting.get();
-                    if items.is_empty() {
-                        return view! { <p class="muted">"Nothing needs you right now."</p> }.into_any();
-                    }
-                    view! {
-                        <ol class="waiting">
-                            {items.into_iter().map(|i: WaitItem| {
-                                // The mission is named once: beside the item only when its title does not.
-                                let mission = (!i.title.contains(&i.mission_title)).then_some(i.mission_title);
-                                view! {
-                                    <li data-testid="waiting-item">
-                                        <span class="chip chip--outline">{kind_label(i.kind)}</span>
-                                        <a href=i.href>{i.title}</a>
-                                        {mission.map(|m| view! { <span class="muted small">{m}</span> })}
-                                    </li>
-                                }
-                            }).collect_view()}
-                        </ol>
-                    }
-                    .into_any()
-                }}
+                {move || waiting.with(Vec::is_empty).then(|| view! {
+                    <p class="muted">"Nothing needs you right now."</p>
+                })}
+                // Keyed, so a refresh keeps a row (and the feedback typed in it) that still waits.
+                <ol class="waiting">
+                    <For
+                        each=move || waiting.get()
+                        key=|i: &WaitItem| (i.kind, i.href.clone())
+                        children=move |i| view! { <WaitingItem item=i refresh=retry /> }
+                    />
+                </ol>
             </section>
             <section data-testid="planning-missions">
                 <h2>"Planning"</h2>

@@ -141,3 +141,117 @@ async fn r_on_a_plan_in_review_opens_it_with_the_feedback_form() {
     );
     browser.close().await;
 }
+
+/// The waiting item whose text holds `part`, as a CSS selector of its position.
+async fn waiting_item(browser: &buildd_testkit::Browser, part: &str) -> String {
+    let index = browser
+        .run(&format!(
+            "const items = [...document.querySelectorAll('[data-testid=waiting-item]')];
+             return items.findIndex(i => i.textContent.includes({part:?})) + 1;"
+        ))
+        .await;
+    let n = index.as_u64().unwrap_or(0);
+    assert!(n > 0, "no waiting item with {part}");
+    format!("[data-testid=waiting-item]:nth-child({n})")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn what_waits_on_you_is_acted_on_in_place_with_its_age() {
+    let server = TestServer::start_demo().await;
+    // A mission whose work is done and waits for a person to close it.
+    let dormant = crate::fixtures::api::new_mission_with(
+        &server,
+        json!({"title": "Audit access", "requiresReview": true, "orchestrationMode": "manual",
+               "isHeartbeat": false}),
+    )
+    .await;
+    let task = crate::fixtures::api::new_task(&server, "Review the list", Some(&dormant)).await;
+    {
+        use buildd_testkit::WorkerVerbs;
+        server
+            .complete_task(&task, json!({"summary": "Reviewed"}))
+            .await;
+    }
+    let browser = connected(&server).await;
+    browser.click("[data-testid=nav-command]").await;
+    text_with(
+        &browser,
+        "[data-testid=waiting-on-you]",
+        "Close Audit access",
+    )
+    .await;
+    let ages = browser.texts("[data-testid=waiting-age]").await;
+    assert_eq!(ages.len(), 3, "{ages:?}");
+    assert!(
+        ages.iter().all(|a| a.ends_with("ago") || a == "just now"),
+        "{ages:?}"
+    );
+
+    // Reject opens its box here; empty feedback is refused beside it; the rest approves.
+    let plan = waiting_item(&browser, "Review the plan of Add a health endpoint").await;
+    browser
+        .click(&format!("{plan} [data-testid=waiting-reject]"))
+        .await;
+    browser
+        .click(&format!("{plan} [data-testid=waiting-send-feedback]"))
+        .await;
+    text_with(
+        &browser,
+        &format!("{plan} [data-testid=waiting-error]"),
+        "Feedback is required",
+    )
+    .await;
+    browser
+        .click(&format!("{plan} [data-testid=waiting-approve]"))
+        .await;
+    browser
+        .wait_text("[data-testid=waiting-on-you]", |t| {
+            !t.contains("Review the plan of Add a health endpoint")
+        })
+        .await;
+    let id = plan_in_review_of(&server, "Add a health endpoint").await;
+    let approved = server.get(&format!("/api/tasks/{id}")).await;
+    assert_eq!(approved["status"], "completed");
+
+    // Failed work runs again from here, and its link leads to the failed task.
+    let failed = waiting_item(&browser, "Stabilise flaky CI").await;
+    let href = browser
+        .attr(&format!("{failed} a"), "href")
+        .await
+        .unwrap_or_default();
+    assert!(href.starts_with("/tasks/"), "{href}");
+    browser
+        .click(&format!("{failed} [data-testid=waiting-retry]"))
+        .await;
+    browser
+        .wait_text("[data-testid=waiting-on-you]", |t| {
+            !t.contains("Stabilise flaky CI")
+        })
+        .await;
+    let retried = server
+        .get(&format!(
+            "/api/tasks/{}",
+            href.trim_start_matches("/tasks/")
+        ))
+        .await;
+    assert_eq!(retried["status"], "pending");
+
+    // Close asks once more, then closes the mission.
+    let close = waiting_item(&browser, "Close Audit access").await;
+    browser
+        .click(&format!("{close} [data-testid=waiting-close]"))
+        .await;
+    browser
+        .click(&format!("{close} [data-testid=waiting-confirm-close]"))
+        .await;
+    browser
+        .wait_text("[data-testid=waiting-on-you]", |t| {
+            !t.contains("Close Audit access")
+        })
+        .await;
+    assert_eq!(
+        crate::fixtures::api::mission(&server, &dormant).await["status"],
+        "completed"
+    );
+    browser.close().await;
+}

@@ -5,16 +5,16 @@
 
 use crate::client::ClientMission;
 use crate::completion::is_dormant;
-use crate::enums::MissionStatus;
+use crate::enums::{MissionStatus, TaskStatus};
 use crate::grouping::{mission_state, MissionState};
 use crate::mission::SegmentState;
 use crate::note::MissionNote;
 use crate::plan::plan_in_review;
-use crate::progress::{compute_progress, MissionProgress};
+use crate::progress::{compute_progress, is_deliverable, MissionProgress};
 use crate::pull_request::{PrState, PullRequest};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WaitKind {
     PlanInReview,
@@ -25,9 +25,25 @@ pub enum WaitKind {
     Failed,
 }
 
+/// What a person can do about an item right where it is listed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WaitAction {
+    /// Approve or reject the plan of this planning task.
+    ReviewPlan { task_id: String },
+    /// Queue this failed task again.
+    Retry { task_id: String },
+    /// Merge this PR, held for a person.
+    Merge { number: i64, workspace_id: String },
+    /// Close the mission, whose work is done.
+    Close,
+    /// Only the link: what is needed happens there (an answer, a workspace, a budget).
+    Open,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct WaitItem {
     pub kind: WaitKind,
+    pub action: WaitAction,
     pub mission_id: String,
     pub mission_title: String,
     /// What to act on, in words.
@@ -70,6 +86,9 @@ pub fn waiting_on_you(
         if let Some(plan) = plan_in_review(&m.tasks) {
             items.push(WaitItem {
                 kind: WaitKind::PlanInReview,
+                action: WaitAction::ReviewPlan {
+                    task_id: plan.id.clone(),
+                },
                 mission_id: m.id.clone(),
                 mission_title: m.title.clone(),
                 title: format!("Review the plan of {}", m.title),
@@ -85,6 +104,7 @@ pub fn waiting_on_you(
         ) {
             items.push(WaitItem {
                 kind: WaitKind::Dormant,
+                action: WaitAction::Close,
                 mission_id: m.id.clone(),
                 mission_title: m.title.clone(),
                 title: format!("Close {}: its work is done", m.title),
@@ -101,6 +121,7 @@ pub fn waiting_on_you(
         {
             items.push(WaitItem {
                 kind: WaitKind::Deferred,
+                action: WaitAction::Open,
                 mission_id: m.id.clone(),
                 mission_title: m.title.clone(),
                 title: format!(
@@ -129,8 +150,20 @@ pub fn waiting_on_you(
             .filter_map(|t| t.updated_at.clone())
             .max()
             .unwrap_or_default();
+        // The failed deliverable that failed last is the one to retry.
+        let Some(broken) = m
+            .tasks
+            .iter()
+            .filter(|t| t.status == TaskStatus::Failed && is_deliverable(t))
+            .max_by(|a, b| a.updated_at.cmp(&b.updated_at))
+        else {
+            continue;
+        };
         items.push(WaitItem {
             kind: WaitKind::Failed,
+            action: WaitAction::Retry {
+                task_id: broken.id.clone(),
+            },
             mission_id: m.id.clone(),
             mission_title: m.title.clone(),
             title: format!(
@@ -138,7 +171,7 @@ pub fn waiting_on_you(
                 m.title,
                 if failed == 1 { "task" } else { "tasks" }
             ),
-            href: format!("/missions/{}", m.id),
+            href: format!("/tasks/{}", broken.id),
             since,
         });
     }
@@ -152,6 +185,10 @@ pub fn waiting_on_you(
         let mission = pr.mission_id.clone().unwrap_or_default();
         items.push(WaitItem {
             kind: WaitKind::PrHeld,
+            action: WaitAction::Merge {
+                number: pr.number,
+                workspace_id: pr.workspace_id.clone(),
+            },
             mission_title: title_of(&mission),
             title: format!(
                 "Merge PR #{}{}",
@@ -173,6 +210,7 @@ pub fn waiting_on_you(
         let mission = q.mission_id.clone().unwrap_or_default();
         items.push(WaitItem {
             kind: WaitKind::Question,
+            action: WaitAction::Open,
             mission_title: title_of(&mission),
             title: format!("Answer: {}", q.title),
             href: format!("/missions/{mission}?tab=feed"),
@@ -253,7 +291,14 @@ mod tests {
         let items = waiting_on_you(&[stuck, replanning, paused], &[], &[]);
         assert_eq!(items.len(), 1, "{items:?}");
         assert_eq!(items[0].kind, WaitKind::Failed);
-        assert_eq!(items[0].href, "/missions/m1");
+        // It leads to the failed task, and retries it in place.
+        assert_eq!(items[0].href, "/tasks/f");
+        assert_eq!(
+            items[0].action,
+            WaitAction::Retry {
+                task_id: "f".into()
+            }
+        );
         assert_eq!(
             items[0].title,
             "CI: 1 task failed and nothing is queued — retry or re-plan"
