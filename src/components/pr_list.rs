@@ -150,14 +150,33 @@ pub fn PrList(
                 Some(Err(e)) => view! { <p class="muted" role="alert">{format!("The pull requests could not be read: {e}")}</p> }.into_any(),
                 Some(Ok(None)) => view! { <TaskPrList prs=from_tasks.get() /> }.into_any(),
                 Some(Ok(Some(list))) if list.prs.is_empty() => view! { <p class="muted">"No pull requests yet."</p> }.into_any(),
-                Some(Ok(Some(list))) => view! {
-                    <ul class="prs">
-                        {list.prs.into_iter().map(|pr| view! {
-                            <PrItem pr=pr state=state refresh=refresh />
-                        }).collect_view()}
-                    </ul>
+                Some(Ok(Some(list))) => {
+                    // Landed and closed PRs fold away under their count; open ones are listed.
+                    let (done, open): (Vec<_>, Vec<_>) = list
+                        .prs
+                        .into_iter()
+                        .partition(|pr| matches!(pr.state.as_str(), "merged" | "closed"));
+                    let done_count = done.len();
+                    view! {
+                        {open.is_empty().then(|| view! { <p class="muted">"No open pull requests."</p> })}
+                        <ul class="prs">
+                            {open.into_iter().map(|pr| view! {
+                                <PrItem pr=pr state=state refresh=refresh />
+                            }).collect_view()}
+                        </ul>
+                        {(done_count > 0).then(|| view! {
+                            <details class="prs-done" data-testid="prs-done">
+                                <summary>{format!("Merged or closed ({done_count})")}</summary>
+                                <ul class="prs">
+                                    {done.into_iter().map(|pr| view! {
+                                        <PrItem pr=pr state=state refresh=refresh />
+                                    }).collect_view()}
+                                </ul>
+                            </details>
+                        })}
+                    }
+                    .into_any()
                 }
-                .into_any(),
             }}
         </section>
     }

@@ -27,7 +27,8 @@ use buildd_core::MissionStatus;
 use buildd_core::{compute_progress, MissionTask};
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::use_query_map;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -62,13 +63,30 @@ fn MissionLoader() -> impl IntoView {
         retry.run(());
     });
     let query = use_query_map();
-    let tab = RwSignal::new(
-        if query.with_untracked(|q| q.get("tab")).as_deref() == Some("feed") {
-            "feed"
+    let tab = RwSignal::new(match query.with_untracked(|q| q.get("tab")).as_deref() {
+        Some("feed") => "feed",
+        Some("settings") => "settings",
+        _ => "overview",
+    });
+    // The tab is in the address, so a reload or a shared link opens the same one.
+    let navigate = use_navigate();
+    let select = Callback::new(move |name: &'static str| {
+        tab.set(name);
+        let path = window().location().pathname().unwrap_or_default();
+        let query = if name == "overview" {
+            String::new()
         } else {
-            "overview"
-        },
-    );
+            format!("?tab={name}")
+        };
+        navigate(
+            &format!("{path}{query}"),
+            NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..Default::default()
+            },
+        );
+    });
     // A merge changes the PRs and the mission alike.
     let after_merge = Callback::new(move |_| {
         retry_prs.run(());
@@ -143,24 +161,27 @@ fn MissionLoader() -> impl IntoView {
             {move || organizer.with(Option::is_some).then(|| view! {
                 <div class="tabs" role="tablist">
                     <button role="tab" data-testid="tab-overview" aria-selected=move || (tab.get() == "overview").to_string()
-                        on:click=move |_| tab.set("overview")>"Overview"</button>
+                        on:click=move |_| select.run("overview")>"Overview"</button>
                     <button role="tab" data-testid="tab-feed" aria-selected=move || (tab.get() == "feed").to_string()
-                        on:click=move |_| tab.set("feed")>"Feed"</button>
+                        on:click=move |_| select.run("feed")>"Feed"</button>
+                    <button role="tab" data-testid="tab-settings" aria-selected=move || (tab.get() == "settings").to_string()
+                        on:click=move |_| select.run("settings")>"Organizer & merging"</button>
                 </div>
             })}
             {move || shown("feed")().then(|| view! {
                 <Feed notes=notes mission_id=id.get() state=feed_state refresh=after_note />
             })}
-            // What the mission is doing comes first; how it is set up follows.
+            // The work comes first — open tasks, then the PRs — and how the mission is set up
+            // has its own tab.
+            {move || tasks.get().filter(|_| tab.get() == "overview").map(|t| view! { <TaskSections tasks=t expanded=expanded /> })}
             {move || shown("overview")().then(|| view! {
                 <PrList prs=prs from_tasks=task_prs state=merge_state refresh=after_merge />
             })}
-            {move || tasks.get().filter(|_| tab.get() == "overview").map(|t| view! { <TaskSections tasks=t expanded=expanded /> })}
-            {move || organizer.get().filter(|_| tab.get() == "overview").map(|m| view! {
+            {move || organizer.get().filter(|_| tab.get() == "settings").map(|m| view! {
                 <OrganizerSection mission=m state=organizer_state refresh=retry />
             })}
-            {move || shown("overview")().then(|| view! { <RunsTimeline runs=runs /> })}
-            {move || organizer.get().filter(|_| tab.get() == "overview").map(|m| view! {
+            {move || shown("settings")().then(|| view! { <RunsTimeline runs=runs /> })}
+            {move || organizer.get().filter(|_| tab.get() == "settings").map(|m| view! {
                 <MergePolicyEditor mission=m state=policy_state refresh=retry />
             })}
         </section>
@@ -284,6 +305,19 @@ fn TaskSections(tasks: Vec<MissionTask>, expanded: RwSignal<HashSet<TaskGroup>>)
                                 }
                             })
                     };
+                    // Finished work folds away under its count; open work is laid out.
+                    if matches!(group, TaskGroup::Done | TaskGroup::Cancelled) {
+                        return view! {
+                            <details class="task-group task-group--finished" data-testid=format!("tasks-{}", group.slug())>
+                                <summary class="task-group__title">
+                                    {group.label()} <span class="group__count">{count}</span>
+                                </summary>
+                                <ul class="task-list">{rows}</ul>
+                                {more}
+                            </details>
+                        }
+                        .into_any();
+                    }
                     view! {
                         <section class="task-group" data-testid=format!("tasks-{}", group.slug())>
                             <h3 class="task-group__title">
@@ -293,6 +327,7 @@ fn TaskSections(tasks: Vec<MissionTask>, expanded: RwSignal<HashSet<TaskGroup>>)
                             {more}
                         </section>
                     }
+                    .into_any()
                 })
                 .collect_view()}
         </section>

@@ -172,7 +172,7 @@ async fn a_persons_note_is_sent_as_the_users() {
 async fn a_checklist_buildd_does_not_keep_stays_in_the_editor_with_why() {
     let on = connected().await;
     on.open(
-        &format!("/missions/{MISSION}"),
+        &format!("/missions/{MISSION}?tab=settings"),
         "[data-testid=mission-title]",
     )
     .await;

@@ -2,13 +2,13 @@
 
 use crate::fixtures::api::mission_workspace;
 use crate::fixtures::check::{any_text, text_is, text_with};
-use crate::fixtures::{on_new_mission, open, Page};
+use crate::fixtures::{on_new_mission_settings, open, Page};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_workspace_default_policy_and_merge_switches_are_set_on_its_settings_page() {
     const STALL: &str = "[data-testid=policy-stall]";
-    let (server, browser, mission) = on_new_mission("Inherits its workspace").await;
+    let (server, browser, mission) = on_new_mission_settings("Inherits its workspace").await;
     let workspace = mission_workspace(&server).await;
     let settings = format!("/api/workspaces/{workspace}");
     browser.click("[data-testid=workspace-settings-link]").await;
@@ -65,7 +65,7 @@ async fn the_workspace_default_policy_and_merge_switches_are_set_on_its_settings
     );
 
     // The mission inherits the new default, and says so.
-    open(&browser, &server, Page::Mission(&mission)).await;
+    open(&browser, &server, Page::MissionSettings(&mission)).await;
     let effective = any_text(&browser, "[data-testid=effective-policy]").await;
     assert!(effective.starts_with("Human"), "{effective}");
     browser.close().await;

@@ -55,6 +55,7 @@ async fn a_dormant_mission_is_closed_through_the_confirmation() {
         browser.absent("[data-testid=mission-status]").await,
         "the state chip says it once"
     );
+    browser.click("[data-testid=tab-settings]").await;
     text_is(
         &browser,
         "[data-testid=organizer-mode]",

@@ -2,7 +2,7 @@
 
 use crate::fixtures::api::mission;
 use crate::fixtures::check::{any_text, text_is};
-use crate::fixtures::on_new_mission;
+use crate::fixtures::on_new_mission_settings;
 use serde_json::json;
 
 /// Where the page says which policy is in effect, and what it says when none is set.
@@ -11,7 +11,7 @@ const INHERITED: &str = "Auto-threshold — the built-in default";
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_mission_switched_to_human_shows_its_effective_policy() {
-    let (server, browser, id) = on_new_mission("Payments hardening").await;
+    let (server, browser, id) = on_new_mission_settings("Payments hardening").await;
     let effective = any_text(&browser, EFFECTIVE).await;
     assert_eq!(effective, INHERITED);
 

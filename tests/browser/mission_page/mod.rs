@@ -4,6 +4,7 @@
 mod closing;
 mod completion;
 mod feed;
+mod layout;
 mod live_refresh;
 mod merge_policy;
 mod organizer;

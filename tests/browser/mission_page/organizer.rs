@@ -2,7 +2,7 @@
 
 use crate::fixtures::api::mission;
 use crate::fixtures::check::{any_text, text_from, text_is, text_with, value_len};
-use crate::fixtures::on_new_mission;
+use crate::fixtures::on_new_mission_settings;
 use fantoccini::Locator;
 use serde_json::json;
 
@@ -16,7 +16,7 @@ const SAVE_HOURS: &str = "[data-testid=save-hours]";
 #[tokio::test(flavor = "multi_thread")]
 async fn the_organizer_checklist_is_edited_and_kept_when_a_save_fails() {
     // The server runs as long as it is bound.
-    let (_server, browser, mission) = on_new_mission("Keep production healthy").await;
+    let (_server, browser, mission) = on_new_mission_settings("Keep production healthy").await;
     let c = &browser.client;
     let shown = any_text(&browser, CHECKLIST).await;
     assert!(
@@ -74,7 +74,7 @@ async fn the_organizer_checklist_is_edited_and_kept_when_a_save_fails() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn active_hours_and_check_ins_show_on_the_mission_page() {
-    let (server, browser, id) = on_new_mission("Nightly export").await;
+    let (server, browser, id) = on_new_mission_settings("Nightly export").await;
     let sentence = any_text(&browser, HOURS).await;
     assert_eq!(sentence, "Check-ins may run at any hour.");
 

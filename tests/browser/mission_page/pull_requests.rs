@@ -58,6 +58,9 @@ async fn a_held_pr_shows_its_contract_reason_and_a_person_merges_it() {
     any_text(&browser, &pr(502, "merge-confirm")).await;
     assert!(browser.absent(&pr(502, "merge-warning")).await);
     browser.click(&pr(502, "confirm-merge")).await;
+    // Merged, it folds away with the others that landed.
+    browser.wait_for("[data-testid=prs-done]").await;
+    browser.click("[data-testid=prs-done] summary").await;
     browser
         .wait_text(&pr(502, "pr-state"), |t| t.eq_ignore_ascii_case("merged"))
         .await;
@@ -107,6 +110,9 @@ async fn an_escalated_review_shows_why_and_a_person_merges_the_pr() {
     assert!(review.contains("Tests cover the ranking."), "{review}");
     browser.click(&pr(601, "merge-pr")).await;
     browser.click(&pr(601, "confirm-merge")).await;
+    // Merged, it folds away with the others that landed.
+    browser.wait_for("[data-testid=prs-done]").await;
+    browser.click("[data-testid=prs-done] summary").await;
     browser
         .wait_text(&pr(601, "pr-state"), |t| t.eq_ignore_ascii_case("merged"))
         .await;
