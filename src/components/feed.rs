@@ -6,7 +6,7 @@ use crate::components::markdown::{InlineMarkdown, Markdown};
 use crate::format::time_ago;
 use crate::state::refresh::Polled;
 use crate::state::write::{refused, Write};
-use buildd_core::note::{MissionNote, NotesPage};
+use buildd_core::note::{threads, MissionNote, NotesPage};
 use leptos::prelude::*;
 
 /// What a person is writing in the feed. Lives above the refreshed list.
@@ -114,10 +114,40 @@ fn Note(
                     <p class="note__title"><InlineMarkdown source=note.title.clone() /></p>
                 }.into_any(),
             }}
-            {(!note.options.is_empty()).then(|| view! {
-                <p class="small" data-testid="note-options">{format!("Options: {}", note.options.join(" · "))}</p>
+            // An open question's options answer it in one click; the agent's default is marked.
+            {(!note.options.is_empty()).then(|| {
+                if !open_question {
+                    return view! {
+                        <p class="small" data-testid="note-options">{format!("Options: {}", note.options.join(" · "))}</p>
+                    }
+                    .into_any();
+                }
+                let buttons = note
+                    .options
+                    .iter()
+                    .map(|option| {
+                        let is_default = default.as_deref() == Some(option.as_str());
+                        let answer = answer.clone();
+                        let text = option.clone();
+                        view! {
+                            <button
+                                class="button button--small"
+                                class:button--primary=is_default
+                                data-testid="note-option"
+                                prop:disabled=move || state.send.busy()
+                                on:click=move |_| answer(text.clone())
+                            >
+                                {option.clone()}
+                                {is_default.then_some(" (default)")}
+                            </button>
+                        }
+                    })
+                    .collect_view();
+                view! { <div class="actions note__options" data-testid="note-options">{buttons}</div> }.into_any()
             })}
-            {default.clone().map(|d| view! { <p class="small muted" data-testid="note-default">{format!("Default: {d}")}</p> })}
+            {default.clone().filter(|_| note.options.is_empty() || !open_question).map(|d| view! {
+                <p class="small muted" data-testid="note-default">{format!("Default: {d}")}</p>
+            })}
             {open_question.then(|| {
                 let answer = answer.clone();
                 let skip = skip.clone();
@@ -290,10 +320,21 @@ pub fn Feed(
                     });
                     shown.extend(older);
                     let load_older = load_older.clone();
+                    // Replies sit under what they answer.
+                    let threads = threads(&shown);
                     view! {
                         <ul class="notes">
-                            {shown.into_iter().map(|n| view! {
+                            {threads.into_iter().map(|(n, replies)| view! {
                                 <Note note=n mission_id=mission_id.clone() state=state refresh=refresh />
+                                {(!replies.is_empty()).then(|| view! {
+                                    <li class="note__thread">
+                                        <ul class="notes notes--replies" data-testid="note-replies">
+                                            {replies.into_iter().map(|r| view! {
+                                                <Note note=r mission_id=mission_id.clone() state=state refresh=refresh />
+                                            }).collect_view()}
+                                        </ul>
+                                    </li>
+                                })}
                             }).collect_view()}
                         </ul>
                         {move || state.older_read.error().map(|e| view! { <p class="form__error" role="alert" data-testid="older-error">{e}</p> })}

@@ -41,8 +41,13 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
         waiting.contains("Stabilise flaky CI: 1 task failed and nothing is queued"),
         "the demo's failed work, which nothing will retry: {waiting}"
     );
-    assert!(waiting.starts_with("Waiting on you (3)"), "{waiting}");
-    assert_eq!(c.title().await.unwrap(), "(3) Buildd Mission Control");
+    // The demo's own open question waits too.
+    assert!(
+        waiting.contains("Answer: Keep PayPal Express on the new payment form?"),
+        "{waiting}"
+    );
+    assert!(waiting.starts_with("Waiting on you (4)"), "{waiting}");
+    assert_eq!(c.title().await.unwrap(), "(4) Buildd Mission Control");
     let planning_rows = text_with(
         &browser,
         "[data-testid=planning-missions]",
@@ -91,7 +96,7 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
 
     // The nav counts what waits on you from every page, and follows the answers.
     let count = any_text(&browser, "[data-testid=nav-waiting-count]").await;
-    assert_eq!(count, "3");
+    assert_eq!(count, "4");
     let questions = notes_of_type(&server, &mission, "question").await;
     let question = id_of(&questions["notes"][0]);
     let (status, _) = server
@@ -102,8 +107,8 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
         )
         .await;
     assert_eq!(status, 201);
-    text_is(&browser, "[data-testid=nav-waiting-count]", "2").await;
-    assert_eq!(c.title().await.unwrap(), "(2) Buildd Mission Control");
+    text_is(&browser, "[data-testid=nav-waiting-count]", "3").await;
+    assert_eq!(c.title().await.unwrap(), "(3) Buildd Mission Control");
     browser.close().await;
 }
 
@@ -181,7 +186,7 @@ async fn what_waits_on_you_is_acted_on_in_place_with_its_age() {
     )
     .await;
     let ages = browser.texts("[data-testid=waiting-age]").await;
-    assert_eq!(ages.len(), 3, "{ages:?}");
+    assert_eq!(ages.len(), 4, "{ages:?}");
     assert!(
         ages.iter().all(|a| a.ends_with("ago") || a == "just now"),
         "{ages:?}"

@@ -48,6 +48,26 @@ pub struct NotesPage {
     pub has_more: bool,
 }
 
+/// The feed as threads: each note that answers no other (or whose question is not loaded),
+/// newest first as given, with the replies to it oldest first beneath it.
+pub fn threads(notes: &[MissionNote]) -> Vec<(MissionNote, Vec<MissionNote>)> {
+    let loaded = |id: &str| notes.iter().any(|n| n.id == id);
+    let mut out: Vec<(MissionNote, Vec<MissionNote>)> = notes
+        .iter()
+        .filter(|n| n.reply_to.as_deref().is_none_or(|parent| !loaded(parent)))
+        .map(|n| (n.clone(), Vec::new()))
+        .collect();
+    for reply in notes.iter().rev() {
+        let Some(parent) = reply.reply_to.as_deref().filter(|p| loaded(p)) else {
+            continue;
+        };
+        if let Some((_, replies)) = out.iter_mut().find(|(n, _)| n.id == parent) {
+            replies.push(reply.clone());
+        }
+    }
+    out
+}
+
 /// What the dashboard posts to `POST /api/missions/{id}/notes` for a person: a note, or an
 /// answer to note `replyTo`. It names the author, since Buildd stores what an API key posts
 /// as an agent's unless the body says `authorType: "user"`, and its organizer passes on only
@@ -106,5 +126,50 @@ mod person_note_tests {
             json!({"type": "reply", "title": "Redis", "replyTo": "n1", "authorType": "user"})
         );
         assert!(NOTE_TYPES.contains(&"reply"));
+    }
+
+    #[test]
+    fn replies_thread_under_their_question_oldest_first() {
+        let note = |id: &str, reply_to: Option<&str>, at: &str| MissionNote {
+            id: id.into(),
+            mission_id: None,
+            task_id: None,
+            worker_id: None,
+            author_type: "agent".into(),
+            kind: if reply_to.is_some() {
+                "reply"
+            } else {
+                "question"
+            }
+            .into(),
+            title: id.into(),
+            body: None,
+            reply_to: reply_to.map(str::to_string),
+            default_choice: None,
+            options: vec![],
+            status: "open".into(),
+            superseded_by_pr_number: None,
+            created_at: at.into(),
+        };
+        // Newest first, as the API lists them; "r0" answers a question not loaded.
+        let feed = [
+            note("r2", Some("q"), "4"),
+            note("other", None, "3"),
+            note("r1", Some("q"), "2"),
+            note("q", None, "1"),
+            note("r0", Some("gone"), "0"),
+        ];
+        let shown: Vec<(String, Vec<String>)> = threads(&feed)
+            .into_iter()
+            .map(|(n, r)| (n.id, r.into_iter().map(|r| r.id).collect()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("other".to_string(), vec![]),
+                ("q".to_string(), vec!["r1".to_string(), "r2".to_string()]),
+                ("r0".to_string(), vec![]),
+            ]
+        );
     }
 }

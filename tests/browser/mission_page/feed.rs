@@ -24,10 +24,10 @@ async fn the_feed_shows_questions_and_takes_guidance_and_answers() {
     let browser = opened(&server, Page::MissionFeed(&mission)).await;
     let c = &browser.client;
     let question = text_with(&browser, "[data-testid=note]", "Which cache?").await;
-    assert!(question.contains("Default: in-process"), "{question}");
-    assert!(
-        question.contains("Options: redis · in-process"),
-        "{question}"
+    // Its options answer it in one click; the agent's default is marked.
+    assert_eq!(
+        browser.texts("[data-testid=note-option]").await,
+        ["redis", "in-process (default)"]
     );
     assert!(
         question.contains("<img src=x onerror=alert(1)>"),
@@ -96,8 +96,9 @@ async fn the_feed_shows_questions_and_takes_guidance_and_answers() {
         .type_into("[data-testid=reply-input]", "Redis")
         .await;
     browser.click("[data-testid=send-reply]").await;
+    // The answer sits under its question.
     browser
-        .wait_text("[data-testid=note]", |t| {
+        .wait_text("[data-testid=note-replies] [data-testid=note]", |t| {
             t.starts_with("REPLY") && t.contains("Redis")
         })
         .await;
@@ -109,6 +110,22 @@ async fn the_feed_shows_questions_and_takes_guidance_and_answers() {
     assert_eq!(replies["notes"][0]["replyTo"], page["notes"][0]["id"]);
     let guidance = notes_of_type(&server, &mission, "guidance").await;
     assert_eq!(guidance["notes"][0]["authorType"], "user");
+
+    // An option answers in one click.
+    let second = json!({"type": "question", "title": "Evict per key or per tenant?",
+                        "options": ["per key", "per tenant"], "defaultChoice": "per key"});
+    assert_eq!(runner_note(&server, &mission, second).await, 201);
+    text_with(&browser, "[data-testid=note]", "Evict per key").await;
+    browser.click("[data-testid=note-option]").await;
+    browser
+        .wait_text("[data-testid=note-replies]", |t| t.contains("per key"))
+        .await;
+    let questions = notes_of_type(&server, &mission, "question").await;
+    assert!(questions["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|q| q["status"] == "answered"));
     browser.close().await;
 }
 

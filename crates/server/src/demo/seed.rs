@@ -36,6 +36,16 @@ struct TaskSpec<'a> {
     minutes_ago: i64,
 }
 
+/// A demo note.
+struct NoteSpec<'a> {
+    kind: &'a str,
+    title: &'a str,
+    body: &'a str,
+    options: &'a [&'a str],
+    default: Option<&'a str>,
+    minutes_ago: i64,
+}
+
 /// The latest worker of a demo task.
 enum Run {
     None,
@@ -47,6 +57,42 @@ enum Run {
 }
 
 impl Seeder<'_> {
+    /// An agent's note on `mission`'s feed; a question stays open for a person.
+    async fn note(&mut self, mission: &str, n: NoteSpec<'_>) -> Result<(), sqlx::Error> {
+        let NoteSpec {
+            kind,
+            title,
+            body,
+            options,
+            default,
+            minutes_ago,
+        } = n;
+        let status = if kind == "question" {
+            "open"
+        } else {
+            "answered"
+        };
+        let options = serde_json::to_string(options).unwrap_or_else(|_| "[]".into());
+        sqlx::query(
+            "INSERT INTO mission_notes (id, team_id, mission_id, author_type, type, title, body, \
+             default_choice, options, status, created_at) \
+             VALUES (?, ?, ?, 'agent', ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(new_id())
+        .bind(&self.team)
+        .bind(mission)
+        .bind(kind)
+        .bind(title)
+        .bind(body)
+        .bind(default)
+        .bind(&options)
+        .bind(status)
+        .bind(ago(minutes_ago))
+        .execute(&mut **self.tx)
+        .await?;
+        Ok(())
+    }
+
     async fn mission(
         &mut self,
         title: &str,
@@ -444,6 +490,31 @@ async fn seed(tx: &mut Tx) -> Result<(), sqlx::Error> {
             ..child("Try the legacy checkout library", "cancelled", 40)
         },
         Run::None,
+    )
+    .await?;
+    // What the agents said on the way: a decision, and a question waiting for a person.
+    s.note(
+        &m,
+        NoteSpec {
+            kind: "decision",
+            title: "Dropped the legacy checkout library",
+            body: "It pins an old payment SDK; the new form talks to the providers directly.",
+            options: &[],
+            default: None,
+            minutes_ago: 38,
+        },
+    )
+    .await?;
+    s.note(
+        &m,
+        NoteSpec {
+            kind: "question",
+            title: "Keep PayPal Express on the new payment form?",
+            body: "It needs its own button and adds a redirect. Until you answer, it stays.",
+            options: &["keep it", "drop it"],
+            default: Some("keep it"),
+            minutes_ago: 30,
+        },
     )
     .await?;
 
