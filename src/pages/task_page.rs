@@ -17,6 +17,7 @@ use buildd_core::client::{ClientMission, ClientTask};
 use buildd_core::markdown::is_web_address;
 use buildd_core::plan::plan_in_review;
 use buildd_core::plan_phase::plan_phase;
+use buildd_core::runs::{quiet_for, run_duration, span};
 use buildd_core::{MissionTask, TaskClass, TaskMessages, TaskMode, TaskStatus};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -85,8 +86,9 @@ fn TaskLoader() -> impl IntoView {
     }
 }
 
-/// The latest run of the task in a line: where it is, what it does, on which branch.
-fn run_line(task: &ClientTask) -> Option<String> {
+/// The latest run of the task in a line: which attempt, where it is, what it does, on which
+/// branch, how long it has taken and when its runner last reported.
+fn run_line(task: &ClientTask, now_ms: i64) -> Option<String> {
     let run = task.workers.first()?;
     let mut parts = vec![run.status.as_str().replace('_', " ")];
     parts.extend(run.current_action.clone());
@@ -97,9 +99,23 @@ fn run_line(task: &ClientTask) -> Option<String> {
         (None, None) => None,
     };
     parts.extend(when);
+    parts.extend(run_duration(run, now_ms).map(|d| {
+        if run.completed_at.is_some() {
+            format!("took {}", span(d))
+        } else {
+            format!("running for {}", span(d))
+        }
+    }));
+    if run.completed_at.is_none() {
+        parts.extend(
+            run.updated_at
+                .as_deref()
+                .map(|u| format!("last report {}", time_ago(Some(u)))),
+        );
+    }
     let label = match task.workers.len() {
-        1 => "Run".to_string(),
-        n => format!("Latest of {n} runs"),
+        1 => "Attempt 1".to_string(),
+        n => format!("Attempt {n} of {n}"),
     };
     Some(format!("{label}: {}", parts.join(" · ")))
 }
@@ -140,6 +156,29 @@ fn TaskView(
                 .collect()
         })
         .unwrap_or_default();
+    let now_ms = js_sys::Date::now() as i64;
+    let latest = task.workers.first();
+    let quiet = latest.and_then(|r| quiet_for(r, now_ms)).map(span);
+    // The run's own error when it says more than the task's one-line result.
+    let task_error = task.result.as_ref().and_then(|r| r.error.clone());
+    let run_error = latest
+        .and_then(|r| r.error.clone())
+        .filter(|e| Some(e) != task_error.as_ref() || e.len() > 200);
+    let earlier: Vec<String> = task
+        .workers
+        .iter()
+        .skip(1)
+        .map(|r| {
+            let mut line = r.status.as_str().replace('_', " ");
+            if let Some(d) = run_duration(r, now_ms) {
+                line.push_str(&format!(" after {}", span(d)));
+            }
+            if let Some(e) = &r.error {
+                line.push_str(&format!(": {e}"));
+            }
+            line
+        })
+        .collect();
     let summary = task.result.as_ref().and_then(|r| r.summary.clone());
     let error = task.result.as_ref().and_then(|r| r.error.clone());
     let failed = task.status == TaskStatus::Failed;
@@ -260,7 +299,26 @@ fn TaskView(
         </section>
         <section class="card" class:hidden=reviewing>
             <h2 class="card__title">"Result"</h2>
-            {run_line(&task).map(|line| view! { <p class="small muted" data-testid="task-run">{line}</p> })}
+            {run_line(&task, now_ms).map(|line| view! { <p class="small muted" data-testid="task-run">{line}</p> })}
+            {quiet.map(|silent| view! {
+                <p class="notice notice--warn" role="status" data-testid="run-quiet">
+                    {format!("Its runner has not reported for {silent}: it may have stopped. A claim lapses after an hour without a report, and the task goes back to the queue.")}
+                </p>
+            })}
+            {run_error.map(|e| view! {
+                <details class="run-error" open=failed data-testid="run-error">
+                    <summary>"The run's error, in full"</summary>
+                    <pre>{e}</pre>
+                </details>
+            })}
+            {(!earlier.is_empty()).then(|| view! {
+                <details class="small" data-testid="earlier-runs">
+                    <summary>{format!("Earlier attempts ({})", earlier.len())}</summary>
+                    <ol class="earlier-runs">
+                        {earlier.iter().map(|line| view! { <li>{line.clone()}</li> }).collect_view()}
+                    </ol>
+                </details>
+            })}
             {match (failed, error.clone()) {
                 (true, Some(e)) => view! {
                     <p class="notice notice--danger" role="alert" data-testid="task-error">

@@ -76,7 +76,7 @@ async fn a_planning_run_shows_where_it_is_and_why_it_failed() {
         .await;
     text_is(&browser, BANNER, "Agent is generating a plan…").await;
     // The run in a line: its state and branch.
-    let run = text_from(&browser, "[data-testid=task-run]", "Run: running").await;
+    let run = text_from(&browser, "[data-testid=task-run]", "Attempt 1: running").await;
     assert!(run.contains("· branch "), "{run}");
     server
         .report_ok(
@@ -121,5 +121,82 @@ async fn a_failed_task_says_why_and_runs_again_with_what_it_blocked() {
     let task = server.get(&format!("/api/tasks/{failed}")).await;
     assert_eq!(task["status"], "pending");
     assert!(browser.absent("[data-testid=retry-task]").await);
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_that_went_quiet_is_flagged_and_a_failure_shows_in_full_with_its_attempts() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Search index").await;
+    let task = new_task(&server, "Rebuild the index", Some(&mission)).await;
+    let worker = server.claim_task(&task).await;
+    server
+        .report_ok(
+            &worker,
+            json!({"status": "running", "currentAction": "Reindexing"}),
+        )
+        .await;
+    // Its runner started 57 minutes ago and last reported 40 minutes ago.
+    let ago = |m: i64| {
+        (chrono::Utc::now() - chrono::Duration::minutes(m))
+            .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    };
+    let mut tx = server.db.write().await.unwrap();
+    sqlx::query("UPDATE workers SET started_at = ?, updated_at = ? WHERE id = ?")
+        .bind(ago(57))
+        .bind(ago(40))
+        .bind(&worker)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+
+    let browser = opened(&server, Page::Task(&task)).await;
+    let run = text_from(&browser, "[data-testid=task-run]", "Attempt 1: running").await;
+    assert!(run.contains("Reindexing"), "{run}");
+    assert!(run.contains("running for 57m"), "{run}");
+    assert!(run.contains("last report 40m ago"), "{run}");
+    text_from(
+        &browser,
+        "[data-testid=run-quiet]",
+        "Its runner has not reported for 40m",
+    )
+    .await;
+
+    // It fails with a long error: shown in full, not cut to a line.
+    let error = format!(
+        "Index build failed: {}",
+        "segment merge conflict; ".repeat(20)
+    );
+    server
+        .report_ok(&worker, json!({"status": "failed", "error": error}))
+        .await;
+    let shown = text_from(
+        &browser,
+        "[data-testid=run-error] pre",
+        "Index build failed",
+    )
+    .await;
+    assert_eq!(shown.trim_end(), error.trim_end());
+    assert!(browser.absent("[data-testid=run-quiet]").await);
+
+    // Run again: the second attempt, with the first listed.
+    browser.click("[data-testid=retry-task]").await;
+    text_is(&browser, "[data-testid=task-state]", "pending").await;
+    let again = server.claim_task(&task).await;
+    server.report_ok(&again, json!({"status": "running"})).await;
+    text_from(
+        &browser,
+        "[data-testid=task-run]",
+        "Attempt 2 of 2: running",
+    )
+    .await;
+    let earlier = text_from(
+        &browser,
+        "[data-testid=earlier-runs] summary",
+        "Earlier attempts",
+    )
+    .await;
+    assert_eq!(earlier, "Earlier attempts (1)");
     browser.close().await;
 }

@@ -34,6 +34,7 @@ pub mod pull_request;
 pub mod reviewer;
 pub mod reviewer_patch;
 pub mod runner;
+pub mod runs;
 pub mod schedule;
 pub mod task;
 pub mod task_groups;

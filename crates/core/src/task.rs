@@ -70,6 +70,9 @@ pub struct TaskWorker {
     pub started_at: Option<String>,
     pub completed_at: Option<String>,
     pub created_at: Option<String>,
+    /// When its runner last reported.
+    #[serde(default)]
+    pub updated_at: Option<String>,
 }
 
 /// Every column of `tasks`, as `GET /api/tasks/{id}`, `POST /api/tasks` and

@@ -112,6 +112,7 @@ impl WorkerRow {
             started_at: self.started_at.clone(),
             completed_at: self.completed_at.clone(),
             created_at: Some(self.created_at.clone()),
+            updated_at: Some(self.updated_at.clone()),
         }
     }
 }
