@@ -22,7 +22,7 @@ pub fn AppHeader() -> impl IntoView {
                 "Mission Control"
             </A>
             <nav class="topbar__actions">
-                <A href="/" attr:class="topbar__link" attr:data-testid="nav-command">
+                <A href="/" exact=true attr:class="topbar__link" attr:data-testid="nav-command">
                     "Command center"
                     {move || {
                         let n = waiting.with(Vec::len);

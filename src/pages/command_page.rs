@@ -10,6 +10,7 @@ use crate::components::progress_bar::ProgressBar;
 use crate::components::state_chip::HealthChip;
 use crate::components::waiting_item::WaitingItem;
 use crate::state::board::{use_board, Board, BoardState};
+use crate::state::title::page_title;
 use buildd_core::client::ClientMission;
 use buildd_core::command_center::{stuck_on_failure, WaitItem};
 use buildd_core::completion::{completion, why_not_text, Completion};
@@ -23,6 +24,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 
 #[component]
 pub fn CommandPage() -> impl IntoView {
+    page_title(|| Some("Command center".into()));
     view! { <RequireConnection><CommandCenter /></RequireConnection> }
 }
 

@@ -4,12 +4,14 @@
 
 use crate::state::connect_check::{check_key, limited_notice, why_not, KeyCheck};
 use crate::state::connection::{normalize_base, use_connection, Connection};
+use crate::state::title::page_title;
 use crate::state::write::Write;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
 #[component]
 pub fn ConnectPage() -> impl IntoView {
+    page_title(|| Some("Connect".into()));
     let connection = use_connection();
     let current = connection.get_untracked();
     let base = RwSignal::new(current.as_ref().map(|c| c.base.clone()).unwrap_or_default());

@@ -15,6 +15,7 @@ use crate::components::task_row::TaskRow;
 use crate::state::capabilities::use_capabilities;
 use crate::state::connection::use_connection;
 use crate::state::request::with_connection;
+use crate::state::title::page_title;
 use crate::state::workspace_row::workspace_row;
 use buildd_core::capabilities::Extra;
 use buildd_core::client::ClientMission;
@@ -41,6 +42,12 @@ pub fn MissionPage() -> impl IntoView {
 fn MissionLoader() -> impl IntoView {
     let id = route_id();
     let (mission, retry) = polled_by_id(id, |c, id| async move { api::mission(&c, &id).await });
+    page_title(move || {
+        mission.with(|m| match m {
+            Some(Ok(m)) => Some(m.title.clone()),
+            _ => None,
+        })
+    });
     // The runs timeline and the PR list are this server's additions: asked only where offered.
     let offered = use_capabilities();
     let (runs, _) = polled_by_id(id, move |c, id| {

@@ -8,6 +8,7 @@ use crate::components::panel::{EmptyState, ErrorPanel, Loading};
 use crate::state::connection::use_connection;
 use crate::state::refresh::polled;
 use crate::state::request::with_connection;
+use crate::state::title::page_title;
 use buildd_core::client::{ClientMission, ClientMissionList};
 use buildd_core::grouping::{mission_group, MissionGroup};
 use buildd_core::{compute_progress, WorkspaceRef};
@@ -17,6 +18,7 @@ use std::collections::BTreeMap;
 
 #[component]
 pub fn MissionsPage() -> impl IntoView {
+    page_title(|| Some("Missions".into()));
     view! { <RequireConnection><MissionList /></RequireConnection> }
 }
 

@@ -12,6 +12,7 @@ use crate::components::plan_review_panel::{PlanReviewPanel, ReviewState};
 use crate::components::retry_task::RetryTask;
 use crate::format::{short_id, time_ago};
 use crate::state::connection::Connection;
+use crate::state::title::page_title;
 use crate::state::write::Write;
 use buildd_core::client::{ClientMission, ClientTask};
 use buildd_core::markdown::is_web_address;
@@ -46,6 +47,12 @@ pub fn TaskPage() -> impl IntoView {
 fn TaskLoader() -> impl IntoView {
     let id = route_id();
     let (data, retry) = polled_by_id(id, load);
+    page_title(move || {
+        data.with(|d| match d {
+            Some(Ok((task, _, _))) => Some(task.title.clone()),
+            _ => None,
+        })
+    });
     let review = ReviewState::default();
     // `?reject` (the command center's `r`) opens the feedback form at once.
     let query = leptos_router::hooks::use_query_map();

@@ -7,6 +7,7 @@ use crate::api::{self, ApiError};
 use crate::state::capabilities::{use_capabilities, Offered};
 use crate::state::connection::{use_connection, Connection};
 use crate::state::refresh::{polled, Polled};
+use crate::state::title::provide_title;
 use buildd_core::capabilities::Extra;
 use buildd_core::client::ClientMission;
 use buildd_core::command_center::{waiting_on_you, WaitItem};
@@ -44,8 +45,6 @@ impl Board {
         ))
     }
 }
-
-const TITLE: &str = "Buildd Mission Control";
 
 /// Results of finished planning runs read one by one, by task id and `updatedAt`: a run
 /// that did not change is not read again.
@@ -146,14 +145,7 @@ pub fn provide_board() {
             _ => vec![],
         })
     });
-    Effect::new(move |_| {
-        let n = waiting.with(Vec::len);
-        document().set_title(&if n > 0 {
-            format!("({n}) {TITLE}")
-        } else {
-            TITLE.into()
-        });
-    });
+    provide_title(Memo::new(move |_| waiting.with(Vec::len)));
     provide_context(BoardState {
         board,
         retry,

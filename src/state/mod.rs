@@ -10,5 +10,6 @@ pub mod leave_guard;
 pub mod refresh;
 pub mod request;
 pub mod theme;
+pub mod title;
 pub mod workspace_row;
 pub mod write;

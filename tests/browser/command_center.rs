@@ -47,7 +47,24 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
         "{waiting}"
     );
     assert!(waiting.starts_with("Waiting on you (4)"), "{waiting}");
-    assert_eq!(c.title().await.unwrap(), "(4) Buildd Mission Control");
+    // The tab names its page, and the nav marks where you are.
+    assert_eq!(
+        c.title().await.unwrap(),
+        "(4) Command center · Mission Control"
+    );
+    assert_eq!(
+        browser
+            .attr("[data-testid=nav-command]", "aria-current")
+            .await
+            .as_deref(),
+        Some("page")
+    );
+    assert_eq!(
+        browser
+            .attr("[data-testid=nav-missions]", "aria-current")
+            .await,
+        None
+    );
     let planning_rows = text_with(
         &browser,
         "[data-testid=planning-missions]",
@@ -108,7 +125,10 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
         .await;
     assert_eq!(status, 201);
     text_is(&browser, "[data-testid=nav-waiting-count]", "3").await;
-    assert_eq!(c.title().await.unwrap(), "(3) Buildd Mission Control");
+    assert_eq!(
+        c.title().await.unwrap(),
+        "(3) Rate limits · Mission Control"
+    );
     browser.close().await;
 }
 
