@@ -14,6 +14,9 @@ pub const NOTE_TYPES: [&str; 7] = [
     "guidance",
 ];
 
+/// The types an agent posts (Buildd's `post_note` list), and all a task's own notes take.
+pub const AGENT_NOTE_TYPES: [&str; 5] = ["decision", "question", "warning", "suggestion", "update"];
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MissionNote {

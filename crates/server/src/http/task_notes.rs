@@ -12,10 +12,7 @@ use crate::store::tasks::find_task;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use buildd_core::note::MissionNote;
-
-/// The kinds of note a task takes (Buildd's list for task notes).
-const TASK_NOTE_TYPES: [&str; 5] = ["decision", "question", "warning", "suggestion", "update"];
+use buildd_core::note::{MissionNote, AGENT_NOTE_TYPES};
 
 pub async fn create(
     State(state): State<AppState>,
@@ -23,7 +20,7 @@ pub async fn create(
     Path(id): Path<String>,
     body: JsonObject,
 ) -> ApiResult<(StatusCode, Json<MissionNote>)> {
-    let input = read_note(&body, &caller, &TASK_NOTE_TYPES)?;
+    let input = read_note(&body, &caller, &AGENT_NOTE_TYPES)?;
     let mut tx = state.db.write().await?;
     let task = find_task(&mut tx, &caller.team_id, &id).await?;
     if task.mission_id.is_some() {

@@ -4,6 +4,7 @@
 use super::context::Context;
 use super::reply::{field, segment, Params, Reply, Step};
 use axum::http::StatusCode;
+use buildd_core::note::AGENT_NOTE_TYPES;
 use serde_json::{json, Value};
 
 /// Worker and task states in which a connection's assignment is still live.
@@ -179,8 +180,6 @@ pub async fn create_pr(ctx: &Context, params: &Params<'_>) -> Step {
     )))
 }
 
-const NOTE_TYPES: &[&str] = &["decision", "question", "warning", "suggestion", "update"];
-
 /// `post_note`: to the mission's feed, or to the task when it has no mission.
 pub async fn post_note(ctx: &Context, params: &Params<'_>) -> Step {
     let kind = params.text("type");
@@ -193,14 +192,14 @@ pub async fn post_note(ctx: &Context, params: &Params<'_>) -> Step {
         return Err(Reply::error(format!(
             "Error: post_note missing required parameter(s): {}. type must be one of: {}.",
             missing.join(", "),
-            NOTE_TYPES.join(", ")
+            AGENT_NOTE_TYPES.join(", ")
         )));
     }
     let kind = kind.unwrap_or_default();
-    if !NOTE_TYPES.contains(&kind) {
+    if !AGENT_NOTE_TYPES.contains(&kind) {
         return Err(Reply::error(format!(
             "Error: Invalid type. Must be one of: {}",
-            NOTE_TYPES.join(", ")
+            AGENT_NOTE_TYPES.join(", ")
         )));
     }
     let title = params.required("title")?;
