@@ -194,6 +194,16 @@ pub async fn update_task(
     patch(conn, &format!("/api/tasks/{}", encode(id)), body).await
 }
 
+/// Close mission: the mission becomes completed and its check-ins stop.
+pub async fn close_mission(conn: &Connection, id: &str) -> Result<(), ApiError> {
+    update_mission(conn, id, serde_json::json!({"status": "completed"})).await
+}
+
+/// Run a failed task again: it goes back to the queue for the next runner.
+pub async fn queue_again(conn: &Connection, id: &str) -> Result<(), ApiError> {
+    update_task(conn, id, serde_json::json!({"status": "pending"})).await
+}
+
 /// `GET /api/workspaces/{id}`.
 pub async fn workspace(conn: &Connection, id: &str) -> Result<Workspace, ApiError> {
     let envelope: WorkspaceEnvelope = get(conn, &format!("/api/workspaces/{}", encode(id))).await?;

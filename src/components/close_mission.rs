@@ -13,7 +13,6 @@ use buildd_core::plan::planned_nothing;
 use buildd_core::progress::is_deliverable;
 use buildd_core::{MissionStatus, TaskStatus};
 use leptos::prelude::*;
-use serde_json::json;
 
 /// The confirmation in progress. Lives above the refreshed view.
 #[derive(Clone, Copy, Default)]
@@ -84,7 +83,7 @@ pub fn CloseMission(
         let id = id.clone();
         state.close.send_then_clear(
             state.confirming,
-            |c| async move { api::update_mission(&c, &id, json!({"status": "completed"})).await },
+            |c| async move { api::close_mission(&c, &id).await },
             refused("Not closed"),
             refresh,
         );

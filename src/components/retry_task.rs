@@ -5,14 +5,13 @@
 use crate::api;
 use crate::state::write::{refused, Write};
 use leptos::prelude::*;
-use serde_json::json;
 
 #[component]
 pub fn RetryTask(task_id: String, state: Write, refresh: Callback<()>) -> impl IntoView {
     let retry = move |_| {
         let task_id = task_id.clone();
         state.send(
-            |c| async move { api::update_task(&c, &task_id, json!({"status": "pending"})).await },
+            |c| async move { api::queue_again(&c, &task_id).await },
             refused("Not queued"),
             move |()| refresh.run(()),
         );

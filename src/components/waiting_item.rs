@@ -8,7 +8,6 @@ use crate::format::time_ago;
 use crate::state::write::{refused, Write};
 use buildd_core::command_center::{WaitAction, WaitItem, WaitKind};
 use leptos::prelude::*;
-use serde_json::json;
 
 fn kind_label(kind: WaitKind) -> &'static str {
     match kind {
@@ -81,7 +80,7 @@ pub fn WaitingItem(item: WaitItem, refresh: Callback<()>) -> impl IntoView {
             let retry = move |_| {
                 let id = task_id.clone();
                 act.send(
-                    |c| async move { api::update_task(&c, &id, json!({"status": "pending"})).await },
+                    |c| async move { api::queue_again(&c, &id).await },
                     refused("Not queued"),
                     move |()| refresh.run(()),
                 );
@@ -114,9 +113,7 @@ pub fn WaitingItem(item: WaitItem, refresh: Callback<()>) -> impl IntoView {
             let close = move |_| {
                 let id = mission_id.clone();
                 act.send(
-                    |c| async move {
-                        api::update_mission(&c, &id, json!({"status": "completed"})).await
-                    },
+                    |c| async move { api::close_mission(&c, &id).await },
                     refused("Not closed"),
                     move |()| refresh.run(()),
                 );
