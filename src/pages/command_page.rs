@@ -13,7 +13,7 @@ use crate::state::board::{use_board, Board, BoardState};
 use crate::state::title::page_title;
 use buildd_core::client::ClientMission;
 use buildd_core::command_center::{stuck_on_failure, WaitItem};
-use buildd_core::completion::{completion, why_not_text, Completion};
+use buildd_core::completion::completion_brief;
 use buildd_core::grouping::health;
 use buildd_core::plan::{plan_in_review, planned_nothing};
 use buildd_core::planning_loop::{loop_step, LoopStep};
@@ -53,19 +53,11 @@ fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) ->
             "planned nothing; waits for a note, Run or a check-in".to_string()
         }
         LoopStep::Loop => "waits for the organizer's next run".to_string(),
-        _ => match completion(&mission.orchestration_mode, &mission.tasks) {
-            Completion::Complete if mission.requires_review => "waits for you to close it".into(),
-            Completion::Complete => "done".into(),
-            Completion::AwaitingOrganizer => "waits for the organizer's next run".into(),
-            Completion::AwaitingVerification(why) => {
-                let reasons: Vec<String> = why.iter().map(|b| b.text()).collect();
-                format!("organizer proposed completion; {}", reasons.join(", "))
-            }
-            Completion::NotDone(why) => {
-                let reasons: Vec<String> = why.iter().map(|b| b.text()).collect();
-                why_not_text(&reasons)
-            }
-        },
+        _ => completion_brief(
+            &mission.orchestration_mode,
+            mission.requires_review,
+            &mission.tasks,
+        ),
     };
     let strip = LoopStep::ALL
         .iter()

@@ -185,11 +185,34 @@ pub fn completion(mode: &OrchestrationMode, tasks: &[MissionTask]) -> Completion
     }
 }
 
+fn reasons(why: &[Blocker]) -> Vec<String> {
+    why.iter().map(Blocker::text).collect()
+}
+
 /// "awaiting verification: 2 tasks still open, PR #12 not merged": the feed note of a
 /// proposal that cannot be honoured yet.
 pub fn awaiting_verification_text(why: &[Blocker]) -> String {
-    let reasons: Vec<String> = why.iter().map(Blocker::text).collect();
-    format!("awaiting verification: {}", reasons.join(", "))
+    format!("awaiting verification: {}", reasons(why).join(", "))
+}
+
+/// Where completion stands, in a few words for a mission's row.
+pub fn completion_brief(
+    mode: &OrchestrationMode,
+    requires_review: bool,
+    tasks: &[MissionTask],
+) -> String {
+    match completion(mode, tasks) {
+        Completion::Complete if requires_review => "waits for you to close it".into(),
+        Completion::Complete => "done".into(),
+        Completion::AwaitingOrganizer => "waits for the organizer's next run".into(),
+        Completion::AwaitingVerification(why) => {
+            format!(
+                "organizer proposed completion; {}",
+                reasons(&why).join(", ")
+            )
+        }
+        Completion::NotDone(why) => why_not_text(&reasons(&why)),
+    }
 }
 
 /// Where completion stands, in a sentence for the mission page.
@@ -227,10 +250,7 @@ pub fn completion_standing(
                     join_words(&waits)
                 )
             }
-            Completion::NotDone(why) => {
-                let reasons: Vec<String> = why.iter().map(Blocker::text).collect();
-                format!("{}.", why_not_text(&reasons))
-            }
+            Completion::NotDone(why) => format!("{}.", why_not_text(&reasons(&why))),
         }),
         _ => None,
     }
@@ -386,6 +406,35 @@ mod tests {
         assert_eq!(
             standing.as_deref(),
             Some("The organizer proposed completion; waiting for PR #12 to merge.")
+        );
+    }
+
+    #[test]
+    fn a_rows_brief_says_the_same_in_fewer_words() {
+        let first = run("p1", "2026-01-01T00:00:00Z", 1, false);
+        let done = child("a", "p1", task("a", TaskStatus::Completed));
+        let unmerged = child("b", "p1", with_pr("b", 12, false));
+        let proposal = run("p2", "2026-01-01T01:00:00Z", 0, true);
+        let brief = |rr, tasks: &[MissionTask]| completion_brief(&AUTO, rr, tasks);
+        assert_eq!(
+            brief(false, &[first.clone(), done.clone()]),
+            "waits for the organizer's next run"
+        );
+        assert_eq!(
+            brief(false, &[first.clone(), unmerged.clone()]),
+            "Not complete yet: PR #12 not merged"
+        );
+        assert_eq!(
+            brief(false, &[first.clone(), unmerged, proposal.clone()]),
+            "organizer proposed completion; PR #12 not merged"
+        );
+        assert_eq!(
+            brief(false, &[first.clone(), done.clone(), proposal.clone()]),
+            "done"
+        );
+        assert_eq!(
+            brief(true, &[first, done, proposal]),
+            "waits for you to close it"
         );
     }
 
