@@ -3,18 +3,15 @@
 use crate::components::app_header::AppHeader;
 use crate::pages::command_page::CommandPage;
 use crate::pages::connect_page::ConnectPage;
-use crate::pages::mission_page::MissionPage;
-use crate::pages::missions_page::MissionsPage;
+use crate::pages::lazy_routes::{MissionRoute, MissionsRoute, TaskRoute, WorkspaceRoute};
 use crate::pages::not_found_page::NotFoundPage;
-use crate::pages::task_page::TaskPage;
-use crate::pages::workspace_page::WorkspacePage;
 use crate::state::board::provide_board;
 use crate::state::capabilities::provide_capabilities;
 use crate::state::connection::provide_connection;
 use crate::state::theme::provide_theme;
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
-use leptos_router::path;
+use leptos_router::{path, Lazy};
 
 #[component]
 pub fn App() -> impl IntoView {
@@ -28,11 +25,11 @@ pub fn App() -> impl IntoView {
             <main class="main">
                 <Routes fallback=|| view! { <NotFoundPage /> }>
                     <Route path=path!("/") view=CommandPage />
-                    <Route path=path!("/missions") view=MissionsPage />
+                    <Route path=path!("/missions") view={Lazy::<MissionsRoute>::new()} />
                     <Route path=path!("/connect") view=ConnectPage />
-                    <Route path=path!("/missions/:id") view=MissionPage />
-                    <Route path=path!("/tasks/:id") view=TaskPage />
-                    <Route path=path!("/workspaces/:id") view=WorkspacePage />
+                    <Route path=path!("/missions/:id") view={Lazy::<MissionRoute>::new()} />
+                    <Route path=path!("/tasks/:id") view={Lazy::<TaskRoute>::new()} />
+                    <Route path=path!("/workspaces/:id") view={Lazy::<WorkspaceRoute>::new()} />
                 </Routes>
             </main>
         </Router>

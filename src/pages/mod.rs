@@ -3,11 +3,12 @@
 
 pub mod command_page;
 pub mod connect_page;
-pub mod mission_page;
-pub mod missions_page;
+pub mod lazy_routes;
+mod mission_page;
+mod missions_page;
 pub mod not_found_page;
-pub mod task_page;
-pub mod workspace_page;
+mod task_page;
+mod workspace_page;
 
 use crate::api::ApiError;
 use crate::components::panel::Loading;

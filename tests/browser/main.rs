@@ -8,6 +8,7 @@ mod fixtures;
 
 mod command_center;
 mod connect;
+mod first_load;
 mod mission_page;
 mod missions_list;
 mod on_buildd;

@@ -1,6 +1,7 @@
-//! `cargo xtask serve | test | bench | lint-imports`: installs what is missing, builds, runs.
+//! `cargo xtask serve | build | test | bench | lint-imports`: installs what is missing, builds, runs.
 
 mod imports;
+mod split;
 mod tools;
 
 use std::path::PathBuf;
@@ -16,6 +17,8 @@ usage: cargo xtask <command>
   serve --upstream URL [--listen ADDR]
                                       build the dashboard and serve it with every /api/* call
                                       forwarded to the Buildd at URL (no local database)
+  build                               the release dashboard into dist/, its later pages split
+                                      into chunks
   test                                format, import and lint checks, then every test, browser
                                       tests included
   bench                               dashboard size, API latency and render time
@@ -30,6 +33,7 @@ fn main() {
     let env = tools::Env::new(&root);
     let result = match args.first().map(String::as_str) {
         Some("serve") => serve(&env, &args[1..]),
+        Some("build") => tools::ensure_web(&env).and_then(|()| build_dashboard(&env)),
         Some("test") => test(&env),
         Some("bench") => bench(&env),
         Some("lint-imports") => imports::lint(),
@@ -75,8 +79,13 @@ pub fn step(what: &str) {
     eprintln!("\n==> {what}");
 }
 
+/// The release dashboard in `dist`, its later pages split into chunks (see `split.rs`).
 fn build_dashboard(env: &tools::Env) -> Result<(), String> {
-    run(env, "trunk", &["build", "--release"])
+    let split = split::prepare(env)?;
+    let dist = std::path::Path::new("dist");
+    let previous = split::previous(dist);
+    split.trunk_build(env)?;
+    split::finish(env, &split, dist, previous)
 }
 
 fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
@@ -146,20 +155,25 @@ fn test(env: &tools::Env) -> Result<(), String> {
             "warnings",
         ],
     )?;
-    run(
-        env,
-        "cargo",
-        &[
-            "clippy",
-            "-p",
-            "buildd-mission-control",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--",
-            "-D",
-            "warnings",
-        ],
-    )?;
+    // The dashboard as `trunk serve` builds it, and split into lazy pages as shipped.
+    for features in ["", "lazy"] {
+        run(
+            env,
+            "cargo",
+            &[
+                "clippy",
+                "-p",
+                "buildd-mission-control",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--features",
+                features,
+                "--",
+                "-D",
+                "warnings",
+            ],
+        )?;
+    }
     build_dashboard(env)?;
     run_tests(env)
 }

@@ -34,7 +34,11 @@ impl Env {
         &self.target
     }
 
-    fn bin(&self) -> PathBuf {
+    pub fn cache(&self) -> &Path {
+        &self.cache
+    }
+
+    pub fn bin(&self) -> PathBuf {
         self.cache.join("tools/bin")
     }
 

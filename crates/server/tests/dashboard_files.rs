@@ -201,6 +201,13 @@ async fn content_named_files_are_kept_a_year_and_the_page_is_revalidated() {
     assert!(is_content_named(
         "buildd-mission-control-f3a03351f5f5326_bg.wasm"
     ));
+    // The split build's chunks and their loader.
+    assert!(is_content_named("chunk_6-34e39b36ded12f9f.wasm"));
+    assert!(is_content_named(
+        "split___mission_route_view_873364-0a6945f1c37e44ac.wasm"
+    ));
+    assert!(is_content_named("split-loader-28208bb2a1bf3959.js"));
+    assert!(!is_content_named("split-files.json"));
     assert!(!is_content_named("index.html"));
     assert!(!is_content_named("app-notahash.js"));
     assert!(!is_content_named("app-DFE3236827DAA2A5.js"));

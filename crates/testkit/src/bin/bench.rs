@@ -1,6 +1,7 @@
-//! `cargo xtask bench`: the dashboard's shipped size, `GET /api/missions/{id}` latency for a
-//! mission with 2,000 tasks, approve-plan on a 100-step plan, and the time to render that
-//! mission in headless Chromium.
+//! `cargo xtask bench`: the dashboard's shipped size and the command center's first load in
+//! headless Chromium, `GET /api/missions/{id}` latency for a mission with 2,000 tasks,
+//! approve-plan on a 100-step plan, the time to render that mission, and an idle page's
+//! traffic.
 //! Figures are printed with their budgets; nothing is asserted.
 
 use buildd_testkit::{Browser, TestServer, WorkerVerbs};
@@ -29,38 +30,155 @@ fn brotli(bytes: &[u8]) -> usize {
     out.len()
 }
 
+/// The files of the current build: what `index.html` names, the split build's chunks and
+/// loader (`split-files.json`); the previous build's chunks kept beside them are left out.
+fn build_files(dist: &Path) -> Vec<String> {
+    let index = std::fs::read_to_string(dist.join("index.html")).expect("index.html");
+    let mut files: Vec<String> = index
+        .split(['"', '\''])
+        .filter_map(|part| part.strip_prefix('/'))
+        .filter(|name| name.ends_with(".wasm") || name.ends_with(".js"))
+        .map(str::to_string)
+        .collect();
+    if let Ok(split) = std::fs::read_to_string(dist.join("split-files.json")) {
+        files.extend(serde_json::from_str::<Vec<String>>(&split).expect("split-files.json"));
+    }
+    files.sort();
+    files.dedup();
+    files
+}
+
 fn sizes(dist: &Path) {
     println!("\nShipped dashboard ({})", dist.display());
     println!(
-        "  {:<48} {:>10} {:>10} {:>10}",
+        "  {:<56} {:>10} {:>10} {:>10}",
         "file", "raw", "gzip", "brotli"
     );
-    let mut total = (0, 0, 0);
-    let mut files: Vec<_> = std::fs::read_dir(dist)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    for path in files {
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        if ext != "wasm" && ext != "js" {
-            continue;
-        }
-        let bytes = std::fs::read(&path).unwrap();
+    let (mut all, mut chunks) = ((0, 0, 0), (0, 0, 0));
+    for name in build_files(dist) {
+        let bytes = std::fs::read(dist.join(&name)).unwrap();
         let (r, g, b) = (bytes.len(), gzip(&bytes), brotli(&bytes));
-        total = (total.0 + r, total.1 + g, total.2 + b);
-        let name = path.file_name().unwrap().to_string_lossy();
-        println!("  {name:<48} {r:>10} {g:>10} {b:>10}");
+        all = (all.0 + r, all.1 + g, all.2 + b);
+        if is_chunk(&name) {
+            chunks = (chunks.0 + r, chunks.1 + g, chunks.2 + b);
+        }
+        println!("  {name:<56} {r:>10} {g:>10} {b:>10}");
     }
     println!(
-        "  {:<48} {:>10} {:>10} {:>10}",
-        "wasm + js", total.0, total.1, total.2
+        "  {:<56} {:>10} {:>10} {:>10}",
+        "the lazy pages' chunks", chunks.0, chunks.1, chunks.2
     );
     println!(
-        "  budget: at most 160 KB gzip -> {:.1} KB ({})",
-        total.1 as f64 / 1000.0,
-        if total.1 <= 160_000 { "within" } else { "OVER" }
+        "  {:<56} {:>10} {:>10} {:>10}",
+        "all wasm + js", all.0, all.1, all.2
     );
+}
+
+/// A chunk of the lazy pages, as the splitter names them.
+fn is_chunk(name: &str) -> bool {
+    name.ends_with(".wasm") && (name.starts_with("chunk_") || name.starts_with("split_"))
+}
+
+/// Waits for the command center's first row: the time since navigation, and the wasm, JS and
+/// CSS files fetched before it.
+const FIRST_ROW: &str = r#"
+const done = arguments[arguments.length - 1];
+function check() {
+  if (document.querySelector('[data-testid=command-row]')) {
+    const at = performance.now();
+    const files = performance.getEntriesByType("resource")
+      .filter(e => e.startTime < at)
+      .map(e => new URL(e.name).pathname.slice(1))
+      .filter(path => /\.(wasm|js|css)$/.test(path));
+    done([at, files]);
+  } else {
+    requestAnimationFrame(check);
+  }
+}
+check();
+"#;
+
+/// The wasm and JS files fetched since the timings were last cleared.
+const FETCHED: &str = r#"
+return performance.getEntriesByType("resource")
+  .map(e => new URL(e.name).pathname.slice(1))
+  .filter(path => /\.(wasm|js)$/.test(path));
+"#;
+
+/// The command center's first load as a browser receives it, timed to its first row, cold
+/// (a fresh profile opening the dashboard link) and warm (opened again); then what the lazy
+/// pages fetch on their first visit.
+async fn first_load(dist: &Path) {
+    let server = TestServer::start_demo().await;
+    let browser = Browser::start(1366).await;
+    let c = &browser.client;
+    c.goto(&server.link()).await.unwrap();
+    let cold = c.execute_async(FIRST_ROW, vec![]).await.unwrap();
+    println!("\nFirst load: the command center in headless Chromium, every file it fetched before its first row");
+    println!("  {:<56} {:>10} {:>10}", "file", "brotli", "received");
+    let mut total = 0;
+    for file in cold[1].as_array().expect("files") {
+        let name = file[0].as_str().expect("a path");
+        let size = brotli(&std::fs::read(dist.join(name)).expect("a dist file"));
+        total += size;
+        println!("  {name:<56} {size:>10} {:>10}", file[1]);
+    }
+    println!(
+        "  total {:.1} KB brotli   budget: <= 200 KB ({})",
+        total as f64 / 1000.0,
+        if total <= 200_000 { "within" } else { "OVER" }
+    );
+    let mut warm = Vec::new();
+    for _ in 0..5 {
+        c.goto(&server.url("/")).await.unwrap();
+        let t = c.execute_async(FIRST_ROW, vec![]).await.unwrap();
+        warm.push(t[0].as_f64().unwrap());
+    }
+    warm.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!(
+        "  first row on screen: cold {:.0} ms, warm median {:.0} ms ({} loads)",
+        cold[0].as_f64().unwrap(),
+        percentile(&warm, 0.5),
+        warm.len()
+    );
+    // A page's first visit within the app, as a click takes it there.
+    for (page, link, ready) in [
+        (
+            "mission list",
+            "[data-testid=nav-missions]",
+            "[data-testid=active-count]",
+        ),
+        (
+            "mission page",
+            "[data-testid=command-row] a",
+            "[data-testid=mission-title]",
+        ),
+    ] {
+        c.goto(&server.url("/")).await.unwrap();
+        c.execute_async(FIRST_ROW, vec![]).await.unwrap();
+        c.execute("performance.clearResourceTimings()", vec![])
+            .await
+            .unwrap();
+        browser.click(link).await;
+        browser.wait_for(ready).await;
+        let fetched = c.execute(FETCHED, vec![]).await.unwrap();
+        let fetched: Vec<&str> = fetched
+            .as_array()
+            .expect("paths")
+            .iter()
+            .filter_map(|p| p.as_str())
+            .collect();
+        let size: usize = fetched
+            .iter()
+            .map(|name| brotli(&std::fs::read(dist.join(name)).expect("a dist file")))
+            .sum();
+        println!(
+            "  first visit to the {page}: {} files, {:.1} KB brotli",
+            fetched.len(),
+            size as f64 / 1000.0
+        );
+    }
+    browser.close().await;
 }
 
 async fn seed_big_mission(server: &TestServer) -> String {
@@ -509,6 +627,7 @@ async fn main() {
         std::fs::canonicalize(&dist).expect("dist dir"),
     );
     sizes(Path::new(&dist));
+    first_load(Path::new(&dist)).await;
     let server = TestServer::start_empty().await;
     let mission = seed_big_mission(&server).await;
     let runtime = tokio::runtime::Handle::current();

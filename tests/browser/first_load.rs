@@ -1,0 +1,81 @@
+//! What the browser downloads: the command center from the main module alone, each later
+//! page's code fetched on its first visit and kept for the next.
+
+use buildd_testkit::{Browser, TestServer};
+
+/// The wasm files the page has fetched, by name, in the order asked.
+async fn wasm_fetched(browser: &Browser) -> Vec<String> {
+    let names = browser
+        .run(
+            "return performance.getEntriesByType('resource')
+               .map(e => new URL(e.name).pathname.slice(1))
+               .filter(p => p.endsWith('.wasm'));",
+        )
+        .await;
+    serde_json::from_value(names).expect("file names")
+}
+
+fn is_chunk(name: &str) -> bool {
+    name.starts_with("chunk_") || name.starts_with("split_")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_visit() {
+    let server = TestServer::start_demo().await;
+    let browser = Browser::start(1366).await;
+    browser.goto(&server.link()).await;
+    browser.wait_for("[data-testid=command-row]").await;
+    let first = wasm_fetched(&browser).await;
+    assert_eq!(
+        first.len(),
+        1,
+        "one wasm module for the command center: {first:?}"
+    );
+    assert!(first[0].ends_with("_bg.wasm"), "{first:?}");
+
+    browser.click("[data-testid=nav-missions]").await;
+    browser.wait_for("[data-testid=mission-card]").await;
+    let list = wasm_fetched(&browser).await;
+    let list_chunks: Vec<&String> = list.iter().filter(|n| is_chunk(n)).collect();
+    assert!(
+        list_chunks.iter().any(|n| n.contains("missions_route")),
+        "the mission list's own chunk: {list:?}"
+    );
+
+    browser.click("[data-testid=mission-card] a").await;
+    browser.wait_for("[data-testid=mission-title]").await;
+    let mission = wasm_fetched(&browser).await;
+    assert!(
+        mission[list.len()..]
+            .iter()
+            .any(|n| n.contains("mission_route")),
+        "the mission page's chunk, after the list's: {mission:?}"
+    );
+
+    // Back on the list, nothing is fetched again.
+    browser.click("[data-testid=nav-missions]").await;
+    browser.wait_for("[data-testid=mission-card]").await;
+    assert_eq!(wasm_fetched(&browser).await, mission);
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_deep_link_to_a_lazy_page_renders_it() {
+    let server = TestServer::start_demo().await;
+    let browser = Browser::start(1366).await;
+    browser.goto(&server.link()).await;
+    browser.wait_for("[data-testid=command-row]").await;
+    let href = browser
+        .attr("[data-testid=command-row] a", "href")
+        .await
+        .expect("a mission link");
+    // A reload at the mission's address: its chunks come before anything else renders.
+    browser.goto(&server.url(&href)).await;
+    browser.wait_for("[data-testid=mission-title]").await;
+    let fetched = wasm_fetched(&browser).await;
+    assert!(
+        fetched.iter().any(|n| n.contains("mission_route")),
+        "{fetched:?}"
+    );
+    browser.close().await;
+}

@@ -1,0 +1,316 @@
+//! The split dashboard build. Trunk runs `wasm-bindgen`; the one first on its PATH is
+//! `split-bindgen` (`xtask/split-bindgen`), which splits the wasm at the lazy pages and
+//! leaves the chunks and their loader in the split dir. Once trunk is done, [`finish`] puts
+//! them into `dist`: each chunk optimised by wasm-opt and named by its content, the loader
+//! pointed at trunk's hashed main JS and preloaded by `index.html`. The previous build's
+//! chunks stay beside the new ones, so a tab opened before a deploy can still open a page
+//! (the router cannot recover from a chunk that fails to load).
+
+use crate::tools::Env;
+use crate::{run, step};
+use std::path::{Path, PathBuf};
+
+/// What a split build's dist holds of its own: the loader and the chunk names.
+const FILES: &str = "split-files.json";
+
+/// Features wasm-opt must be told of: the chunks have no target-features section.
+const WASM_FEATURES: [&str; 6] = [
+    "--enable-bulk-memory",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+    "--enable-mutable-globals",
+    "--enable-multivalue",
+    "--enable-reference-types",
+];
+
+/// The wrapper installed and the environment trunk needs to run it.
+pub struct Split {
+    wrapper_dir: PathBuf,
+    real_wasm_bindgen: PathBuf,
+    out: PathBuf,
+}
+
+/// Builds `split-bindgen` and installs it as `wasm-bindgen` in a directory of its own.
+pub fn prepare(env: &Env) -> Result<Split, String> {
+    run(
+        env,
+        "cargo",
+        &["build", "--profile", "server", "-p", "split-bindgen"],
+    )?;
+    let built = env.target_dir().join("server/split-bindgen");
+    let wrapper_dir = env.cache().join("tools/split");
+    std::fs::create_dir_all(&wrapper_dir).map_err(|e| e.to_string())?;
+    let wrapper = wrapper_dir.join("wasm-bindgen");
+    // Copied, then renamed into place: never a half-written program on PATH.
+    let partial = wrapper_dir.join("wasm-bindgen.partial");
+    std::fs::copy(&built, &partial).map_err(|e| format!("{}: {e}", built.display()))?;
+    std::fs::rename(&partial, &wrapper).map_err(|e| e.to_string())?;
+    Ok(Split {
+        wrapper_dir,
+        real_wasm_bindgen: env.bin().join("wasm-bindgen"),
+        out: env.target_dir().join("wasm-split"),
+    })
+}
+
+impl Split {
+    /// `trunk build --release` of the split dashboard.
+    pub fn trunk_build(&self, env: &Env) -> Result<(), String> {
+        let args = ["build", "--release", "--features", "lazy"];
+        step(&format!(
+            "trunk {} (pages split into chunks)",
+            args.join(" ")
+        ));
+        let mut cmd = env.command("trunk");
+        let path = cmd
+            .get_envs()
+            .find(|(k, _)| *k == "PATH")
+            .and_then(|(_, v)| v.map(|v| v.to_os_string()))
+            .unwrap_or_default();
+        let mut dirs = vec![self.wrapper_dir.clone()];
+        dirs.extend(std::env::split_paths(&path));
+        cmd.args(args)
+            .env(
+                "PATH",
+                std::env::join_paths(dirs).map_err(|e| e.to_string())?,
+            )
+            .env("BUILDD_SPLIT_DIR", &self.out)
+            .env("BUILDD_REAL_WASM_BINDGEN", &self.real_wasm_bindgen)
+            // The splitter needs the linker's relocations. This variable replaces the
+            // rustflags of .cargo/config.toml, so their cfg is repeated.
+            .env(
+                "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
+                "--cfg erase_components -C link-args=--emit-relocs",
+            );
+        let status = cmd
+            .status()
+            .map_err(|e| format!("could not start trunk: {e}"))?;
+        status
+            .success()
+            .then_some(())
+            .ok_or_else(|| format!("`trunk {}` failed ({status})", args.join(" ")))
+    }
+}
+
+/// The files of the build in `dist` now, with their contents, before trunk replaces it.
+pub fn previous(dist: &Path) -> Vec<(String, Vec<u8>)> {
+    let Ok(list) = std::fs::read_to_string(dist.join(FILES)) else {
+        return Vec::new();
+    };
+    let names: Vec<String> = serde_json::from_str(&list).unwrap_or_default();
+    names
+        .into_iter()
+        .filter(|n| !n.contains('/') && !n.starts_with('.'))
+        .filter_map(|n| Some((n.clone(), std::fs::read(dist.join(&n)).ok()?)))
+        .collect()
+}
+
+/// Puts the split build's chunks and loader into `dist`, beside the previous build's.
+pub fn finish(
+    env: &Env,
+    split: &Split,
+    dist: &Path,
+    previous: Vec<(String, Vec<u8>)>,
+) -> Result<(), String> {
+    let manifest = std::fs::read_to_string(split.out.join("split.json"))
+        .map_err(|e| format!("the splitter left no split.json: {e}"))?;
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).map_err(|e| e.to_string())?;
+    let field = |name: &str| {
+        manifest[name]
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| format!("split.json has no {name}"))
+    };
+    let (loader_name, main_module) = (field("loader")?, field("mainModule")?);
+    let chunks: Vec<String> = manifest["chunks"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|c| Some(c.as_str()?.to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+
+    let index = std::fs::read_to_string(dist.join("index.html")).map_err(|e| e.to_string())?;
+    let main_stem = main_module.trim_start_matches("./").trim_end_matches(".js");
+    let main_js = hashed_name(&index, main_stem)
+        .ok_or_else(|| format!("index.html names no {main_stem}-<hash>.js"))?;
+
+    step(&format!("wasm-opt -Oz on {} chunks", chunks.len()));
+    let named = optimise_chunks(env, &split.out, dist, &chunks)?;
+
+    let mut loader = std::fs::read_to_string(split.out.join(&loader_name))
+        .map_err(|e| e.to_string())?
+        .replace(
+            &format!("from \"{main_module}\""),
+            &format!("from \"./{main_js}\""),
+        );
+    for (chunk, name) in chunks.iter().zip(&named) {
+        loader = loader.replace(&format!("\"./{chunk}\""), &format!("\"./{name}\""));
+    }
+    write(&dist.join(&loader_name), loader.as_bytes())?;
+    // The main JS imports the loader: fetched beside it rather than after it.
+    let preload = format!(
+        "<link rel=\"modulepreload\" href=\"/{loader_name}\" crossorigin=\"anonymous\"></head>"
+    );
+    write(
+        &dist.join("index.html"),
+        index.replacen("</head>", &preload, 1).as_bytes(),
+    )?;
+
+    let mut files = named;
+    files.push(loader_name);
+    record(dist, &files, previous)
+}
+
+/// Lists this build's `files` in `dist` and puts the previous build's back beside them;
+/// the build before that is gone, as trunk emptied `dist`.
+fn record(dist: &Path, files: &[String], previous: Vec<(String, Vec<u8>)>) -> Result<(), String> {
+    for (name, bytes) in previous {
+        if !dist.join(&name).exists() {
+            write(&dist.join(&name), &bytes)?;
+        }
+    }
+    let list = serde_json::to_string(files).map_err(|e| e.to_string())?;
+    write(&dist.join(FILES), list.as_bytes())
+}
+
+/// Optimises each chunk into `dist` under a name carrying its content hash, two at a time.
+fn optimise_chunks(
+    env: &Env,
+    from: &Path,
+    dist: &Path,
+    chunks: &[String],
+) -> Result<Vec<String>, String> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Result<String, String>>>> =
+        chunks.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(chunk) = chunks.get(i) else { break };
+                let result = optimise(env, &from.join(chunk), dist);
+                *results[i].lock().expect("no panics hold it") = Some(result);
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| {
+            r.into_inner()
+                .expect("no panics hold it")
+                .expect("every chunk ran")
+        })
+        .collect()
+}
+
+fn optimise(env: &Env, chunk: &Path, dist: &Path) -> Result<String, String> {
+    let stem = chunk
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or("a chunk without a name")?;
+    let out = dist.join(format!("{stem}.opt.partial"));
+    let status = env
+        .command("wasm-opt")
+        .arg("-Oz")
+        .args(WASM_FEATURES)
+        .arg(chunk)
+        .arg("-o")
+        .arg(&out)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("could not start wasm-opt: {e}"))?;
+    if !status.success() {
+        return Err(format!("wasm-opt failed on {}", chunk.display()));
+    }
+    let bytes = std::fs::read(&out).map_err(|e| e.to_string())?;
+    let name = format!("{stem}-{:016x}.wasm", fnv1a(&bytes));
+    std::fs::rename(&out, dist.join(&name)).map_err(|e| e.to_string())?;
+    Ok(name)
+}
+
+/// `<stem>-<hash>.js` as `index.html` names it.
+fn hashed_name(index: &str, stem: &str) -> Option<String> {
+    let start = index.find(&format!("/{stem}-"))? + 1;
+    let end = start + index[start..].find(".js")? + 3;
+    Some(index[start..end].to_string())
+}
+
+/// Written beside, then renamed into place.
+fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let partial = path.with_extension("partial");
+    std::fs::write(&partial, bytes).map_err(|e| format!("{}: {e}", partial.display()))?;
+    std::fs::rename(&partial, path).map_err(|e| e.to_string())
+}
+
+/// A stable 64-bit content hash (FNV-1a), as the splitter names the loader.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, b| {
+        (hash ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(dist: &Path, files: &[&str]) {
+        // As trunk leaves it: the old dist gone, the new files in place.
+        let _ = std::fs::remove_dir_all(dist);
+        std::fs::create_dir_all(dist).unwrap();
+        for name in files {
+            std::fs::write(dist.join(name), name.as_bytes()).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_build_keeps_the_previous_builds_chunks_and_drops_older_ones() {
+        let dist = std::env::temp_dir().join(format!("split-dist-{}", std::process::id()));
+        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let first = ["chunk_1-aa.wasm", "split-loader-01.js"];
+        let second = ["chunk_1-bb.wasm", "split-loader-02.js"];
+        let third = ["chunk_1-cc.wasm", "split-loader-03.js"];
+
+        assert!(previous(&dist).is_empty(), "no build yet");
+        build(&dist, &first);
+        record(&dist, &names(&first), Vec::new()).unwrap();
+
+        let kept = previous(&dist);
+        build(&dist, &second);
+        record(&dist, &names(&second), kept).unwrap();
+        for name in first.iter().chain(&second) {
+            assert!(dist.join(name).exists(), "{name} after the second build");
+        }
+
+        let kept = previous(&dist);
+        assert_eq!(
+            kept.len(),
+            2,
+            "only the second build's own files are listed"
+        );
+        build(&dist, &third);
+        record(&dist, &names(&third), kept).unwrap();
+        for name in second.iter().chain(&third) {
+            assert!(dist.join(name).exists(), "{name} after the third build");
+        }
+        for name in first {
+            assert!(!dist.join(name).exists(), "{name} is two builds old");
+        }
+        assert_eq!(
+            std::fs::read(dist.join("chunk_1-bb.wasm")).unwrap(),
+            b"chunk_1-bb.wasm",
+            "kept as it was"
+        );
+        std::fs::remove_dir_all(&dist).unwrap();
+    }
+
+    #[test]
+    fn the_main_js_is_found_by_its_stem_in_index_html() {
+        let index = r#"<link rel="modulepreload" href="/buildd-mission-control-5b59.js"><script type="module">import init from '/buildd-mission-control-5b59.js';</script>"#;
+        assert_eq!(
+            hashed_name(index, "buildd-mission-control").as_deref(),
+            Some("buildd-mission-control-5b59.js")
+        );
+        assert_eq!(hashed_name(index, "other"), None);
+    }
+}
