@@ -9,7 +9,11 @@ use crate::components::task_prs::TaskPrList;
 use crate::state::refresh::Polled;
 use crate::state::write::Write;
 use buildd_core::markdown::is_web_address;
-use buildd_core::pull_request::{PrState, PullRequest, PullRequestList, Verdict};
+use buildd_core::merge_policy::DEFAULT_MAX_LINES;
+use buildd_core::pull_request::{
+    diff_size, head_checks, merge_outlook, CheckOutcome, PrState, PullRequest, PullRequestList,
+    Verdict,
+};
 use buildd_core::task_prs::TaskPr;
 use leptos::prelude::*;
 
@@ -30,6 +34,49 @@ fn state_label(state: PrState) -> (&'static str, &'static str) {
         PrState::Held => ("held", "warn"),
         PrState::Ready => ("ready", "ok"),
     }
+}
+
+/// Each check on the head commit with its state, marked so it reads without colour.
+#[component]
+fn PrChecks(pr: PullRequest) -> impl IntoView {
+    let head = pr.head_sha.clone().unwrap_or_default();
+    let checks: Vec<_> = head_checks(&pr.checks, &head)
+        .into_iter()
+        .map(|c| {
+            let (mark, tone, word) = match c.outcome() {
+                CheckOutcome::Passed => ("✓", "ok", c.conclusion.clone().unwrap_or_default()),
+                CheckOutcome::Failed => ("✗", "bad", c.conclusion.clone().unwrap_or_default()),
+                CheckOutcome::Pending => ("…", "info", c.status.replace('_', " ")),
+            };
+            view! {
+                <li class=format!("check check--{tone}") data-testid="pr-check">
+                    <span aria-hidden="true">{mark}</span>" "{format!("{}: {word}", c.name)}
+                </li>
+            }
+        })
+        .collect();
+    (!checks.is_empty()).then(|| view! { <ul class="pr__checks" aria-label="Checks">{checks}</ul> })
+}
+
+/// "+40/−4", and for a policy with a size cap the lines it counts against that cap.
+fn size_line(pr: &PullRequest) -> Option<String> {
+    let size = diff_size(pr.files.as_deref()?);
+    let policy = &pr.policy.policy;
+    let lines = format!("+{}/−{}", size.additions, size.deletions);
+    if policy.tier != "auto-threshold" {
+        return Some(lines);
+    }
+    let cap = policy
+        .threshold
+        .as_ref()
+        .and_then(|t| t.max_lines)
+        .unwrap_or(DEFAULT_MAX_LINES);
+    let locks = match size.lock_files {
+        0 => String::new(),
+        1 => ", a lock file not counted".into(),
+        n => format!(", {n} lock files not counted"),
+    };
+    Some(format!("{lines} · {} of {cap} lines{locks}", size.counted))
 }
 
 #[component]
@@ -71,7 +118,12 @@ fn PrItem(pr: PullRequest, state: MergeState, refresh: Callback<()>) -> impl Int
                 <span class="pr__title">{title}</span>
                 <span class=format!("chip chip--{tone}") data-testid="pr-state">{label}</span>
             </div>
-            <p class="muted small">{pr.policy.reason.clone()}</p>
+            <p class="pr__outlook" data-testid="pr-outlook">{merge_outlook(&pr)}</p>
+            <p class="muted small">
+                {size_line(&pr).map(|size| view! { <span data-testid="pr-size">{size}</span>" · " })}
+                {pr.policy.reason.clone()}
+            </p>
+            {(pr.state == "open").then(|| view! { <PrChecks pr=pr.clone() /> })}
             <PrReviewLine pr=pr.clone() />
             {(!pr.evaluation.reasons.is_empty()).then(|| view! {
                 <ul class="pr__reasons">

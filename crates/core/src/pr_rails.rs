@@ -6,7 +6,7 @@
 
 use crate::merge_policy::{EffectivePolicy, DEFAULT_MAX_LINES};
 use crate::migrations::{classify_pr_migrations, MigrationLayout, OpenMigration, Verdict};
-use crate::pull_request::MigrationReport;
+use crate::pull_request::{diff_size, head_checks, CheckOutcome, MigrationReport};
 pub use crate::pull_request::{CheckRun, PrEvaluation, PrFile, PrState, ReviewStatus};
 
 /// The PR's changed files: listed, or why not.
@@ -38,19 +38,6 @@ pub struct RailSettings<'a> {
     pub auto_merge_on_green: bool,
 }
 
-const NOISE: [&str; 5] = [
-    "Cargo.lock",
-    "package-lock.json",
-    "yarn.lock",
-    "pnpm-lock.yaml",
-    "poetry.lock",
-];
-
-fn is_noise(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    NOISE.contains(&name)
-}
-
 fn short(sha: &str) -> &str {
     sha.get(..7).unwrap_or(sha)
 }
@@ -63,11 +50,7 @@ pub(crate) fn ci(facts: &PrFacts) -> Result<(), (PrState, String)> {
             "the PR's head commit is not known".into(),
         ));
     };
-    let mut latest: Vec<&CheckRun> = Vec::new();
-    for run in facts.checks.iter().filter(|c| c.head_sha == head) {
-        latest.retain(|c| c.name != run.name);
-        latest.push(run);
-    }
+    let latest = head_checks(facts.checks, head);
     if latest.is_empty() {
         return Err((
             PrState::CiPending,
@@ -76,13 +59,7 @@ pub(crate) fn ci(facts: &PrFacts) -> Result<(), (PrState, String)> {
     }
     let failed: Vec<&str> = latest
         .iter()
-        .filter(|c| {
-            c.status == "completed"
-                && !matches!(
-                    c.conclusion.as_deref(),
-                    Some("success" | "neutral" | "skipped")
-                )
-        })
+        .filter(|c| c.outcome() == CheckOutcome::Failed)
         .map(|c| c.name.as_str())
         .collect();
     if !failed.is_empty() {
@@ -97,7 +74,7 @@ pub(crate) fn ci(facts: &PrFacts) -> Result<(), (PrState, String)> {
     }
     let pending: Vec<&str> = latest
         .iter()
-        .filter(|c| c.status != "completed")
+        .filter(|c| c.outcome() == CheckOutcome::Pending)
         .map(|c| c.name.as_str())
         .collect();
     if !pending.is_empty() {
@@ -199,12 +176,8 @@ pub fn evaluate_pr(facts: &PrFacts, settings: &RailSettings) -> PrEvaluation {
             .as_ref()
             .and_then(|t| t.max_lines)
             .unwrap_or(DEFAULT_MAX_LINES);
-        let noise = files.iter().filter(|f| is_noise(&f.path)).count();
-        let size: i64 = files
-            .iter()
-            .filter(|f| !is_noise(&f.path))
-            .map(|f| f.additions + f.deletions)
-            .sum();
+        let size = diff_size(files);
+        let (size, noise) = (size.counted, size.lock_files);
         if size > limit {
             reasons.push(format!(
                 "diff size {size} lines > limit {limit} ({noise} lock files not counted)"

@@ -176,3 +176,124 @@ pub struct PullRequest {
 pub struct PullRequestList {
     pub prs: Vec<PullRequest>,
 }
+
+/// Lock files, left out of a diff's size: a dependency bump rewrites them wholesale.
+const NOISE: [&str; 5] = [
+    "Cargo.lock",
+    "package-lock.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "poetry.lock",
+];
+
+/// Whether `path` is a lock file, which the size cap does not count.
+pub fn is_noise(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    NOISE.contains(&name)
+}
+
+/// How big a PR is: lines added and removed in every file, and the lines the size cap
+/// counts (lock files left out).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DiffSize {
+    pub additions: i64,
+    pub deletions: i64,
+    pub counted: i64,
+    pub lock_files: usize,
+}
+
+pub fn diff_size(files: &[PrFile]) -> DiffSize {
+    files.iter().fold(DiffSize::default(), |mut size, f| {
+        size.additions += f.additions;
+        size.deletions += f.deletions;
+        if is_noise(&f.path) {
+            size.lock_files += 1;
+        } else {
+            size.counted += f.additions + f.deletions;
+        }
+        size
+    })
+}
+
+/// Where a check run stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckOutcome {
+    Passed,
+    Failed,
+    Pending,
+}
+
+impl CheckRun {
+    pub fn outcome(&self) -> CheckOutcome {
+        match (self.status.as_str(), self.conclusion.as_deref()) {
+            ("completed", Some("success" | "neutral" | "skipped")) => CheckOutcome::Passed,
+            ("completed", _) => CheckOutcome::Failed,
+            _ => CheckOutcome::Pending,
+        }
+    }
+}
+
+/// The latest run of each check on commit `head`, in the order the checks were first
+/// reported: an earlier run of a check is superseded by its re-run.
+pub fn head_checks<'a>(checks: &'a [CheckRun], head: &str) -> Vec<&'a CheckRun> {
+    let mut latest: Vec<&CheckRun> = Vec::new();
+    for run in checks.iter().filter(|c| c.head_sha == head) {
+        match latest.iter_mut().find(|c| c.name == run.name) {
+            Some(slot) => *slot = run,
+            None => latest.push(run),
+        }
+    }
+    latest
+}
+
+/// What merges a PR, or what stops it, in one sentence for a person: "Merges
+/// automatically: …", "Waiting for you to merge: …", "Blocked because …".
+pub fn merge_outlook(pr: &PullRequest) -> String {
+    match pr.state.as_str() {
+        "merged" => return "Merged.".into(),
+        "closed" => return "Closed without merging.".into(),
+        _ => {}
+    }
+    let e = &pr.evaluation;
+    if e.auto_merge {
+        return "Merges automatically: CI passed and every rail passes.".into();
+    }
+    // The tier's hold is last among the reasons; CI's, when CI holds it, is first.
+    let ci_holds = matches!(e.state, PrState::CiPending | PrState::CiFailing);
+    let mut rails: Vec<&str> = e.reasons.iter().map(String::as_str).collect();
+    if e.tier_hold.is_some() {
+        rails.pop();
+    }
+    let ci = if ci_holds && !rails.is_empty() {
+        Some(rails.remove(0))
+    } else {
+        None
+    };
+    let then = match (rails.is_empty(), &e.tier_hold) {
+        (false, _) => format!("blocked because {}", rails.join("; ")),
+        (true, None) => "it merges automatically".into(),
+        (true, Some(hold)) => format!("it waits: {hold}"),
+    };
+    match (e.state, ci) {
+        (PrState::CiFailing, Some(ci)) => format!("Blocked because {ci}."),
+        (PrState::CiPending, Some(ci)) => format!("Waiting for CI ({ci}); then {then}."),
+        _ if !rails.is_empty() && e.mergeable_by_person => {
+            format!(
+                "Blocked because {}. You can merge past it.",
+                rails.join("; ")
+            )
+        }
+        _ if !rails.is_empty() => format!("Blocked because {}.", rails.join("; ")),
+        _ if e.mergeable_by_person => match &e.tier_hold {
+            Some(hold) => format!("Waiting for you to merge ({hold})."),
+            None => "Waiting for you to merge.".into(),
+        },
+        _ => match &e.tier_hold {
+            Some(hold) => format!("Waiting: {hold}."),
+            None => "Waiting.".into(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests;

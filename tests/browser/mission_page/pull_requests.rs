@@ -1,9 +1,11 @@
 //! The mission's pull requests: what holds each, reviews, and a person merging.
 
-use crate::fixtures::api::{new_mission, new_mission_with, patch, pr_of, task_with_green_pr};
+use crate::fixtures::api::{
+    mission_workspace, new_mission, new_mission_with, new_task, patch, pr_of, task_with_green_pr,
+};
 use crate::fixtures::check::{any_text, text_from};
 use crate::fixtures::{opened, Page};
-use buildd_testkit::{TestServer, WorkerVerbs};
+use buildd_testkit::{Api, TestServer, WorkerVerbs};
 use serde_json::{json, Value};
 
 /// The files of a PR that changes `path` and nothing a rail holds.
@@ -44,6 +46,21 @@ async fn a_held_pr_shows_its_contract_reason_and_a_person_merges_it() {
     assert!(verdicts.contains("CONTRACT"), "{verdicts}");
     // What holds it is what a person reviews; they may merge it once CI passed.
     assert_eq!(browser.count(&pr(501, "merge-pr")).await, 1);
+    assert_eq!(
+        any_text(&browser, &pr(501, "pr-outlook")).await,
+        "Blocked because migration: migrations/0007_drop.sql: drops column users.legacy. \
+         You can merge past it."
+    );
+    assert_eq!(
+        any_text(&browser, &pr(502, "pr-outlook")).await,
+        "Waiting for you to merge (Human — this mission requires review: a person merges this PR)."
+    );
+    // A person's tier has no size cap: the size is only the lines.
+    assert_eq!(any_text(&browser, &pr(502, "pr-size")).await, "+12/−3");
+    assert_eq!(
+        browser.texts(&pr(502, "pr-check")).await,
+        ["✓ test: success"]
+    );
 
     let reason = any_text(&browser, &pr(502, "pr-reason")).await;
     assert_eq!(
@@ -116,5 +133,75 @@ async fn an_escalated_review_shows_why_and_a_person_merges_the_pr() {
     browser
         .wait_text(&pr(601, "pr-state"), |t| t.eq_ignore_ascii_case("merged"))
         .await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_pr_row_shows_its_checks_its_size_against_the_cap_and_what_merges_it() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Bulk import").await;
+    let policy = json!({"mergePolicy": {"tier": "auto-threshold", "threshold": {"maxLines": 800}}});
+    let status = patch(&server, &format!("/api/missions/{mission}"), policy).await;
+    assert_eq!(status, 200);
+    task_with_green_pr(
+        &server,
+        &mission,
+        701,
+        json!([{"path": "src/import.rs", "status": "added", "additions": 880, "deletions": 20, "patch": "+x"},
+               {"path": "Cargo.lock", "status": "modified", "additions": 30, "deletions": 2, "patch": "+x"}]),
+    )
+    .await;
+    // A PR whose CI has not reported yet.
+    let task = new_task(&server, "Change 702", Some(&mission)).await;
+    let worker = server.claim_task(&task).await;
+    server
+        .report_ok(
+            &worker,
+            json!({"status": "completed", "prNumber": 702, "baseBranch": "main",
+                   "headSha": "0ddba11000", "files": modified("src/import_cli.rs")}),
+        )
+        .await;
+
+    let browser = opened(&server, Page::Mission(&mission)).await;
+    assert_eq!(
+        any_text(&browser, &pr(701, "pr-size")).await,
+        "+910/−22 · 900 of 800 lines, a lock file not counted"
+    );
+    assert_eq!(
+        any_text(&browser, &pr(701, "pr-outlook")).await,
+        "Blocked because diff size 900 lines > limit 800 (1 lock files not counted). \
+         You can merge past it."
+    );
+    assert_eq!(
+        browser.texts(&pr(701, "pr-check")).await,
+        ["✓ test: success"]
+    );
+
+    assert_eq!(
+        any_text(&browser, &pr(702, "pr-outlook")).await,
+        "Waiting for CI (no CI check run reported for head commit 0ddba11); \
+         then it merges automatically."
+    );
+    assert!(browser.absent(&pr(702, "pr-check")).await);
+    // CI starts: the row shows the check under way.
+    let check = json!({"workspaceId": mission_workspace(&server).await, "headSha": "0ddba11000",
+                       "name": "build", "status": "in_progress"});
+    let (status, body) = server
+        .send(
+            "POST",
+            "/api/prs/702/checks",
+            &server.worker_key,
+            Some(check),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    browser
+        .wait_text(&pr(702, "pr-check"), |t| t == "… build: in progress")
+        .await;
+    let outlook = any_text(&browser, &pr(702, "pr-outlook")).await;
+    assert_eq!(
+        outlook,
+        "Waiting for CI (CI checks still pending for 0ddba11: build); then it merges automatically."
+    );
     browser.close().await;
 }
