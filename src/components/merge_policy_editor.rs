@@ -2,10 +2,11 @@
 //! effective policy and why. The server's errors are shown at the field they name.
 
 use crate::api::{self, ApiError};
+use crate::components::policy_summary::{tier_label, PolicySummary};
 use crate::state::connection::Connection;
 use crate::state::write::Write;
 use buildd_core::client::ClientMission;
-use buildd_core::merge_policy::{MergePolicy, TIERS};
+use buildd_core::merge_policy::{validate_merge_policy, MergePolicy, TIERS};
 use leptos::prelude::*;
 use serde_json::{json, Map, Value};
 use std::future::Future;
@@ -157,46 +158,121 @@ impl PolicyState {
         );
     }
 
-    fn errors(&self) -> Vec<String> {
-        self.save.error().unwrap_or_default()
+    /// The server's refusals, each without the request's prefix (`threshold.maxLines: …`).
+    fn server_errors(&self) -> Vec<String> {
+        let prefix = self.prefix;
+        self.save
+            .error()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| e.strip_prefix(prefix).map(String::from).unwrap_or(e))
+            .collect()
+    }
+
+    /// What the server would refuse in the draft, by the rule it applies
+    /// (`validate_merge_policy`), so a wrong value is named while it is typed.
+    fn draft_errors(&self) -> Vec<String> {
+        self.draft.with(|d| match d {
+            Some(d) if !d.inherit => validate_merge_policy(&d.to_json(), "")
+                .err()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|e| e.trim_start_matches('.').to_string())
+                .collect(),
+            _ => Vec::new(),
+        })
     }
 
     /// Refusals that name no field of the form.
     pub fn general_errors(&self) -> Option<String> {
-        let prefix = self.prefix;
         let other: Vec<String> = self
-            .errors()
+            .server_errors()
             .into_iter()
-            .filter(|e| {
-                !["tier", "threshold", "agentReview", "stallNotifyMinutes"]
-                    .iter()
-                    .any(|p| e.starts_with(&format!("{prefix}{p}")))
-            })
+            .filter(|e| Field::of(e).is_none())
             .collect();
         (!other.is_empty()).then(|| other.join("; "))
     }
 }
 
-pub fn tier_label(tier: &str) -> &'static str {
-    match tier {
-        "human" => "Human: a person merges",
-        "agent-review" => "Agent review: a reviewer agent decides",
-        _ => "Auto-threshold: merges on green CI when the rails pass",
+/// The form's fields, as an error's path names them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Field {
+    Tier,
+    MaxLines,
+    DenyPaths,
+    Reviewer,
+    EscalatePaths,
+    Gate,
+    Stall,
+}
+
+impl Field {
+    /// The field `error` (`<path>: <message>`) is about.
+    fn of(error: &str) -> Option<Field> {
+        let path = error.split(':').next().unwrap_or_default();
+        Some(match path {
+            "tier" => Field::Tier,
+            "threshold" | "threshold.maxLines" | "threshold.maxSourceLines" => Field::MaxLines,
+            "threshold.denyPaths" => Field::DenyPaths,
+            "agentReview" | "agentReview.reviewerRole" => Field::Reviewer,
+            "agentReview.escalateToPaths" => Field::EscalatePaths,
+            "agentReview.gateCondition" | "agentReview.maxConfidenceThreshold" => Field::Gate,
+            "stallNotifyMinutes" => Field::Stall,
+            _ => return None,
+        })
+    }
+
+    /// The error's element: its test id, and the id its input's `aria-describedby` names.
+    fn error_id(self) -> &'static str {
+        match self {
+            Field::Tier => "policy-error-tier",
+            Field::MaxLines => "policy-error-max-lines",
+            Field::DenyPaths => "policy-error-deny",
+            Field::Reviewer => "policy-error-reviewer",
+            Field::EscalatePaths => "policy-error-escalate",
+            Field::Gate => "policy-error-gate",
+            Field::Stall => "policy-error-stall",
+        }
     }
 }
 
-/// The errors that name `path` (after `mergePolicy.`).
-fn errors_at(state: PolicyState, path: &'static str) -> impl Fn() -> Option<String> {
-    move || {
-        let found: Vec<String> = state
-            .errors()
-            .iter()
-            .filter_map(|e| e.strip_prefix(state.prefix))
-            .filter(|e| e.starts_with(&format!("{path}:")) || e.starts_with(&format!("{path}.")))
-            .map(String::from)
-            .collect();
-        (!found.is_empty()).then(|| found.join("; "))
+/// An error's message as the person at the form reads it.
+fn in_words(error: &str) -> String {
+    let message = error.split_once(": ").map_or(error, |(_, m)| m);
+    match message {
+        "must be a positive integer" => "Enter a whole number above 0.".into(),
+        "is required (a role or skill slug)" => {
+            "Name the reviewer's role or skill, such as reviewer.".into()
+        }
+        m if m.starts_with("must be an array of path prefixes") => {
+            "Enter one path prefix per line.".into()
+        }
+        m if m.starts_with("must be one of") => "Choose a tier.".into(),
+        m => {
+            let mut m = m.to_string();
+            if let Some(first) = m.get(..1) {
+                let upper = first.to_uppercase();
+                m.replace_range(..1, &upper);
+            }
+            if !m.ends_with('.') {
+                m.push('.');
+            }
+            m
+        }
     }
+}
+
+/// What is wrong with `field` now: the server's refusal, or the draft's own error. A
+/// missing required value is named only once Save was pressed.
+fn field_error(state: PolicyState, attempted: RwSignal<bool>, field: Field) -> Option<String> {
+    let server = state.server_errors();
+    let draft = state.draft_errors();
+    let from_server = server.iter().find(|e| Field::of(e) == Some(field));
+    let from_draft = draft
+        .iter()
+        .filter(|e| Field::of(e) == Some(field))
+        .find(|e| attempted.get() || !e.ends_with("is required (a role or skill slug)"));
+    from_server.or(from_draft).map(|e| in_words(e))
 }
 
 fn update(state: PolicyState, f: impl Fn(&mut PolicyDraft)) {
@@ -260,6 +336,7 @@ pub fn MergePolicyEditor(
             } else {
                 let own = own.clone();
                 view! {
+                    <PolicySummary policy=effective.policy.clone() />
                     <p class="muted small" data-testid="mission-policy">
                         {current.clone()}
                         {workspace.clone().map(|w| view! {
@@ -280,8 +357,9 @@ pub fn MergePolicyEditor(
     }
 }
 
-/// The edit form: inherit or set a policy, the tier's fields, the server's refusals, Save
-/// and Cancel, and with `reset` a "Reset to inherited" that saves `null` at once.
+/// The edit form: inherit or set a policy, the tier's fields with what is wrong with each,
+/// Save and Cancel, and with `reset` a "Reset to inherited" that saves `null` at once. A
+/// draft with an error is not sent: the first field in error takes the focus.
 #[component]
 pub fn PolicyForm(
     state: PolicyState,
@@ -290,15 +368,30 @@ pub fn PolicyForm(
     save: Callback<Value>,
     #[prop(optional)] reset: bool,
 ) -> impl IntoView {
+    let attempted = RwSignal::new(false);
+    let form = NodeRef::<leptos::html::Form>::new();
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
+        attempted.set(true);
+        if !state.draft_errors().is_empty() {
+            use wasm_bindgen::JsCast;
+            let invalid = form
+                .get_untracked()
+                .and_then(|f| f.query_selector("[aria-invalid=true]").ok().flatten())
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(input) = invalid {
+                let _ = input.focus();
+            }
+            return;
+        }
         if let Some(d) = state.draft.get_untracked() {
             save.run(d.to_json());
         }
     };
     view! {
-        <form class="form" on:submit=submit>
+        <form class="form" node_ref=form on:submit=submit novalidate>
             <fieldset class="choices">
+                <legend class="sr-only">"Policy"</legend>
                 <label class="checkbox">
                     <input type="radio" name="policy-mode" data-testid="policy-inherit"
                         prop:checked=move || state.draft.with(|d| d.as_ref().is_some_and(|d| d.inherit))
@@ -312,7 +405,7 @@ pub fn PolicyForm(
                     {override_label}
                 </label>
             </fieldset>
-            <PolicyFields state=state />
+            <PolicyFields state=state attempted=attempted />
             {move || state.general_errors().map(|e| view! { <p class="form__error" role="alert" data-testid="policy-error">{e}</p> })}
             <div class="actions">
                 <button class="button button--primary" type="submit" data-testid="save-policy" prop:disabled=move || state.save.busy()>
@@ -331,9 +424,19 @@ pub fn PolicyForm(
     }
 }
 
+/// A field's error under it, in words, named by its input's `aria-describedby`.
+#[component]
+fn FieldError(state: PolicyState, attempted: RwSignal<bool>, field: Field) -> impl IntoView {
+    move || {
+        field_error(state, attempted, field).map(|e| {
+            view! { <p class="form__error" id=field.error_id() data-testid=field.error_id()>{e}</p> }
+        })
+    }
+}
+
 /// The tier and its fields, shown unless the draft inherits.
 #[component]
-fn PolicyFields(state: PolicyState) -> impl IntoView {
+fn PolicyFields(state: PolicyState, attempted: RwSignal<bool>) -> impl IntoView {
     let tier_is = move |t: &'static str| {
         move || {
             state
@@ -341,48 +444,82 @@ fn PolicyFields(state: PolicyState) -> impl IntoView {
                 .with(|d| d.as_ref().is_some_and(|d| !d.inherit && d.tier == t))
         }
     };
+    let invalid =
+        move |field: Field| move || field_error(state, attempted, field).is_some().to_string();
     view! {
-        <div class:hidden=move || state.draft.with(|d| d.as_ref().is_none_or(|d| d.inherit))>
-            <label for="policy-tier">"Tier"</label>
-            <select id="policy-tier" data-testid="policy-tier"
-                prop:value=text(state, |d| d.tier.clone())
-                on:change=move |ev| { let t = event_target_value(&ev); update(state, |d| d.tier = t.clone()) }>
-                {TIERS.iter().map(|t| view! { <option value=*t>{tier_label(t)}</option> }).collect_view()}
-            </select>
-            {move || errors_at(state, "tier")().map(|e| view! { <p class="form__error" data-testid="policy-error-tier">{e}</p> })}
-            <div class:hidden=move || !tier_is("auto-threshold")()>
-                <label for="policy-max-lines">"Largest diff that merges by itself (changed lines)"</label>
-                <input id="policy-max-lines" inputmode="numeric" placeholder="800" data-testid="policy-max-lines"
-                    prop:value=text(state, |d| d.max_lines.clone())
-                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.max_lines = v.clone()) } />
-                <label for="policy-deny">"Paths that never merge by themselves (one prefix per line)"</label>
-                <textarea id="policy-deny" rows="2" data-testid="policy-deny"
-                    prop:value=text(state, |d| d.deny_paths.clone())
-                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.deny_paths = v.clone()) }></textarea>
-                {move || errors_at(state, "threshold")().map(|e| view! { <p class="form__error" data-testid="policy-error-threshold">{e}</p> })}
-            </div>
-            <div class:hidden=move || !tier_is("agent-review")()>
-                <label for="policy-reviewer">"Reviewer role"</label>
-                <input id="policy-reviewer" placeholder="reviewer" data-testid="policy-reviewer"
-                    prop:value=text(state, |d| d.reviewer_role.clone())
-                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.reviewer_role = v.clone()) } />
-                <label for="policy-gate">"On approval"</label>
-                <select id="policy-gate" prop:value=text(state, |d| d.gate_condition.clone())
-                    on:change=move |ev| { let v = event_target_value(&ev); update(state, |d| d.gate_condition = v.clone()) }>
-                    <option value="approve-and-merge">"Merge"</option>
-                    <option value="approve-only">"Approve only; a person merges"</option>
+        <div class="fields" class:hidden=move || state.draft.with(|d| d.as_ref().is_none_or(|d| d.inherit))>
+            <div class="field">
+                <label class="field__label" for="policy-tier">"Tier"</label>
+                <select id="policy-tier" data-testid="policy-tier"
+                    prop:value=text(state, |d| d.tier.clone())
+                    on:change=move |ev| { let t = event_target_value(&ev); update(state, |d| d.tier = t.clone()) }>
+                    {TIERS.iter().map(|t| view! { <option value=*t>{tier_label(t)}</option> }).collect_view()}
                 </select>
-                <label for="policy-escalate">"Paths that always go to a person (one prefix per line)"</label>
-                <textarea id="policy-escalate" rows="2"
-                    prop:value=text(state, |d| d.escalate_paths.clone())
-                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.escalate_paths = v.clone()) }></textarea>
-                {move || errors_at(state, "agentReview")().map(|e| view! { <p class="form__error" data-testid="policy-error-agent-review">{e}</p> })}
+                <FieldError state=state attempted=attempted field=Field::Tier />
             </div>
-            <label for="policy-stall">"Notify when a PR waits longer than (minutes)"</label>
-            <input id="policy-stall" inputmode="numeric" placeholder="30" data-testid="policy-stall"
-                prop:value=text(state, |d| d.stall_minutes.clone())
-                on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.stall_minutes = v.clone()) } />
-            {move || errors_at(state, "stallNotifyMinutes")().map(|e| view! { <p class="form__error" data-testid="policy-error-stall">{e}</p> })}
+            <div class="fields" class:hidden=move || !tier_is("auto-threshold")()>
+                <div class="field">
+                    <label class="field__label" for="policy-max-lines">"Size cap"</label>
+                    <p class="field__hint" id="policy-max-lines-hint">"The most changed lines a PR may have and still merge by itself; lock files are not counted. Empty: 800."</p>
+                    <input id="policy-max-lines" inputmode="numeric" placeholder="800" data-testid="policy-max-lines"
+                        aria-describedby="policy-max-lines-hint policy-error-max-lines"
+                        aria-invalid=invalid(Field::MaxLines)
+                        prop:value=text(state, |d| d.max_lines.clone())
+                        on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.max_lines = v.clone()) } />
+                    <FieldError state=state attempted=attempted field=Field::MaxLines />
+                </div>
+                <div class="field">
+                    <label class="field__label" for="policy-deny">"Protected paths"</label>
+                    <p class="field__hint" id="policy-deny-hint">"A PR touching one never merges by itself. One path prefix per line."</p>
+                    <textarea id="policy-deny" rows="2" data-testid="policy-deny"
+                        aria-describedby="policy-deny-hint policy-error-deny"
+                        aria-invalid=invalid(Field::DenyPaths)
+                        prop:value=text(state, |d| d.deny_paths.clone())
+                        on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.deny_paths = v.clone()) }></textarea>
+                    <FieldError state=state attempted=attempted field=Field::DenyPaths />
+                </div>
+            </div>
+            <div class="fields" class:hidden=move || !tier_is("agent-review")()>
+                <div class="field">
+                    <label class="field__label" for="policy-reviewer">"Reviewer role"</label>
+                    <p class="field__hint" id="policy-reviewer-hint">"The role or skill of the agent that reviews each PR."</p>
+                    <input id="policy-reviewer" placeholder="reviewer" data-testid="policy-reviewer"
+                        aria-describedby="policy-reviewer-hint policy-error-reviewer"
+                        aria-invalid=invalid(Field::Reviewer)
+                        prop:value=text(state, |d| d.reviewer_role.clone())
+                        on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.reviewer_role = v.clone()) } />
+                    <FieldError state=state attempted=attempted field=Field::Reviewer />
+                </div>
+                <div class="field">
+                    <label class="field__label" for="policy-gate">"On approval"</label>
+                    <select id="policy-gate" data-testid="policy-gate" prop:value=text(state, |d| d.gate_condition.clone())
+                        on:change=move |ev| { let v = event_target_value(&ev); update(state, |d| d.gate_condition = v.clone()) }>
+                        <option value="approve-and-merge">"Merge"</option>
+                        <option value="approve-only">"Approve only; a person merges"</option>
+                    </select>
+                    <FieldError state=state attempted=attempted field=Field::Gate />
+                </div>
+                <div class="field">
+                    <label class="field__label" for="policy-escalate">"Paths for a person"</label>
+                    <p class="field__hint" id="policy-escalate-hint">"A PR touching one goes to a person whatever the reviewer says. One path prefix per line."</p>
+                    <textarea id="policy-escalate" rows="2" data-testid="policy-escalate"
+                        aria-describedby="policy-escalate-hint policy-error-escalate"
+                        aria-invalid=invalid(Field::EscalatePaths)
+                        prop:value=text(state, |d| d.escalate_paths.clone())
+                        on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.escalate_paths = v.clone()) }></textarea>
+                    <FieldError state=state attempted=attempted field=Field::EscalatePaths />
+                </div>
+            </div>
+            <div class="field">
+                <label class="field__label" for="policy-stall">"Stall notice"</label>
+                <p class="field__hint" id="policy-stall-hint">"Minutes a PR may wait before the mission is told. Empty: 30."</p>
+                <input id="policy-stall" inputmode="numeric" placeholder="30" data-testid="policy-stall"
+                    aria-describedby="policy-stall-hint policy-error-stall"
+                    aria-invalid=invalid(Field::Stall)
+                    prop:value=text(state, |d| d.stall_minutes.clone())
+                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.stall_minutes = v.clone()) } />
+                <FieldError state=state attempted=attempted field=Field::Stall />
+            </div>
         </div>
     }
 }

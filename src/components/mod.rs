@@ -17,6 +17,7 @@ pub mod panel;
 pub mod plan_banner;
 pub mod plan_review_panel;
 pub mod plan_waves;
+pub mod policy_summary;
 pub mod pr_list;
 pub mod pr_review;
 pub mod progress_bar;

@@ -3,7 +3,8 @@
 //! A refused save keeps what was typed and says why, at the field where it can.
 
 use crate::api;
-use crate::components::merge_policy_editor::{tier_label, PolicyDraft, PolicyForm, PolicyState};
+use crate::components::merge_policy_editor::{PolicyDraft, PolicyForm, PolicyState};
+use crate::components::policy_summary::{tier_label, PolicySummary};
 use crate::state::write::{refused, Write};
 use buildd_core::merge_policy::{MergePolicy, DEFAULT_MAX_LINES};
 use buildd_core::Workspace;
@@ -18,7 +19,8 @@ fn git(ws: &Workspace) -> Map<String, Value> {
         .unwrap_or_default()
 }
 
-fn policy_summary(policy: Option<&MergePolicy>) -> String {
+/// The default in a line, above its every setting.
+fn headline(policy: Option<&MergePolicy>) -> String {
     match policy {
         Some(p) => {
             let mut s = tier_label(&p.tier).to_string();
@@ -41,7 +43,7 @@ pub fn WorkspacePolicy(
     refresh: Callback<()>,
 ) -> impl IntoView {
     let policy = workspace.merge_policy();
-    let current = policy_summary(policy.as_ref());
+    let current = headline(policy.as_ref());
     let editing = Memo::new(move |_| state.draft.with(Option::is_some));
     let id = workspace.id.clone();
     let save = Callback::new(move |value: Value| {
@@ -67,8 +69,10 @@ pub fn WorkspacePolicy(
                 .into_any()
             } else {
                 let policy = policy.clone();
+                let shown = policy.clone().unwrap_or_else(MergePolicy::builtin);
                 view! {
                     <p data-testid="workspace-policy-current"><strong>{format!("Default: {current}")}</strong></p>
+                    <PolicySummary policy=shown />
                     <div class="actions">
                         <button class="button" data-testid="edit-policy"
                             on:click=move |_| { state.save.clear_error(); state.draft.set(Some(PolicyDraft::from(policy.as_ref()))); }>

@@ -46,11 +46,13 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
         waiting.contains("Answer: Keep PayPal Express on the new payment form?"),
         "{waiting}"
     );
-    assert!(waiting.starts_with("Waiting on you (4)"), "{waiting}");
+    // The demo's open PR changes payment code, which its mission keeps for a person.
+    assert!(waiting.contains("Merge PR #102"), "{waiting}");
+    assert!(waiting.starts_with("Waiting on you (5)"), "{waiting}");
     // The tab names its page, and the nav marks where you are.
     assert_eq!(
         c.title().await.unwrap(),
-        "(4) Command center · Mission Control"
+        "(5) Command center · Mission Control"
     );
     assert_eq!(
         browser
@@ -113,7 +115,7 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
 
     // The nav counts what waits on you from every page, and follows the answers.
     let count = any_text(&browser, "[data-testid=nav-waiting-count]").await;
-    assert_eq!(count, "4");
+    assert_eq!(count, "5");
     let questions = notes_of_type(&server, &mission, "question").await;
     let question = id_of(&questions["notes"][0]);
     let (status, _) = server
@@ -124,10 +126,10 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
         )
         .await;
     assert_eq!(status, 201);
-    text_is(&browser, "[data-testid=nav-waiting-count]", "3").await;
+    text_is(&browser, "[data-testid=nav-waiting-count]", "4").await;
     assert_eq!(
         c.title().await.unwrap(),
-        "(3) Rate limits · Mission Control"
+        "(4) Rate limits · Mission Control"
     );
     browser.close().await;
 }
@@ -206,7 +208,7 @@ async fn what_waits_on_you_is_acted_on_in_place_with_its_age() {
     )
     .await;
     let ages = browser.texts("[data-testid=waiting-age]").await;
-    assert_eq!(ages.len(), 4, "{ages:?}");
+    assert_eq!(ages.len(), 5, "{ages:?}");
     assert!(
         ages.iter().all(|a| a.ends_with("ago") || a == "just now"),
         "{ages:?}"
@@ -260,6 +262,25 @@ async fn what_waits_on_you_is_acted_on_in_place_with_its_age() {
         ))
         .await;
     assert_eq!(retried["status"], "pending");
+
+    // The PR its mission keeps for a person merges from here.
+    let held = waiting_item(&browser, "Merge PR #102").await;
+    browser
+        .click(&format!("{held} [data-testid=waiting-merge]"))
+        .await;
+    browser
+        .wait_text("[data-testid=waiting-on-you]", |t| {
+            !t.contains("Merge PR #102")
+        })
+        .await;
+    let prs = server.get("/api/prs").await;
+    let merged = prs["prs"]
+        .as_array()
+        .expect("prs")
+        .iter()
+        .find(|p| p["number"] == 102)
+        .expect("PR #102");
+    assert_eq!(merged["state"], "merged");
 
     // Close asks once more, then closes the mission.
     let close = waiting_item(&browser, "Close Audit access").await;

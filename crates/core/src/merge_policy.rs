@@ -8,7 +8,7 @@ pub const TIERS: [&str; 3] = ["auto-threshold", "agent-review", "human"];
 /// The size cap of the built-in default policy, in changed lines.
 pub const DEFAULT_MAX_LINES: i64 = 800;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Threshold {
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -216,7 +216,8 @@ impl Seeder<'_> {
         Ok(id)
     }
 
-    /// The PR a demo task opened, as the PR list shows it: green CI, one changed file.
+    /// The PR a demo task opened, as the PR list shows it: green CI, one changed file. An
+    /// open one changes the payment code, which its mission protects: it waits for a person.
     async fn pull_request(
         &mut self,
         mission: &str,
@@ -243,7 +244,8 @@ impl Seeder<'_> {
         .bind(format!("https://github.com/{REPO}/pull/{number}"))
         .bind(format!("buildd/{}", &task[..8]))
         .bind(&sha)
-        .bind(json!([{"path": format!("src/feature_{number}.rs"), "status": "added", "additions": 40, "deletions": 4}]).to_string())
+        .bind(json!([{"path": if merged { format!("src/feature_{number}.rs") } else { "src/payments/form.rs".into() },
+                      "status": "added", "additions": 40, "deletions": 4}]).to_string())
         .bind(if merged { "merged" } else { "open" })
         .bind(merged.then(|| ago((minutes_ago - 30).max(1))))
         .bind(merged.then_some("auto-threshold"))
@@ -400,6 +402,16 @@ async fn seed(tx: &mut Tx) -> Result<(), sqlx::Error> {
             2,
             60 * 24 * 3,
         )
+        .await?;
+    // Payment code merges only by a person's hand.
+    sqlx::query("UPDATE missions SET merge_policy = ? WHERE id = ?")
+        .bind(
+            json!({"tier": "auto-threshold",
+                   "threshold": {"maxLines": 800, "denyPaths": ["src/payments/"]}})
+            .to_string(),
+        )
+        .bind(&m)
+        .execute(&mut **s.tx)
         .await?;
     let plan_steps = json!([
         step(
