@@ -7,6 +7,7 @@ pub use error::ApiError;
 use crate::state::connection::Connection;
 use buildd_core::capabilities::Capabilities;
 use buildd_core::client::{ClientMission, ClientMissionList, ClientRunOutcome, ClientTask};
+use buildd_core::mission::IdRef;
 use buildd_core::note::{MissionNote, NotesPage, PersonNote};
 use buildd_core::organizer_runs::MissionRuns;
 use buildd_core::pull_request::PullRequestList;
@@ -192,6 +193,21 @@ pub async fn update_task(
     body: serde_json::Value,
 ) -> Result<(), ApiError> {
     patch(conn, &format!("/api/tasks/{}", encode(id)), body).await
+}
+
+/// `POST /api/missions`: the new mission's id.
+pub async fn create_mission(
+    conn: &Connection,
+    body: serde_json::Value,
+) -> Result<String, ApiError> {
+    let created: IdRef = post(conn, "/api/missions", Some(body.to_string())).await?;
+    Ok(created.id)
+}
+
+/// `POST /api/tasks`: the new task's id.
+pub async fn create_task(conn: &Connection, body: serde_json::Value) -> Result<String, ApiError> {
+    let created: IdRef = post(conn, "/api/tasks", Some(body.to_string())).await?;
+    Ok(created.id)
 }
 
 /// Close mission: the mission becomes completed and its check-ins stop.

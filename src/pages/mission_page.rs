@@ -6,6 +6,8 @@ use crate::components::close_mission::{CloseMission, CloseState};
 use crate::components::feed::{Feed, FeedState};
 use crate::components::markdown::Markdown;
 use crate::components::merge_policy_editor::{MergePolicyEditor, PolicyState};
+use crate::components::mission_status::MissionStatusCard;
+use crate::components::new_task::{NewTask, NewTaskState};
 use crate::components::organizer::{OrganizerSection, OrganizerState, RunsTimeline};
 use crate::components::panel::{EmptyState, ErrorPanel, Loading};
 use crate::components::pr_list::{MergeState, PrList};
@@ -104,6 +106,7 @@ fn MissionLoader() -> impl IntoView {
     let organizer_state = OrganizerState::default();
     let policy_state = PolicyState::for_mission();
     let close_state = CloseState::default();
+    let new_task = NewTaskState::default();
     // The organizer section re-renders only when what it shows changes, so a refresh never
     // disturbs an edit in progress.
     // Where the mission detail does not resolve the merge policy (Buildd's), the workspace
@@ -180,6 +183,9 @@ fn MissionLoader() -> impl IntoView {
             })}
             // The work comes first — open tasks, then the PRs — and how the mission is set up
             // has its own tab.
+            {move || organizer.get().filter(|_| tab.get() == "overview").map(|m| view! {
+                <NewTask mission_id=m.id.clone() workspace_id=m.workspace_id.clone() state=new_task refresh=retry />
+            })}
             {move || tasks.get().filter(|_| tab.get() == "overview").map(|t| view! { <TaskSections tasks=t expanded=expanded /> })}
             {move || shown("overview")().then(|| view! {
                 <PrList prs=prs from_tasks=task_prs state=merge_state refresh=after_merge />
@@ -190,6 +196,9 @@ fn MissionLoader() -> impl IntoView {
             {move || shown("settings")().then(|| view! { <RunsTimeline runs=runs /> })}
             {move || organizer.get().filter(|_| tab.get() == "settings").map(|m| view! {
                 <MergePolicyEditor mission=m state=policy_state refresh=retry />
+            })}
+            {move || organizer.get().filter(|_| tab.get() == "settings").map(|m| view! {
+                <MissionStatusCard mission=m refresh=retry />
             })}
         </section>
     }

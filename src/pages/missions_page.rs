@@ -4,6 +4,7 @@
 use super::RequireConnection;
 use crate::api;
 use crate::components::mission_card::MissionCard;
+use crate::components::new_mission::{MissionDraft, NewMission};
 use crate::components::panel::{EmptyState, ErrorPanel, Loading};
 use crate::state::connection::use_connection;
 use crate::state::refresh::polled;
@@ -29,13 +30,18 @@ fn MissionList() -> impl IntoView {
     let connection = use_connection();
     let (missions, retry) =
         polled(move || with_connection(&connection, |c| async move { api::missions(&c).await }));
+    // Above the refreshed list, so a refresh never loses what is typed.
+    let creating = RwSignal::new(false);
+    let draft = RwSignal::new(MissionDraft::default());
+    let close = Callback::new(move |()| creating.set(false));
     view! {
         <section class="page">
+            {move || creating.get().then(|| view! { <NewMission draft=draft on_cancel=close /> })}
             {move || {
                 let selected = workspace.get();
                 match missions.get() {
                     None => view! { <Loading label="Loading missions…" /> }.into_any(),
-                    Some(Ok(list)) => view! { <Missions list=list selected=selected /> }.into_any(),
+                    Some(Ok(list)) => view! { <Missions list=list selected=selected creating=creating /> }.into_any(),
                     Some(Err(e)) => view! {
                         <h1>"Missions"</h1>
                         <ErrorPanel error=e on_retry=retry />
@@ -53,7 +59,11 @@ fn group_of(item: &ClientMission) -> MissionGroup {
 }
 
 #[component]
-fn Missions(list: ClientMissionList, selected: Option<String>) -> impl IntoView {
+fn Missions(
+    list: ClientMissionList,
+    selected: Option<String>,
+    creating: RwSignal<bool>,
+) -> impl IntoView {
     let workspaces: BTreeMap<String, WorkspaceRef> = list
         .missions
         .iter()
@@ -84,10 +94,10 @@ fn Missions(list: ClientMissionList, selected: Option<String>) -> impl IntoView 
         view! {
             <EmptyState
                 title="No missions yet."
-                detail="Create a mission through Buildd's API to organize your agents around a goal."
+                detail="Create one with New mission: a goal your agents plan and work toward."
             />
         }
-            .into_any()
+        .into_any()
     } else if groups.is_empty() {
         view! {
             <EmptyState title="No missions in this view." detail="Choose another workspace." />
@@ -121,7 +131,14 @@ fn Missions(list: ClientMissionList, selected: Option<String>) -> impl IntoView 
                 <h1>"Missions"</h1>
                 <p class="muted" data-testid="active-count">{format!("{active} active")}</p>
             </div>
-            <WorkspaceFilter workspaces=workspaces.into_values().collect() selected=selected />
+            <div class="page__tools">
+                <WorkspaceFilter workspaces=workspaces.into_values().collect() selected=selected />
+                <button class="button button--primary" data-testid="open-new-mission"
+                    prop:disabled=move || creating.get()
+                    on:click=move |_| creating.set(true)>
+                    "New mission"
+                </button>
+            </div>
         </header>
         {body}
     }

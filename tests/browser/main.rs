@@ -13,5 +13,6 @@ mod mission_page;
 mod missions_list;
 mod on_buildd;
 mod plan_review;
+mod starting_work;
 mod task_page;
 mod workspace_settings;
