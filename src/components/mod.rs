@@ -26,6 +26,7 @@ pub mod pr_review;
 pub mod progress_bar;
 pub mod progress_card;
 pub mod retry_task;
+pub mod shortcuts;
 pub mod state_chip;
 pub mod task_prs;
 pub mod task_row;

@@ -16,6 +16,9 @@ pub fn TaskRow(
     titles: Arc<HashMap<String, String>>,
     /// What holds the task back, when it is blocked.
     waiting_on: Vec<String>,
+    /// An organizer run's number: its rows all carry the mission's title, so they are told
+    /// apart by it.
+    run_number: Option<usize>,
 ) -> impl IntoView {
     let href = format!("/tasks/{}", task.id);
     let class = effective_class(&task);
@@ -45,7 +48,12 @@ pub fn TaskRow(
     view! {
         <li class="task-row" data-testid="task-row" data-task-id=task.id.clone()>
             <div class="task-row__main">
-                <a href=href class="task-row__title">{task.title.clone()}</a>
+                <a href=href class="task-row__title" title=task.title.clone()>
+                    {match run_number {
+                        Some(n) => format!("Organizer run {n}"),
+                        None => task.title.clone(),
+                    }}
+                </a>
                 <div class="task-row__badges">
                     <StatusBadge status=task.status.clone() />
                     <ModeBadge mode=task.mode.clone() />

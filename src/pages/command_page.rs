@@ -1,12 +1,13 @@
 //! The command center: every mission in the planning loop — Planning (steps 1–2) and
 //! Execution (steps 3–5) — and "Waiting on you", everything a person must act on, oldest
 //! first. Filters (`workspace`, `mode`, `step`) live in the URL; j/k move between missions,
-//! Enter opens one, a/r open its plan in review to approve or reject.
+//! Enter opens one, a/r open its plan in review to approve or reject, ? lists the keys.
 
 use super::RequireConnection;
 use crate::components::not_offered::NotOffered;
 use crate::components::panel::{ErrorPanel, Loading};
 use crate::components::progress_bar::ProgressBar;
+use crate::components::shortcuts::Shortcuts;
 use crate::components::state_chip::HealthChip;
 use crate::components::waiting_item::WaitingItem;
 use crate::state::board::{use_board, Board, BoardState};
@@ -72,7 +73,9 @@ fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) ->
     let href = format!("/missions/{}", mission.id);
     let row_href = href.clone();
     view! {
-        <li class="command-row" class:command-row--selected=move || selected.get() data-testid="command-row" data-href=row_href>
+        <li class="command-row" class:command-row--selected=move || selected.get()
+            aria-current=move || selected.get().then_some("true")
+            data-testid="command-row" data-href=row_href>
             <div class="command-row__head">
                 <a href=href class="command-row__title">{mission.title.clone()}</a>
                 <span class="command-row__chips">
@@ -88,6 +91,22 @@ fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) ->
             <p class="muted small" data-testid="waits-for">{waits}</p>
         </li>
     }
+}
+
+/// Moves the keyboard focus to the selected row's link once it is drawn, so Enter there (or
+/// Tab from there) goes on from the selection and the row scrolls into view.
+fn focus_selected() {
+    request_animation_frame(|| {
+        use wasm_bindgen::JsCast;
+        let link = document()
+            .query_selector("[data-testid=command-row][aria-current=true] .command-row__title")
+            .ok()
+            .flatten()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(link) = link {
+            let _ = link.focus();
+        }
+    });
 }
 
 #[component]
@@ -133,13 +152,19 @@ fn CommandCenter() -> impl IntoView {
     });
     // j/k move between missions in the order shown (planning first), Enter opens one.
     let navigate = use_navigate();
+    let help = RwSignal::new(false);
     let keys = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
-        let typing = document()
-            .active_element()
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-        if typing {
+        let focused = document().active_element().map(|el| el.tag_name());
+        let typing = focused
+            .as_deref()
+            .is_some_and(|t| matches!(t, "INPUT" | "TEXTAREA" | "SELECT"));
+        if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
             return;
         }
+        // Enter on a focused link or button is that element's: the selection waits.
+        let on_control = focused
+            .as_deref()
+            .is_some_and(|t| matches!(t, "A" | "BUTTON"));
         // Each shown mission, planning first: its id and its plan in review, if any.
         let order: Vec<(String, Option<String>)> = rows.with_untracked(|r| {
             let (planning, execution): (Vec<_>, Vec<_>) =
@@ -152,9 +177,17 @@ fn CommandCenter() -> impl IntoView {
         });
         let current = order.get(selected.get_untracked()).cloned();
         match e.key().as_str() {
-            "j" if !order.is_empty() => selected.update(|i| *i = (*i + 1).min(order.len() - 1)),
-            "k" => selected.update(|i| *i = i.saturating_sub(1)),
-            "Enter" => {
+            "j" if !order.is_empty() => {
+                selected.update(|i| *i = (*i + 1).min(order.len() - 1));
+                focus_selected();
+            }
+            "k" => {
+                selected.update(|i| *i = i.saturating_sub(1));
+                focus_selected();
+            }
+            "?" => help.update(|h| *h = !*h),
+            "Escape" => help.set(false),
+            "Enter" if !on_control => {
                 if let Some((id, _)) = current {
                     navigate(&format!("/missions/{id}"), Default::default());
                 }
@@ -197,7 +230,10 @@ fn CommandCenter() -> impl IntoView {
     };
     view! {
         <section class="page" data-testid="command-center">
-            <h1>"Command center"</h1>
+            <header class="page__head">
+                <h1>"Command center"</h1>
+                <Shortcuts shown=help />
+            </header>
             {move || match board.get() {
                 None => Some(view! { <Loading label="Loading missions…" /> }.into_any()),
                 Some(Err(e)) => Some(view! { <ErrorPanel error=e on_retry=retry /> }.into_any()),

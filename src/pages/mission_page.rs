@@ -23,6 +23,7 @@ use buildd_core::capabilities::Extra;
 use buildd_core::client::ClientMission;
 use buildd_core::dependencies::{waiting_on, Blocker};
 use buildd_core::grouping::{health, health_beside, mission_state};
+use buildd_core::organizer_runs::run_numbers;
 use buildd_core::plan::plan_in_review;
 use buildd_core::task_groups::{group_tasks, TaskGroup};
 use buildd_core::task_prs::prs_of_tasks;
@@ -282,6 +283,7 @@ fn TaskSections(tasks: Vec<MissionTask>, expanded: RwSignal<HashSet<TaskGroup>>)
             })
             .collect(),
     );
+    let runs: Arc<HashMap<String, usize>> = Arc::new(run_numbers(&tasks));
     let mut groups: BTreeMap<TaskGroup, Vec<MissionTask>> = BTreeMap::new();
     for (group, task) in group_tasks(&tasks) {
         groups.entry(group).or_default().push(task.clone());
@@ -295,6 +297,7 @@ fn TaskSections(tasks: Vec<MissionTask>, expanded: RwSignal<HashSet<TaskGroup>>)
                     let count = items.len();
                     let titles = titles.clone();
                     let waiting = waiting.clone();
+                    let runs = runs.clone();
                     let rows = move || {
                         let all = expanded.with(|e| e.contains(&group));
                         let shown = if all { count } else { count.min(SECTION_LIMIT) };
@@ -302,7 +305,8 @@ fn TaskSections(tasks: Vec<MissionTask>, expanded: RwSignal<HashSet<TaskGroup>>)
                             .iter()
                             .map(|t| {
                                 let waiting_on = waiting.get(&t.id).cloned().unwrap_or_default();
-                                view! { <TaskRow task=t.clone() titles=titles.clone() waiting_on=waiting_on /> }
+                                let run_number = runs.get(&t.id).copied();
+                                view! { <TaskRow task=t.clone() titles=titles.clone() waiting_on=waiting_on run_number=run_number /> }
                             })
                             .collect_view()
                     };

@@ -107,7 +107,40 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
         assert_eq!(planning_rows, "Planning\nNone.");
     }
 
-    // j selects the first mission shown, Enter opens it.
+    // ? lists the keys; Esc hides them.
+    let body = c.find(Locator::Css("body")).await.unwrap();
+    body.send_keys("?").await.unwrap();
+    let keys = text_with(&browser, "[data-testid=shortcuts]", "j / k").await;
+    assert!(keys.contains("Open the selected mission"), "{keys}");
+    body.send_keys("\u{E00C}").await.unwrap();
+    browser.wait_for_absent("[data-testid=shortcuts]").await;
+
+    // j selects the first mission shown, marks it and takes the focus there; Enter opens it.
+    body.send_keys("j").await.unwrap();
+    browser
+        .wait_text(
+            "[data-testid=command-row][aria-current=true] .command-row__title",
+            |t| t == "Rate limits",
+        )
+        .await;
+    let focused = browser
+        .run("return document.activeElement.textContent")
+        .await;
+    assert_eq!(focused, "Rate limits");
+    // Enter on another focused link is that link's.
+    browser
+        .run("document.querySelector('[data-testid=nav-missions]').focus()")
+        .await;
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys("\u{E007}")
+        .await
+        .unwrap();
+    browser.wait_for("[data-testid=mission-card]").await;
+    // Back on the filtered command center, j and Enter open the one mission it shows.
+    c.back().await.unwrap();
+    browser.wait_for("[data-testid=command-row]").await;
     let body = c.find(Locator::Css("body")).await.unwrap();
     body.send_keys("j").await.unwrap();
     body.send_keys("\u{E007}").await.unwrap();

@@ -23,8 +23,25 @@ pub fn organizer_run_label(source: Option<&str>, trigger_task: Option<(&str, boo
         Some("created") => "mission created".into(),
         Some("cron") => "check-in".into(),
         Some("auto_retry") => "retry".into(),
-        _ => "organizer run".into(),
+        _ => UNLABELLED.into(),
     }
+}
+
+/// The label of a run whose start was not recorded.
+pub const UNLABELLED: &str = "organizer run";
+
+/// Each organizer run (planning task) of a mission numbered from 1 in the order it was
+/// created, so a list can tell runs that share the mission's title apart.
+pub fn run_numbers(tasks: &[crate::MissionTask]) -> std::collections::HashMap<String, usize> {
+    let mut runs: Vec<&crate::MissionTask> = tasks
+        .iter()
+        .filter(|t| t.mode == crate::TaskMode::Planning)
+        .collect();
+    runs.sort_by(|a, b| a.created_at.cmp(&b.created_at).then(a.id.cmp(&b.id)));
+    runs.into_iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.clone(), i + 1))
+        .collect()
 }
 
 /// One organizer run of `GET /api/missions/{id}/runs`.
@@ -115,5 +132,25 @@ mod tests {
             organizer_run_label(Some("wake:something_else"), None),
             "organizer run"
         );
+    }
+
+    #[test]
+    fn organizer_runs_are_numbered_in_the_order_they_were_created() {
+        use crate::test_support::task;
+        use crate::{TaskMode, TaskStatus};
+        let run = |id: &str, at: &str| crate::MissionTask {
+            mode: TaskMode::Planning,
+            created_at: Some(at.into()),
+            ..task(id, TaskStatus::Completed)
+        };
+        let tasks = [
+            run("late", "2026-11-30T10:00:00Z"),
+            task("work", TaskStatus::Pending),
+            run("early", "2026-11-29T10:00:00Z"),
+        ];
+        let numbers = run_numbers(&tasks);
+        assert_eq!(numbers.get("early"), Some(&1));
+        assert_eq!(numbers.get("late"), Some(&2));
+        assert_eq!(numbers.get("work"), None, "work is not an organizer run");
     }
 }

@@ -199,6 +199,15 @@ impl Browser {
             .len()
     }
 
+    /// Waits until nothing on the page matches `css`.
+    pub async fn wait_for_absent(&self, css: &str) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.count(css).await > 0 {
+            assert!(Instant::now() < deadline, "{css} is still shown");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Whether nothing on the page matches `css` now.
     pub async fn absent(&self, css: &str) -> bool {
         self.count(css).await == 0

@@ -3,7 +3,7 @@
 use crate::components::not_offered::NotOffered;
 use crate::format::time_ago;
 use crate::state::refresh::Polled;
-use buildd_core::organizer_runs::MissionRuns;
+use buildd_core::organizer_runs::{MissionRuns, UNLABELLED};
 use leptos::prelude::*;
 
 /// One line of the timeline.
@@ -21,11 +21,15 @@ fn entries(runs: &MissionRuns) -> Vec<Entry> {
         .map(|r| Entry {
             at: r.created_at.clone(),
             kind: "run",
-            text: format!(
-                "Organizer run · {} · {}",
-                r.label,
-                r.status.replace('_', " ")
-            ),
+            text: if r.label == UNLABELLED {
+                format!("Organizer run · {}", r.status.replace('_', " "))
+            } else {
+                format!(
+                    "Organizer run · {} · {}",
+                    r.label,
+                    r.status.replace('_', " ")
+                )
+            },
             task: Some(r.task_id.clone()),
         })
         .chain(runs.check_ins.iter().map(|c| Entry {

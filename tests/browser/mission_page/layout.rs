@@ -31,9 +31,20 @@ async fn the_work_comes_first_finished_work_folds_and_settings_have_their_tab() 
     assert_eq!(browser.attr(done, "open").await, None);
     let summary = any_text(&browser, &format!("{done} summary")).await;
     assert!(summary.to_lowercase().starts_with("done"), "{summary}");
+    // Opened, its organizer run is told by its number, not the title every run shares.
+    browser.click(&format!("{done} summary")).await;
+    let rows = browser
+        .texts(&format!("{done} [data-testid=task-row] .task-row__title"))
+        .await;
+    assert!(rows.iter().any(|r| r == "Organizer run 1"), "{rows:?}");
+    assert!(!rows.iter().any(|r| r.starts_with("Mission: ")), "{rows:?}");
     // The settings tab is in the address, so a reload keeps it.
     browser.click("[data-testid=tab-settings]").await;
     browser.wait_for("[data-testid=organizer]").await;
+    // A run whose start was not recorded reads once as an organizer run.
+    let timeline = any_text(&browser, "[data-testid=runs-timeline]").await;
+    assert!(timeline.contains("Organizer run · completed"), "{timeline}");
+    assert!(!timeline.contains("organizer run ·"), "{timeline}");
     let url = browser.client.current_url().await.unwrap();
     assert_eq!(url.query(), Some("tab=settings"));
     browser.client.refresh().await.unwrap();
