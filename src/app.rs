@@ -3,7 +3,9 @@
 use crate::components::app_header::AppHeader;
 use crate::pages::command_page::CommandPage;
 use crate::pages::connect_page::ConnectPage;
-use crate::pages::lazy_routes::{MissionRoute, MissionsRoute, TaskRoute, WorkspaceRoute};
+use crate::pages::lazy_routes::{
+    MissionRoute, MissionsRoute, TaskRoute, WorkspaceRoute, WorkspacesRoute,
+};
 use crate::pages::not_found_page::NotFoundPage;
 use crate::state::board::provide_board;
 use crate::state::capabilities::provide_capabilities;
@@ -29,6 +31,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/connect") view=ConnectPage />
                     <Route path=path!("/missions/:id") view={Lazy::<MissionRoute>::new()} />
                     <Route path=path!("/tasks/:id") view={Lazy::<TaskRoute>::new()} />
+                    <Route path=path!("/workspaces") view={Lazy::<WorkspacesRoute>::new()} />
                     <Route path=path!("/workspaces/:id") view={Lazy::<WorkspaceRoute>::new()} />
                 </Routes>
             </main>

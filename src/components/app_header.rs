@@ -39,6 +39,7 @@ pub fn AppHeader() -> impl IntoView {
                     }}
                 </A>
                 <A href="/missions" attr:class="topbar__link" attr:data-testid="nav-missions">"Missions"</A>
+                <A href="/workspaces" attr:class="topbar__link" attr:data-testid="nav-workspaces">"Workspaces"</A>
                 <button
                     class="button button--ghost"
                     on:click=move |_| theme.toggle()

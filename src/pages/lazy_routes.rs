@@ -8,6 +8,7 @@ use super::mission_page::MissionPage;
 use super::missions_page::MissionsPage;
 use super::task_page::TaskPage;
 use super::workspace_page::WorkspacePage;
+use super::workspaces_page::WorkspacesPage;
 use leptos::prelude::*;
 use leptos_router::LazyRoute;
 
@@ -33,6 +34,7 @@ lazy_page!(MissionsRoute, MissionsPage);
 lazy_page!(MissionRoute, MissionPage);
 lazy_page!(TaskRoute, TaskPage);
 lazy_page!(WorkspaceRoute, WorkspacePage);
+lazy_page!(WorkspacesRoute, WorkspacesPage);
 
 // One impl per page, each at its own place in this file: the split macro names a page's
 // chunk after where it stands.
@@ -81,5 +83,17 @@ impl LazyRoute for WorkspaceRoute {
     fn view(this: Self) -> AnyView {
         let _ = this;
         view! { <WorkspacePage /> }.into_any()
+    }
+}
+
+#[cfg(feature = "lazy")]
+#[leptos_router::lazy_route]
+impl LazyRoute for WorkspacesRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(this: Self) -> AnyView {
+        let _ = this;
+        view! { <WorkspacesPage /> }.into_any()
     }
 }

@@ -9,6 +9,7 @@ mod missions_page;
 pub mod not_found_page;
 mod task_page;
 mod workspace_page;
+mod workspaces_page;
 
 use crate::api::ApiError;
 use crate::components::panel::Loading;

@@ -23,6 +23,9 @@ fn WorkspaceLoader() -> impl IntoView {
     let switches = SwitchesState::default();
     view! {
         <section class="page" data-testid="workspace-page">
+            <nav class="breadcrumbs" aria-label="Breadcrumb">
+                <a href="/workspaces" data-testid="breadcrumb-workspaces">"Workspaces"</a>
+            </nav>
             {move || match data.get() {
                 None => view! { <Loading label="Loading the workspace…" /> }.into_any(),
                 Some(Err(e)) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),

@@ -3,6 +3,7 @@
 use crate::fixtures::api::mission_workspace;
 use crate::fixtures::check::{any_text, text_is, text_with};
 use crate::fixtures::{on_new_mission_settings, open, Page};
+use buildd_testkit::TestServer;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
@@ -68,5 +69,40 @@ async fn the_workspace_default_policy_and_merge_switches_are_set_on_its_settings
     open(&browser, &server, Page::MissionSettings(&mission)).await;
     let effective = any_text(&browser, "[data-testid=effective-policy]").await;
     assert!(effective.starts_with("Human"), "{effective}");
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_workspaces_are_listed_and_each_page_leads_back_to_the_list() {
+    let server = TestServer::start_demo().await;
+    let ws = crate::fixtures::api::new_workspace(&server, "billing", "acme/billing").await;
+    let browser = crate::fixtures::connected(&server).await;
+    browser.click("[data-testid=nav-workspaces]").await;
+    let rows = browser.wait_for("[data-testid=workspace-row]").await;
+    drop(rows);
+    let billing = browser
+        .wait_text("[data-testid=workspace-row]:nth-child(2)", |t| {
+            !t.is_empty()
+        })
+        .await;
+    let all = browser.texts("[data-testid=workspace-row]").await;
+    assert_eq!(all.len(), 2, "{all:?}");
+    assert!(
+        all.iter()
+            .any(|r| r.contains("storefront") && r.contains("active missions")),
+        "{all:?}"
+    );
+    assert!(
+        all.iter().any(|r| r.contains("billing")
+            && r.contains("acme/billing")
+            && r.contains("0 active missions")),
+        "{all:?}"
+    );
+    browser.click_link("billing").await;
+    text_is(&browser, "[data-testid=workspace-name]", "billing").await;
+    assert_eq!(browser.path().await, format!("/workspaces/{ws}"));
+    browser.click("[data-testid=breadcrumb-workspaces]").await;
+    browser.wait_for("[data-testid=workspaces-page]").await;
+    assert_eq!(browser.path().await, "/workspaces");
     browser.close().await;
 }
