@@ -11,17 +11,39 @@ pub fn AppHeader() -> impl IntoView {
     let theme = use_theme();
     let waiting = use_board().waiting;
     let navigate = use_navigate();
+    // On a narrow screen the links and buttons fold under Menu, so the bar stays one row.
+    let open = RwSignal::new(false);
     let disconnect = move |_| {
+        open.set(false);
         connection.disconnect();
         navigate("/connect", Default::default());
     };
     view! {
-        <header class="topbar">
+        <header class="topbar" class:topbar--open=move || open.get()>
             <A href="/" attr:class="topbar__brand">
                 <span class="topbar__logo" aria-hidden="true"></span>
                 "Mission Control"
             </A>
-            <nav class="topbar__actions">
+            <button class="button button--ghost topbar__menu" data-testid="menu"
+                aria-expanded=move || open.get().to_string() aria-controls="topbar-nav"
+                on:click=move |_| open.update(|o| *o = !*o)>
+                "Menu"
+                {move || {
+                    let n = waiting.with(Vec::len);
+                    (n > 0).then(|| view! { <span class="topbar__count" aria-label=format!("{n} waiting on you")>{n}</span> })
+                }}
+            </button>
+            // A click on a link inside closes the menu again.
+            <nav class="topbar__actions" id="topbar-nav" on:click=move |ev| {
+                use wasm_bindgen::JsCast;
+                let on_link = ev
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|e| e.closest("a").ok().flatten().is_some());
+                if on_link {
+                    open.set(false);
+                }
+            }>
                 <A href="/" exact=true attr:class="topbar__link" attr:data-testid="nav-command">
                     "Command center"
                     {move || {

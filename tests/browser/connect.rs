@@ -165,10 +165,24 @@ async fn the_connect_screen_checks_the_key_and_keeps_what_was_typed() {
             .await;
         assert_eq!(overflow.as_bool(), Some(false), "the {page} fits 375 px");
         if let Some(link) = next {
+            // The header is one row: its links are under Menu.
+            let header = browser
+                .run("return document.querySelector('.topbar').getBoundingClientRect().height")
+                .await;
+            assert!(
+                header.as_f64().unwrap() < 64.0,
+                "the header is {header} px tall"
+            );
+            let shown =
+                "return document.querySelector('[data-testid=nav-missions]').offsetParent !== null";
+            assert_eq!(browser.run(shown).await.as_bool(), Some(false));
+            browser.click("[data-testid=menu]").await;
+            assert_eq!(browser.run(shown).await.as_bool(), Some(true));
             browser.click(&format!("[data-testid={link}]")).await;
         }
     }
 
+    browser.click("[data-testid=menu]").await;
     browser.click("[data-testid=disconnect]").await;
     browser.wait_for("[data-testid=connect-form]").await;
     let stored = browser

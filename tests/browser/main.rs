@@ -13,6 +13,7 @@ mod mission_page;
 mod missions_list;
 mod on_buildd;
 mod plan_review;
+mod screenshots;
 mod starting_work;
 mod task_page;
 mod workspace_settings;

@@ -1,0 +1,85 @@
+//! The main pages at 1366 and 375 px, light and dark, as PNGs in the target dir
+//! (`target/tmp/screenshots/`, or under `CARGO_TARGET_DIR`) for a reviewer to look at; each
+//! also fits its width, with nothing wider than the window.
+
+use crate::fixtures::api::{mission_id, mission_workspace, plan_in_review_of};
+use crate::fixtures::connected;
+use buildd_testkit::TestServer;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_main_pages_fit_both_widths_in_both_themes_and_are_written_as_screenshots() {
+    let server = TestServer::start_demo().await;
+    let mission = mission_id(&server, "Checkout redesign").await;
+    let plan = plan_in_review_of(&server, "Add a health endpoint").await;
+    let workspace = mission_workspace(&server).await;
+    let pages = [
+        (
+            "command-center",
+            "/".to_string(),
+            "[data-testid=command-row]",
+        ),
+        ("missions", "/missions".into(), "[data-testid=mission-card]"),
+        (
+            "mission",
+            format!("/missions/{mission}"),
+            "[data-testid=pr]",
+        ),
+        (
+            "mission-settings",
+            format!("/missions/{mission}?tab=settings"),
+            "[data-testid=merge-policy]",
+        ),
+        (
+            "plan-review",
+            format!("/tasks/{plan}"),
+            "[data-testid=plan-review]",
+        ),
+        (
+            "workspace",
+            format!("/workspaces/{workspace}"),
+            "[data-testid=workspace-policy]",
+        ),
+    ];
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    let browser = connected(&server).await;
+    for width in [1366u32, 375] {
+        browser
+            .client
+            .set_window_size(width, 900)
+            .await
+            .expect("window size");
+        for theme in ["light", "dark"] {
+            browser
+                .run(&format!("localStorage.setItem('buildd.theme', '{theme}')"))
+                .await;
+            for (name, path, landmark) in &pages {
+                browser.goto(&server.url(path)).await;
+                browser.wait_for(landmark).await;
+                let shown = browser
+                    .run("return document.documentElement.getAttribute('data-theme')")
+                    .await;
+                assert_eq!(shown, *theme, "{name} at {width} px");
+                let overflow = browser
+                    .run("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                    .await;
+                assert_eq!(
+                    overflow.as_i64(),
+                    Some(0),
+                    "{name} is wider than {width} px in the {theme} theme"
+                );
+                // A narrow window folds the header's links under Menu; a wide one shows them.
+                let menu = browser
+                    .run(
+                        "return document.querySelector('[data-testid=menu]').offsetParent !== null",
+                    )
+                    .await;
+                assert_eq!(menu.as_bool(), Some(width < 640), "Menu at {width} px");
+                let png = browser.client.screenshot().await.expect("a screenshot");
+                assert!(png.starts_with(b"\x89PNG"), "{name}: not a PNG");
+                std::fs::write(dir.join(format!("{name}-{width}-{theme}.png")), png).unwrap();
+            }
+        }
+    }
+    browser.close().await;
+}
