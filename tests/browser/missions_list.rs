@@ -1,7 +1,7 @@
 //! The missions list: its workspace filter, and the progress bar of a card.
 
 use crate::fixtures::api::{new_mission_with, new_task, new_workspace};
-use crate::fixtures::check::text_is;
+use crate::fixtures::check::{text_is, text_with};
 use crate::fixtures::connected;
 use buildd_testkit::{TestServer, WorkerVerbs};
 use fantoccini::Locator;
@@ -89,5 +89,99 @@ async fn a_cards_progress_bar_spans_the_card_with_segments_sized_by_their_counts
         (2.5..3.5).contains(&ratio),
         "6 done against 2 open: {ratio:.2}"
     );
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_list_is_searched_and_sorted_in_the_address_one_dense_row_a_mission() {
+    let server = TestServer::start_demo().await;
+    let browser = connected(&server).await;
+    let c = &browser.client;
+    // The demo's missions fit in little more than a screen, a row each across the width.
+    let height = browser
+        .run("return document.documentElement.scrollHeight")
+        .await;
+    assert!(
+        height.as_f64().unwrap() < 1300.0,
+        "the list is {height} px tall"
+    );
+    let widths = browser
+        .run(
+            "const list = document.querySelector('.mission-rows').getBoundingClientRect().width;
+             return [...document.querySelectorAll('[data-testid=mission-card]')]
+               .map(c => c.getBoundingClientRect().width / list);",
+        )
+        .await;
+    for share in widths.as_array().unwrap() {
+        assert!(
+            share.as_f64().unwrap() > 0.99,
+            "a row spans the list: {widths}"
+        );
+    }
+
+    browser
+        .type_into("[data-testid=mission-search]", "checkout")
+        .await;
+    browser
+        .wait_text("[data-testid=active-count]", |t| t == "1 active")
+        .await;
+    let shown = browser
+        .texts("[data-testid=mission-card] .mission-card__title")
+        .await;
+    assert_eq!(shown, ["Checkout redesign"]);
+    assert_eq!(c.current_url().await.unwrap().query(), Some("q=checkout"));
+    // Words are matched in the goal too, and all of them must be there.
+    browser
+        .fill("[data-testid=mission-search]", "payment provider")
+        .await;
+    browser
+        .wait_text("[data-testid=active-count]", |t| t == "1 active")
+        .await;
+    browser
+        .fill("[data-testid=mission-search]", "payment zebra")
+        .await;
+    text_with(&browser, "main", "No missions in this view.").await;
+    browser.fill("[data-testid=mission-search]", "").await;
+    browser.wait_for("[data-testid=mission-card]").await;
+
+    let sort = c
+        .find(Locator::Css("[data-testid=mission-sort]"))
+        .await
+        .unwrap();
+    sort.select_by_value("title").await.unwrap();
+    // The choice goes to the address.
+    let mut query = None;
+    for _ in 0..100 {
+        query = c.current_url().await.unwrap().query().map(str::to_string);
+        if query.as_deref() == Some("sort=title") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(query.as_deref(), Some("sort=title"));
+    c.refresh().await.unwrap();
+    browser.wait_for("[data-testid=mission-card]").await;
+    assert_eq!(
+        browser.value("[data-testid=mission-sort]").await.as_deref(),
+        Some("title")
+    );
+    // Within each group, by title.
+    let groups = browser
+        .run(
+            "return [...document.querySelectorAll('section.group')].map(g =>
+               [...g.querySelectorAll('.mission-card__title')].map(t => t.textContent.toLowerCase()));",
+        )
+        .await;
+    for group in groups.as_array().unwrap() {
+        let titles: Vec<&str> = group
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|t| t.as_str())
+            .collect();
+        let mut sorted = titles.clone();
+        sorted.sort();
+        assert_eq!(titles, sorted, "{groups}");
+    }
     browser.close().await;
 }
