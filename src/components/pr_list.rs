@@ -4,6 +4,7 @@
 
 use crate::api;
 use crate::components::confirm::Confirm;
+use crate::components::pr_checks::PrChecks;
 use crate::components::pr_review::PrReviewLine;
 use crate::components::task_prs::TaskPrList;
 use crate::state::refresh::Polled;
@@ -11,8 +12,7 @@ use crate::state::write::Write;
 use buildd_core::markdown::is_web_address;
 use buildd_core::merge_policy::DEFAULT_MAX_LINES;
 use buildd_core::pull_request::{
-    diff_size, head_checks, merge_outlook, CheckOutcome, PrState, PullRequest, PullRequestList,
-    Verdict,
+    diff_size, merge_outlook, PrState, PullRequest, PullRequestList, Verdict,
 };
 use buildd_core::task_prs::TaskPr;
 use leptos::prelude::*;
@@ -36,30 +36,8 @@ fn state_label(state: PrState) -> (&'static str, &'static str) {
     }
 }
 
-/// Each check on the head commit with its state, marked so it reads without colour.
-#[component]
-fn PrChecks(pr: PullRequest) -> impl IntoView {
-    let head = pr.head_sha.clone().unwrap_or_default();
-    let checks: Vec<_> = head_checks(&pr.checks, &head)
-        .into_iter()
-        .map(|c| {
-            let (mark, tone, word) = match c.outcome() {
-                CheckOutcome::Passed => ("✓", "ok", c.conclusion.clone().unwrap_or_default()),
-                CheckOutcome::Failed => ("✗", "bad", c.conclusion.clone().unwrap_or_default()),
-                CheckOutcome::Pending => ("…", "info", c.status.replace('_', " ")),
-            };
-            view! {
-                <li class=format!("check check--{tone}") data-testid="pr-check">
-                    <span aria-hidden="true">{mark}</span>" "{format!("{}: {word}", c.name)}
-                </li>
-            }
-        })
-        .collect();
-    (!checks.is_empty()).then(|| view! { <ul class="pr__checks" aria-label="Checks">{checks}</ul> })
-}
-
 /// "+40/−4", and for a policy with a size cap the lines it counts against that cap.
-fn size_line(pr: &PullRequest) -> Option<String> {
+pub fn size_line(pr: &PullRequest) -> Option<String> {
     let size = diff_size(pr.files.as_deref()?);
     let policy = &pr.policy.policy;
     let lines = format!("+{}/−{}", size.additions, size.deletions);

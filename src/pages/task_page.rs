@@ -10,14 +10,20 @@ use crate::components::panel::{ErrorPanel, Loading};
 use crate::components::plan_banner::PlanBanner;
 use crate::components::plan_review_panel::{PlanReviewPanel, ReviewState};
 use crate::components::retry_task::RetryTask;
+use crate::components::task_pr_status::TaskPrStatus;
 use crate::format::{short_id, time_ago};
-use crate::state::connection::Connection;
+use crate::state::capabilities::use_capabilities;
+use crate::state::connection::{use_connection, Connection};
+use crate::state::refresh::{polled, Polled};
+use crate::state::request::with_connection;
 use crate::state::title::page_title;
 use crate::state::write::Write;
+use buildd_core::capabilities::Extra;
 use buildd_core::client::{ClientMission, ClientTask};
 use buildd_core::markdown::is_web_address;
 use buildd_core::plan::plan_in_review;
 use buildd_core::plan_phase::plan_phase;
+use buildd_core::pull_request::PullRequestList;
 use buildd_core::runs::{quiet_for, run_duration, span};
 use buildd_core::{MissionTask, TaskClass, TaskMessages, TaskMode, TaskStatus};
 use leptos::prelude::*;
@@ -53,6 +59,26 @@ fn TaskLoader() -> impl IntoView {
             _ => None,
         })
     });
+    // The task's PR as this server's PR list has it: what merges it, its checks.
+    let offered = use_capabilities();
+    let connection = use_connection();
+    let mission_of = Memo::new(move |_| {
+        data.with(|d| match d {
+            Some(Ok((task, _, _))) => task.mission_id.clone(),
+            _ => None,
+        })
+    });
+    let (prs, _) = polled(move || {
+        let mission = mission_of.get();
+        with_connection(&connection, move |c| {
+            offered.read(Extra::PullRequests, async move {
+                match mission {
+                    Some(m) => api::mission_prs(&c, &m).await,
+                    None => Ok(PullRequestList { prs: vec![] }),
+                }
+            })
+        })
+    });
     let review = ReviewState::default();
     // `?reject` (the command center's `r`) opens the feedback form at once.
     let query = leptos_router::hooks::use_query_map();
@@ -83,6 +109,7 @@ fn TaskLoader() -> impl IntoView {
                         review=review
                         draft=draft
                         retrying=retrying
+                        prs=prs
                         refresh=retry
                     />
                 }
@@ -150,6 +177,7 @@ fn TaskView(
     review: ReviewState,
     draft: MessageDraft,
     retrying: Write,
+    prs: Polled<Option<PullRequestList>>,
     refresh: Callback<()>,
 ) -> impl IntoView {
     let class = task.task_class.clone().unwrap_or(TaskClass::Work);
@@ -355,6 +383,7 @@ fn TaskView(
                     </a>
                 </p>
             })}
+            <TaskPrStatus prs=prs task_id=task.id.clone() />
         </section>
         {steering}
         {panel.take()}

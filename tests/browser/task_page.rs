@@ -1,4 +1,5 @@
-//! A task's page: messaging its agent, where its run is, why it failed and running it again.
+//! A task's page: messaging its agent, where its run is, why it failed and running it again,
+//! and what merges its PR.
 
 use crate::fixtures::api::{id_of, mission, mission_id, new_mission, new_task, organizer_run, row};
 use crate::fixtures::check::{text_from, text_is, text_with, value_len};
@@ -198,5 +199,36 @@ async fn a_run_that_went_quiet_is_flagged_and_a_failure_shows_in_full_with_its_a
     )
     .await;
     assert_eq!(earlier, "Earlier attempts (1)");
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_task_page_says_what_merges_its_pr_with_the_checks() {
+    let server = TestServer::start_demo().await;
+    let mission = mission_id(&server, "Checkout redesign").await;
+    let prs = server.get(&format!("/api/prs?missionId={mission}")).await;
+    let open = row(&prs["prs"], |p| p["state"] == "open");
+    let task = open["taskId"].as_str().expect("the PR's task").to_string();
+    let browser = opened(&server, Page::Task(&task)).await;
+    let status = "[data-testid=task-pr-status]";
+    text_is(
+        &browser,
+        &format!("{status} [data-testid=pr-outlook]"),
+        "Blocked because touches protected path src/payments/form.rs (matched src/payments/). \
+         You can merge past it.",
+    )
+    .await;
+    assert_eq!(
+        browser
+            .texts(&format!("{status} [data-testid=pr-check]"))
+            .await,
+        ["✓ build: success"]
+    );
+    assert_eq!(
+        browser
+            .texts(&format!("{status} [data-testid=pr-size]"))
+            .await,
+        ["+40/−4 · 44 of 800 lines"]
+    );
     browser.close().await;
 }

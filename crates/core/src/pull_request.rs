@@ -55,6 +55,9 @@ pub struct CheckRun {
     /// `queued`, `in_progress` or `completed`.
     pub status: String,
     pub conclusion: Option<String>,
+    /// Where the run's log is (GitHub's `details_url`): an http(s) address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details_url: Option<String>,
 }
 
 /// Where a PR stands, for people: the first state that applies.

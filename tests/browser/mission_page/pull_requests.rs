@@ -184,8 +184,25 @@ async fn a_pr_row_shows_its_checks_its_size_against_the_cap_and_what_merges_it()
     );
     assert!(browser.absent(&pr(702, "pr-check")).await);
     // CI starts: the row shows the check under way.
-    let check = json!({"workspaceId": mission_workspace(&server).await, "headSha": "0ddba11000",
-                       "name": "build", "status": "in_progress"});
+    let workspace = mission_workspace(&server).await;
+    // A log address that is not a web address is refused, naming the field.
+    let check = json!({"workspaceId": workspace, "headSha": "0ddba11000", "name": "build",
+                       "status": "in_progress", "detailsUrl": "javascript:alert(1)"});
+    let (status, body) = server
+        .send(
+            "POST",
+            "/api/prs/702/checks",
+            &server.worker_key,
+            Some(check),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("detailsUrl"),
+        "{body}"
+    );
+    let check = json!({"workspaceId": workspace, "headSha": "0ddba11000", "name": "build",
+                       "status": "in_progress", "detailsUrl": "https://ci.example/runs/9"});
     let (status, body) = server
         .send(
             "POST",
@@ -198,6 +215,21 @@ async fn a_pr_row_shows_its_checks_its_size_against_the_cap_and_what_merges_it()
     browser
         .wait_text(&pr(702, "pr-check"), |t| t == "… build: in progress")
         .await;
+    // The check's name opens its log.
+    assert_eq!(
+        browser
+            .attr(&pr(702, "pr-check-link"), "href")
+            .await
+            .as_deref(),
+        Some("https://ci.example/runs/9")
+    );
+    assert_eq!(
+        browser
+            .attr(&pr(702, "pr-check-link"), "rel")
+            .await
+            .as_deref(),
+        Some("noopener noreferrer")
+    );
     let outlook = any_text(&browser, &pr(702, "pr-outlook")).await;
     assert_eq!(
         outlook,

@@ -7,6 +7,7 @@ fn check(name: &str, sha: &str, status: &str, conclusion: Option<&str>) -> Check
         head_sha: sha.into(),
         status: status.into(),
         conclusion: conclusion.map(Into::into),
+        details_url: None,
     }
 }
 

@@ -12,6 +12,7 @@ fn check(name: &str, sha: &str, conclusion: &str) -> CheckRun {
         head_sha: sha.into(),
         status: "completed".into(),
         conclusion: Some(conclusion.into()),
+        details_url: None,
     }
 }
 
@@ -268,6 +269,7 @@ fn an_approval_waits_for_ci_still_running_on_the_head() {
         head_sha: HEAD.into(),
         status: "in_progress".into(),
         conclusion: None,
+        details_url: None,
     }];
     assert_eq!(pr.decide(&output("approve")), ReviewOutcome::AwaitingCi);
 }

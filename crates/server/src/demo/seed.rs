@@ -254,12 +254,13 @@ impl Seeder<'_> {
         .execute(&mut **self.tx)
         .await?;
         sqlx::query(
-            "INSERT INTO check_runs (id, pr_id, head_sha, name, status, conclusion, created_at) \
-             VALUES (?, ?, ?, 'build', 'completed', 'success', ?)",
+            "INSERT INTO check_runs (id, pr_id, head_sha, name, status, conclusion, details_url, \
+             created_at) VALUES (?, ?, ?, 'build', 'completed', 'success', ?, ?)",
         )
         .bind(new_id())
         .bind(&pr)
         .bind(&sha)
+        .bind(format!("https://github.com/{REPO}/actions/runs/{}", 9000 + number))
         .bind(&opened)
         .execute(&mut **self.tx)
         .await?;

@@ -16,6 +16,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
+use buildd_core::markdown::is_web_address;
 use buildd_core::pr_rails::Files;
 use buildd_core::pull_request::{PullRequest, PullRequestList};
 use buildd_core::AccountLevel;
@@ -156,11 +157,17 @@ pub async fn record_check(
         }
         _ => {}
     }
+    let details_url = body.string("detailsUrl")?.value();
+    if details_url.as_deref().is_some_and(|u| !is_web_address(u)) {
+        return Err(ApiError::bad(
+            "detailsUrl must be an http:// or https:// address",
+        ));
+    }
     let mut tx = state.db.write().await?;
     let pr = team_pr(&mut tx, &caller, &body, number).await?;
     sqlx::query(
-        "INSERT INTO check_runs (id, pr_id, head_sha, name, status, conclusion, created_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO check_runs (id, pr_id, head_sha, name, status, conclusion, details_url, \
+         created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(new_id())
     .bind(&pr.id)
@@ -168,6 +175,7 @@ pub async fn record_check(
     .bind(&name)
     .bind(&status)
     .bind(&conclusion)
+    .bind(&details_url)
     .bind(now())
     .execute(&mut *tx)
     .await?;

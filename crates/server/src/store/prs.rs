@@ -56,9 +56,12 @@ pub async fn find_pr(tx: &mut Tx, workspace_id: &str, number: i64) -> ApiResult<
     .await?)
 }
 
+/// A check run's row: name, head commit, status, conclusion, log address.
+type CheckRow = (String, String, String, Option<String>, Option<String>);
+
 pub async fn checks_of(tx: &mut Tx, pr_id: &str) -> ApiResult<Vec<CheckRun>> {
-    let rows: Vec<(String, String, String, Option<String>)> = sqlx::query_as(
-        "SELECT name, head_sha, status, conclusion FROM check_runs WHERE pr_id = ? \
+    let rows: Vec<CheckRow> = sqlx::query_as(
+        "SELECT name, head_sha, status, conclusion, details_url FROM check_runs WHERE pr_id = ? \
          ORDER BY created_at, rowid",
     )
     .bind(pr_id)
@@ -66,12 +69,15 @@ pub async fn checks_of(tx: &mut Tx, pr_id: &str) -> ApiResult<Vec<CheckRun>> {
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(name, head_sha, status, conclusion)| CheckRun {
-            name,
-            head_sha,
-            status,
-            conclusion,
-        })
+        .map(
+            |(name, head_sha, status, conclusion, details_url)| CheckRun {
+                name,
+                head_sha,
+                status,
+                conclusion,
+                details_url,
+            },
+        )
         .collect())
 }
 
