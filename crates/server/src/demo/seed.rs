@@ -260,7 +260,10 @@ impl Seeder<'_> {
         .bind(new_id())
         .bind(&pr)
         .bind(&sha)
-        .bind(format!("https://github.com/{REPO}/actions/runs/{}", 9000 + number))
+        .bind(format!(
+            "https://github.com/{REPO}/actions/runs/{}",
+            9000 + number
+        ))
         .bind(&opened)
         .execute(&mut **self.tx)
         .await?;
