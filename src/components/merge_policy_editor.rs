@@ -434,6 +434,55 @@ fn FieldError(state: PolicyState, attempted: RwSignal<bool>, field: Field) -> im
     }
 }
 
+/// A text field of the form: its label, hint, input (a box of lines for a list of paths)
+/// and what is wrong with it. Its id is its test id too.
+#[component]
+#[allow(clippy::too_many_arguments)]
+fn TextField(
+    state: PolicyState,
+    attempted: RwSignal<bool>,
+    field: Field,
+    id: &'static str,
+    label: &'static str,
+    hint: &'static str,
+    #[prop(optional)] placeholder: &'static str,
+    #[prop(optional)] numeric: bool,
+    #[prop(optional)] paths: bool,
+    get: fn(&PolicyDraft) -> String,
+    set: fn(&mut PolicyDraft, String),
+) -> impl IntoView {
+    let hint_id = format!("{id}-hint");
+    let described = format!("{hint_id} {}", field.error_id());
+    let invalid = move || field_error(state, attempted, field).is_some().to_string();
+    let on_input = move |ev| {
+        let v = event_target_value(&ev);
+        update(state, |d| set(d, v.clone()))
+    };
+    let control = if paths {
+        view! {
+            <textarea id=id rows="2" data-testid=id aria-describedby=described aria-invalid=invalid
+                prop:value=text(state, get) on:input=on_input></textarea>
+        }
+        .into_any()
+    } else {
+        view! {
+            <input id=id data-testid=id placeholder=placeholder
+                inputmode=numeric.then_some("numeric")
+                aria-describedby=described aria-invalid=invalid
+                prop:value=text(state, get) on:input=on_input />
+        }
+        .into_any()
+    };
+    view! {
+        <div class="field">
+            <label class="field__label" for=id>{label}</label>
+            <p class="field__hint" id=hint_id>{hint}</p>
+            {control}
+            <FieldError state=state attempted=attempted field=field />
+        </div>
+    }
+}
+
 /// The tier and its fields, shown unless the draft inherits.
 #[component]
 fn PolicyFields(state: PolicyState, attempted: RwSignal<bool>) -> impl IntoView {
@@ -444,8 +493,6 @@ fn PolicyFields(state: PolicyState, attempted: RwSignal<bool>) -> impl IntoView 
                 .with(|d| d.as_ref().is_some_and(|d| !d.inherit && d.tier == t))
         }
     };
-    let invalid =
-        move |field: Field| move || field_error(state, attempted, field).is_some().to_string();
     view! {
         <div class="fields" class:hidden=move || state.draft.with(|d| d.as_ref().is_none_or(|d| d.inherit))>
             <div class="field">
@@ -458,38 +505,20 @@ fn PolicyFields(state: PolicyState, attempted: RwSignal<bool>) -> impl IntoView 
                 <FieldError state=state attempted=attempted field=Field::Tier />
             </div>
             <div class="fields" class:hidden=move || !tier_is("auto-threshold")()>
-                <div class="field">
-                    <label class="field__label" for="policy-max-lines">"Size cap"</label>
-                    <p class="field__hint" id="policy-max-lines-hint">"The most changed lines a PR may have and still merge by itself; lock files are not counted. Empty: 800."</p>
-                    <input id="policy-max-lines" inputmode="numeric" placeholder="800" data-testid="policy-max-lines"
-                        aria-describedby="policy-max-lines-hint policy-error-max-lines"
-                        aria-invalid=invalid(Field::MaxLines)
-                        prop:value=text(state, |d| d.max_lines.clone())
-                        on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.max_lines = v.clone()) } />
-                    <FieldError state=state attempted=attempted field=Field::MaxLines />
-                </div>
-                <div class="field">
-                    <label class="field__label" for="policy-deny">"Protected paths"</label>
-                    <p class="field__hint" id="policy-deny-hint">"A PR touching one never merges by itself. One path prefix per line."</p>
-                    <textarea id="policy-deny" rows="2" data-testid="policy-deny"
-                        aria-describedby="policy-deny-hint policy-error-deny"
-                        aria-invalid=invalid(Field::DenyPaths)
-                        prop:value=text(state, |d| d.deny_paths.clone())
-                        on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.deny_paths = v.clone()) }></textarea>
-                    <FieldError state=state attempted=attempted field=Field::DenyPaths />
-                </div>
+                <TextField state=state attempted=attempted field=Field::MaxLines id="policy-max-lines"
+                    label="Size cap" placeholder="800" numeric=true
+                    hint="The most changed lines a PR may have and still merge by itself; lock files are not counted. Empty: 800."
+                    get=|d| d.max_lines.clone() set=|d, v| d.max_lines = v />
+                <TextField state=state attempted=attempted field=Field::DenyPaths id="policy-deny"
+                    label="Protected paths" paths=true
+                    hint="A PR touching one never merges by itself. One path prefix per line."
+                    get=|d| d.deny_paths.clone() set=|d, v| d.deny_paths = v />
             </div>
             <div class="fields" class:hidden=move || !tier_is("agent-review")()>
-                <div class="field">
-                    <label class="field__label" for="policy-reviewer">"Reviewer role"</label>
-                    <p class="field__hint" id="policy-reviewer-hint">"The role or skill of the agent that reviews each PR."</p>
-                    <input id="policy-reviewer" placeholder="reviewer" data-testid="policy-reviewer"
-                        aria-describedby="policy-reviewer-hint policy-error-reviewer"
-                        aria-invalid=invalid(Field::Reviewer)
-                        prop:value=text(state, |d| d.reviewer_role.clone())
-                        on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.reviewer_role = v.clone()) } />
-                    <FieldError state=state attempted=attempted field=Field::Reviewer />
-                </div>
+                <TextField state=state attempted=attempted field=Field::Reviewer id="policy-reviewer"
+                    label="Reviewer role" placeholder="reviewer"
+                    hint="The role or skill of the agent that reviews each PR."
+                    get=|d| d.reviewer_role.clone() set=|d, v| d.reviewer_role = v />
                 <div class="field">
                     <label class="field__label" for="policy-gate">"On approval"</label>
                     <select id="policy-gate" data-testid="policy-gate" prop:value=text(state, |d| d.gate_condition.clone())
@@ -499,27 +528,15 @@ fn PolicyFields(state: PolicyState, attempted: RwSignal<bool>) -> impl IntoView 
                     </select>
                     <FieldError state=state attempted=attempted field=Field::Gate />
                 </div>
-                <div class="field">
-                    <label class="field__label" for="policy-escalate">"Paths for a person"</label>
-                    <p class="field__hint" id="policy-escalate-hint">"A PR touching one goes to a person whatever the reviewer says. One path prefix per line."</p>
-                    <textarea id="policy-escalate" rows="2" data-testid="policy-escalate"
-                        aria-describedby="policy-escalate-hint policy-error-escalate"
-                        aria-invalid=invalid(Field::EscalatePaths)
-                        prop:value=text(state, |d| d.escalate_paths.clone())
-                        on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.escalate_paths = v.clone()) }></textarea>
-                    <FieldError state=state attempted=attempted field=Field::EscalatePaths />
-                </div>
+                <TextField state=state attempted=attempted field=Field::EscalatePaths id="policy-escalate"
+                    label="Paths for a person" paths=true
+                    hint="A PR touching one goes to a person whatever the reviewer says. One path prefix per line."
+                    get=|d| d.escalate_paths.clone() set=|d, v| d.escalate_paths = v />
             </div>
-            <div class="field">
-                <label class="field__label" for="policy-stall">"Stall notice"</label>
-                <p class="field__hint" id="policy-stall-hint">"Minutes a PR may wait before the mission is told. Empty: 30."</p>
-                <input id="policy-stall" inputmode="numeric" placeholder="30" data-testid="policy-stall"
-                    aria-describedby="policy-stall-hint policy-error-stall"
-                    aria-invalid=invalid(Field::Stall)
-                    prop:value=text(state, |d| d.stall_minutes.clone())
-                    on:input=move |ev| { let v = event_target_value(&ev); update(state, |d| d.stall_minutes = v.clone()) } />
-                <FieldError state=state attempted=attempted field=Field::Stall />
-            </div>
+            <TextField state=state attempted=attempted field=Field::Stall id="policy-stall"
+                label="Stall notice" placeholder="30" numeric=true
+                hint="Minutes a PR may wait before the mission is told. Empty: 30."
+                get=|d| d.stall_minutes.clone() set=|d, v| d.stall_minutes = v />
         </div>
     }
 }

@@ -48,3 +48,19 @@ pub fn with_plan(mut t: MissionTask) -> MissionTask {
     ));
     t
 }
+
+/// A check run `name` on commit `sha`, with no log address.
+pub fn check_run(
+    name: &str,
+    sha: &str,
+    status: &str,
+    conclusion: Option<&str>,
+) -> crate::pull_request::CheckRun {
+    crate::pull_request::CheckRun {
+        name: name.into(),
+        head_sha: sha.into(),
+        status: status.into(),
+        conclusion: conclusion.map(Into::into),
+        details_url: None,
+    }
+}

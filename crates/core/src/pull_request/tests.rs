@@ -1,15 +1,6 @@
 use super::*;
 use crate::merge_policy::{effective_policy, MergePolicy};
-
-fn check(name: &str, sha: &str, status: &str, conclusion: Option<&str>) -> CheckRun {
-    CheckRun {
-        name: name.into(),
-        head_sha: sha.into(),
-        status: status.into(),
-        conclusion: conclusion.map(Into::into),
-        details_url: None,
-    }
-}
+use crate::test_support::check_run as check;
 
 fn file(path: &str, additions: i64, deletions: i64) -> PrFile {
     PrFile {
