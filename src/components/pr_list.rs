@@ -10,7 +10,6 @@ use crate::components::task_prs::TaskPrList;
 use crate::state::refresh::Polled;
 use crate::state::write::Write;
 use buildd_core::markdown::is_web_address;
-use buildd_core::merge_policy::DEFAULT_MAX_LINES;
 use buildd_core::pull_request::{
     diff_size, merge_outlook, PrState, PullRequest, PullRequestList, Verdict,
 };
@@ -41,14 +40,9 @@ pub fn size_line(pr: &PullRequest) -> Option<String> {
     let size = diff_size(pr.files.as_deref()?);
     let policy = &pr.policy.policy;
     let lines = format!("+{}/−{}", size.additions, size.deletions);
-    if policy.tier != "auto-threshold" {
+    let Some(cap) = policy.size_cap() else {
         return Some(lines);
-    }
-    let cap = policy
-        .threshold
-        .as_ref()
-        .and_then(|t| t.max_lines)
-        .unwrap_or(DEFAULT_MAX_LINES);
+    };
     let locks = match size.lock_files {
         0 => String::new(),
         1 => ", a lock file not counted".into(),

@@ -71,6 +71,17 @@ impl MergePolicy {
     pub fn may_auto_merge(&self) -> bool {
         self.tier == "auto-threshold"
     }
+
+    /// The most changed lines (lock files not counted) a PR may have and still merge by
+    /// itself: auto-threshold's `maxLines`, else the default; other tiers have no cap.
+    pub fn size_cap(&self) -> Option<i64> {
+        self.may_auto_merge().then(|| {
+            self.threshold
+                .as_ref()
+                .and_then(|t| t.max_lines)
+                .unwrap_or(DEFAULT_MAX_LINES)
+        })
+    }
 }
 
 struct Checker<'a> {

@@ -4,7 +4,7 @@
 //! only the auto-threshold tier merges without a person or a reviewer. A person may merge
 //! once CI passed: the rails that hold a PR are what they review.
 
-use crate::merge_policy::{EffectivePolicy, DEFAULT_MAX_LINES};
+use crate::merge_policy::EffectivePolicy;
 use crate::migrations::{classify_pr_migrations, MigrationLayout, OpenMigration, Verdict};
 use crate::pull_request::{diff_size, head_checks, CheckOutcome, MigrationReport};
 pub use crate::pull_request::{CheckRun, PrEvaluation, PrFile, PrState, ReviewStatus};
@@ -170,12 +170,7 @@ pub fn evaluate_pr(facts: &PrFacts, settings: &RailSettings) -> PrEvaluation {
         reasons.push(reason);
     }
     let (escalations, migrations) = escalation_triggers(facts, settings);
-    if let (Files::Listed(files), "auto-threshold") = (facts.files, policy.tier.as_str()) {
-        let limit = policy
-            .threshold
-            .as_ref()
-            .and_then(|t| t.max_lines)
-            .unwrap_or(DEFAULT_MAX_LINES);
+    if let (Files::Listed(files), Some(limit)) = (facts.files, policy.size_cap()) {
         let size = diff_size(files);
         let (size, noise) = (size.counted, size.lock_files);
         if size > limit {

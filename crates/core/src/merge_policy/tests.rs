@@ -151,3 +151,15 @@ fn a_waiting_pr_is_due_one_stall_notice_per_quiet_spell() {
         Some(6)
     );
 }
+
+#[test]
+fn only_auto_threshold_has_a_size_cap_and_it_defaults() {
+    assert_eq!(MergePolicy::builtin().size_cap(), Some(DEFAULT_MAX_LINES));
+    let set: MergePolicy =
+        serde_json::from_value(json!({"tier": "auto-threshold", "threshold": {"maxLines": 400}}))
+            .unwrap();
+    assert_eq!(set.size_cap(), Some(400));
+    let bare: MergePolicy = serde_json::from_value(json!({"tier": "auto-threshold"})).unwrap();
+    assert_eq!(bare.size_cap(), Some(DEFAULT_MAX_LINES));
+    assert_eq!(MergePolicy::human().size_cap(), None);
+}
