@@ -55,7 +55,28 @@ pub fn MissionStatusCard(mission: ClientMission, refresh: Callback<()>) -> impl 
             move |()| refresh.run(()),
         );
     };
-    let review_send = send.clone();
+    // Read back: Buildd sets requiresReview only when a mission is created and answers a
+    // PATCH of it with 200 all the same, so a change that did not stick is said.
+    let mission_id = mission.id.clone();
+    let review_send = move |wanted: bool| {
+        let id = mission_id.clone();
+        change.send(
+            move |c| async move {
+                api::update_mission(&c, &id, json!({ "requiresReview": wanted })).await?;
+                Ok(api::mission(&c, &id).await?.requires_review == wanted)
+            },
+            refused("Not saved"),
+            move |stuck: bool| {
+                if !stuck {
+                    change.fail(
+                        "Not saved: this API keeps the setting the mission was created with."
+                            .into(),
+                    );
+                }
+                refresh.run(());
+            },
+        );
+    };
     let buttons = offered(&mission.status)
         .into_iter()
         .map(|(label, testid, to, why)| {
@@ -80,7 +101,7 @@ pub fn MissionStatusCard(mission: ClientMission, refresh: Callback<()>) -> impl 
                 <input type="checkbox" data-testid="requires-review"
                     prop:checked=requires_review
                     prop:disabled=move || change.busy()
-                    on:change=move |ev| review_send(json!({"requiresReview": event_target_checked(&ev)}), "Not saved") />
+                    on:change=move |ev| review_send(event_target_checked(&ev)) />
                 "A person closes it: once its work is done it waits for Close mission, and its PRs wait for a person"
             </label>
             <ul class="status-actions">{buttons}</ul>
