@@ -1,4 +1,4 @@
-//! The router and the app-wide contexts (connection, what its API offers, theme, the board of what waits on you).
+//! The router and the app-wide contexts (connection, what its API offers, its change stream, theme, the board of what waits on you).
 
 use crate::components::app_header::AppHeader;
 use crate::pages::command_page::CommandPage;
@@ -10,6 +10,7 @@ use crate::pages::not_found_page::NotFoundPage;
 use crate::state::board::provide_board;
 use crate::state::capabilities::provide_capabilities;
 use crate::state::connection::provide_connection;
+use crate::state::live::provide_live;
 use crate::state::theme::provide_theme;
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
@@ -20,6 +21,7 @@ pub fn App() -> impl IntoView {
     provide_theme();
     provide_connection();
     provide_capabilities();
+    provide_live();
     provide_board();
     view! {
         <Router>

@@ -1,8 +1,10 @@
 //! The typed client of Buildd's REST API: one function per endpoint, one error type.
 
 mod error;
+mod stream;
 
 pub use error::ApiError;
+pub use stream::change_stream;
 
 use crate::state::connection::Connection;
 use buildd_core::capabilities::Capabilities;

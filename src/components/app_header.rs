@@ -1,5 +1,6 @@
 use crate::state::board::use_board;
 use crate::state::connection::use_connection;
+use crate::state::live::use_live;
 use crate::state::theme::{use_theme, Theme};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -11,6 +12,8 @@ pub fn AppHeader() -> impl IntoView {
     let theme = use_theme();
     let waiting = use_board().waiting;
     let navigate = use_navigate();
+    let live = use_live();
+    let streamed = move || live.is_some_and(|l| l.is_open());
     // On a narrow screen the links and buttons fold under Menu, so the bar stays one row.
     let open = RwSignal::new(false);
     let disconnect = move |_| {
@@ -76,7 +79,19 @@ pub fn AppHeader() -> impl IntoView {
                         .get()
                         .map(|c| {
                             view! {
-                                <span class="topbar__server muted" title="Connected Buildd API">
+                                <span
+                                    class="topbar__server muted"
+                                    data-testid="server"
+                                    data-live=move || streamed().to_string()
+                                    title=move || if streamed() {
+                                        "Connected Buildd API. Changes show as they happen."
+                                    } else {
+                                        "Connected Buildd API. Checked every few seconds."
+                                    }
+                                >
+                                    {move || streamed().then(|| view! {
+                                        <span class="topbar__live" aria-label="live updates"></span>
+                                    })}
                                     {c.server_name()}
                                 </span>
                                 <button

@@ -7,6 +7,7 @@ pub mod capabilities;
 pub mod connect_check;
 pub mod connection;
 pub mod leave_guard;
+pub mod live;
 pub mod refresh;
 pub mod request;
 pub mod theme;

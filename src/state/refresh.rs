@@ -1,10 +1,12 @@
-//! Keeps a panel's data fresh: reads it again on a pace that slows while nothing changes
-//! (buildd-core's `polling`), at once when the tab comes back or a person acts, and never
-//! while the tab is hidden. Only a change re-renders, so a refresh never flickers or
-//! disturbs what a person is doing on the page. Reads are conditional: the server's `ETag`
-//! lets the browser revalidate, so an unchanged answer costs a 304.
+//! Keeps a panel's data fresh: while the change stream is open (`live`), it reads again when
+//! the stream says the team's data moved; otherwise on a pace that slows while nothing
+//! changes (buildd-core's `polling`). Also at once when the tab comes back or a person
+//! acts, and never while the tab is hidden. Only a change re-renders, so a refresh never
+//! flickers or disturbs what a person is doing on the page. Reads are conditional: the
+//! server's `ETag` lets the browser revalidate, so an unchanged answer costs a 304.
 
 use crate::api::ApiError;
+use crate::state::live::use_live;
 use buildd_core::polling::{Pace, TICK};
 use leptos::ev;
 use leptos::prelude::*;
@@ -14,19 +16,32 @@ fn visible() -> bool {
     document().visibility_state() == web_sys::VisibilityState::Visible
 }
 
-/// Calls `refetch` when `pace` says a read is due, while the page is visible, and at once
-/// when it becomes visible again.
+/// Calls `refetch` when the change stream reports a change, or (while it is closed) when
+/// `pace` says a read is due, while the page is visible; and at once when it becomes
+/// visible again.
 fn refresh_while_visible(pace: StoredValue<Pace>, refetch: impl Fn() + Clone + 'static) {
+    let live = use_live();
     let tick = refetch.clone();
     let interval = set_interval_with_handle(
         move || {
-            if visible() && pace.try_update_value(|p| p.tick()).unwrap_or(false) {
+            let streamed = live.is_some_and(|l| l.is_open_untracked());
+            if visible() && !streamed && pace.try_update_value(|p| p.tick()).unwrap_or(false) {
                 tick();
             }
         },
         TICK,
     )
     .ok();
+    if let Some(live) = live {
+        let pushed = refetch.clone();
+        Effect::new(move |heard: Option<u64>| {
+            let now = live.changes();
+            if heard.is_some() && visible() {
+                pushed();
+            }
+            now
+        });
+    }
     let on_show = window_event_listener(ev::visibilitychange, move |_| {
         if visible() {
             pace.update_value(Pace::changed);

@@ -29,10 +29,12 @@ pub enum Extra {
     EffectiveMergePolicy,
     /// Tasks in the mission list carry `result`.
     TaskResultsInLists,
+    /// `GET /api/events`: a server-sent `change` event when the team's data moves.
+    ChangeStream,
 }
 
 impl Extra {
-    pub const ALL: [Extra; 7] = [
+    pub const ALL: [Extra; 8] = [
         Extra::PullRequests,
         Extra::OrganizerRuns,
         Extra::TeamNotes,
@@ -40,6 +42,7 @@ impl Extra {
         Extra::CheckinFieldsWithoutSchedule,
         Extra::EffectiveMergePolicy,
         Extra::TaskResultsInLists,
+        Extra::ChangeStream,
     ];
 
     /// Its name in the capability list.
@@ -52,6 +55,7 @@ impl Extra {
             Extra::CheckinFieldsWithoutSchedule => "missionControl.checkinFieldsWithoutSchedule",
             Extra::EffectiveMergePolicy => "missionControl.effectiveMergePolicy",
             Extra::TaskResultsInLists => "missionControl.taskResultsInLists",
+            Extra::ChangeStream => "missionControl.changeStream",
         }
     }
 }

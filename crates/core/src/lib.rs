@@ -12,6 +12,7 @@ pub mod connect;
 pub mod dependencies;
 pub mod enums;
 pub mod error;
+pub mod event_stream;
 pub mod grouping;
 pub mod lifecycle;
 pub mod markdown;

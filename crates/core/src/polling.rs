@@ -19,6 +19,12 @@ pub fn next_read_after(unchanged: u32) -> Duration {
     }
 }
 
+/// The wait before opening the change stream again after `failures` tries in a row that
+/// never opened it: 1 s, doubling to 30 s. Polling carries on meanwhile.
+pub fn reconnect_after(failures: u32) -> Duration {
+    Duration::from_secs(1u64 << failures.min(5)).min(TICK * 6)
+}
+
 /// One polled read's pace.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pace {
@@ -47,6 +53,12 @@ impl Pace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stream_that_fails_to_open_is_tried_less_often_down_to_twice_a_minute() {
+        let waits: Vec<u64> = (0..8).map(|f| reconnect_after(f).as_secs()).collect();
+        assert_eq!(waits, [1, 2, 4, 8, 16, 30, 30, 30]);
+    }
 
     /// Reads in `seconds` of nothing changing, from a fresh pace.
     fn reads_in(seconds: u64) -> usize {

@@ -24,6 +24,8 @@ pub mod upstream;
 
 pub use config::CheckinConfig;
 pub use db::Db;
+/// What the change streams (`GET /api/events`) watch.
+pub use flows::changes::ChangeFeed;
 /// The periodic chores, each callable at a given time.
 pub use flows::scheduler;
 /// Teams and API keys.
@@ -40,7 +42,18 @@ pub fn app(db: Db, dist: Option<&Path>) -> Router {
 
 /// `app`, with check-ins tuned (their interval shows in mission details).
 pub fn app_with(db: Db, dist: Option<&Path>, checkins: CheckinConfig) -> Router {
-    let api = http::router(db, checkins);
+    let changes = ChangeFeed::new(db.clone());
+    app_with_changes(db, dist, checkins, changes)
+}
+
+/// `app_with`, its change streams fed by `changes` (closing it ends them, as at shutdown).
+pub fn app_with_changes(
+    db: Db,
+    dist: Option<&Path>,
+    checkins: CheckinConfig,
+    changes: ChangeFeed,
+) -> Router {
+    let api = http::router(db, checkins, changes);
     let router = Router::new()
         .merge(http::guard(mcp::router(api.clone())))
         .nest("/api", api)

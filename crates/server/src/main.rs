@@ -5,7 +5,7 @@ use buildd_core::AccountLevel;
 use buildd_server::demo::worker::{fresh_key, ScriptedWorker, WorkerClient};
 use buildd_server::serving::{self, Limits};
 use buildd_server::upstream::{Upstream, UpstreamOptions};
-use buildd_server::{app_with, demo, keys, scheduler, CheckinConfig, Db};
+use buildd_server::{app_with_changes, demo, keys, scheduler, ChangeFeed, CheckinConfig, Db};
 use clap::{Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -303,7 +303,14 @@ async fn main() {
                 grace: checkin_grace,
             };
             tokio::spawn(scheduler::run(database.clone(), checkins));
-            let router = app_with(database.clone(), dist.as_deref(), checkins);
+            let changes = ChangeFeed::new(database.clone());
+            let router =
+                app_with_changes(database.clone(), dist.as_deref(), checkins, changes.clone());
+            // Open change streams end as the server stops, so the drain waits only on requests.
+            let stop = async move {
+                stop.await;
+                changes.close();
+            };
             serve_until_signal(listener, router, Limits::for_this_process(1), stop).await;
             database.close().await;
         }

@@ -3,6 +3,7 @@
 //! leases and reassigning, posting to the feed, and the scheduler's chores. They use `store` and
 //! buildd-core's rules; only `http` and the scheduler call them.
 
+pub mod changes;
 pub mod checkins;
 pub mod claims;
 pub mod completion;

@@ -8,6 +8,7 @@ mod caller;
 mod capabilities;
 mod checkin_fields;
 mod claim;
+mod events;
 mod github_pr;
 mod mission_runs;
 mod mission_views;
@@ -31,6 +32,7 @@ mod workspaces;
 use crate::config::CheckinConfig;
 use crate::db::Db;
 use crate::error::ApiError;
+use crate::flows::changes::ChangeFeed;
 use axum::routing::{get, post};
 use axum::Router;
 use state::AppState;
@@ -38,7 +40,7 @@ use state::AppState;
 use crate::error::no_route;
 
 /// Every route of the API, relative to `/api`.
-pub fn router(db: Db, checkins: CheckinConfig) -> Router {
+pub fn router(db: Db, checkins: CheckinConfig, changes: ChangeFeed) -> Router {
     let routes = Router::new()
         .route("/missions", get(missions::list).post(missions::create))
         .route("/missions/capabilities", get(capabilities::list))
@@ -64,6 +66,7 @@ pub fn router(db: Db, checkins: CheckinConfig) -> Router {
                 .patch(tasks::update)
                 .delete(tasks::delete),
         )
+        .route("/events", get(events::stream))
         .route("/notes", get(notes::team_list))
         .route("/prs", get(prs::list))
         .route("/prs/{number}/checks", post(prs::record_check))
@@ -90,6 +93,7 @@ pub fn router(db: Db, checkins: CheckinConfig) -> Router {
         cache: Default::default(),
         tasks: Default::default(),
         checkins,
+        changes,
     })
 }
 

@@ -3,6 +3,7 @@
 use super::cache::ResponseCache;
 use crate::config::CheckinConfig;
 use crate::db::Db;
+use crate::flows::changes::ChangeFeed;
 use crate::store::task_memo::TaskMemo;
 
 /// What every handler shares.
@@ -13,4 +14,6 @@ pub struct AppState {
     /// Each mission's task list, reused while its tasks have not moved.
     pub tasks: TaskMemo,
     pub checkins: CheckinConfig,
+    /// What the change stream watches.
+    pub changes: ChangeFeed,
 }

@@ -11,5 +11,6 @@ pub mod prs;
 pub mod schedules;
 pub mod task_memo;
 pub mod tasks;
+pub mod team_changes;
 pub mod workers;
 pub mod workspaces;

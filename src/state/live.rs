@@ -1,0 +1,122 @@
+//! The change stream of this tab's connection, where its API offers one (this server does;
+//! the real Buildd does not). While the stream is open, panels read again only when it says
+//! the team's data moved, so an idle page reads nothing; while it is closed or missing,
+//! they poll at their pace. One stream per tab, resumed with the last event's id, so a
+//! change made while it reconnected is heard at once.
+
+use crate::api::{self, ApiError};
+use crate::state::capabilities::use_capabilities;
+use crate::state::connection::{use_connection, Connection};
+use buildd_core::capabilities::Extra;
+use buildd_core::event_stream::CHANGE;
+use buildd_core::polling::reconnect_after;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use web_sys::AbortController;
+
+#[derive(Clone, Copy)]
+pub struct Live {
+    open: RwSignal<bool>,
+    /// Counts the change events heard.
+    changes: RwSignal<u64>,
+}
+
+impl Live {
+    /// Whether the stream is open now (tracked).
+    pub fn is_open(&self) -> bool {
+        self.open.get()
+    }
+
+    pub fn is_open_untracked(&self) -> bool {
+        self.open.get_untracked()
+    }
+
+    /// How many changes were heard (tracked): it moves with each one.
+    pub fn changes(&self) -> u64 {
+        self.changes.get()
+    }
+}
+
+/// Opens the stream whenever the connection (or what it offers) changes, and provides it.
+pub fn provide_live() {
+    let connection = use_connection();
+    let offered = use_capabilities();
+    let live = Live {
+        open: RwSignal::new(false),
+        changes: RwSignal::new(0),
+    };
+    // Counts connections, so the loop of an earlier one stops.
+    let run = StoredValue::new(0u32);
+    let abort = StoredValue::new_local(None::<AbortController>);
+    Effect::new(move |_| {
+        let conn = connection.get();
+        let offers = offered.has(Extra::ChangeStream);
+        run.update_value(|r| *r += 1);
+        if let Some(controller) = abort.try_update_value(Option::take).flatten() {
+            controller.abort();
+        }
+        live.open.set(false);
+        let (Some(conn), true) = (conn, offers) else {
+            return;
+        };
+        let Ok(controller) = AbortController::new() else {
+            return;
+        };
+        let signal = controller.signal();
+        abort.set_value(Some(controller));
+        let mine = run.get_value();
+        spawn_local(async move {
+            keep_open(live, conn, signal, move || {
+                run.try_get_value() == Some(mine)
+            })
+            .await;
+        });
+    });
+    provide_context(live);
+}
+
+async fn keep_open(
+    live: Live,
+    conn: Connection,
+    signal: web_sys::AbortSignal,
+    current: impl Fn() -> bool,
+) {
+    let mut last_id: Option<String> = None;
+    let mut failures = 0u32;
+    while current() {
+        let mut opened = false;
+        let ended = api::change_stream(
+            &conn,
+            last_id.clone(),
+            &signal,
+            || {
+                opened = true;
+                live.open.set(true);
+            },
+            |event| {
+                if event.name == CHANGE {
+                    last_id = event.id;
+                    live.changes.update(|n| *n += 1);
+                }
+            },
+        )
+        .await;
+        if !current() {
+            return;
+        }
+        live.open.set(false);
+        match ended {
+            // The key is refused: the panels' own reads show the way to reconnect.
+            Err(e) if e.needs_new_key() => return,
+            // Not there after all: polling carries on.
+            Err(ApiError::NotFound(_) | ApiError::Status(405, _)) => return,
+            _ => {}
+        }
+        failures = if opened { 0 } else { failures + 1 };
+        gloo_timers::future::sleep(reconnect_after(failures)).await;
+    }
+}
+
+pub fn use_live() -> Option<Live> {
+    use_context::<Live>()
+}
