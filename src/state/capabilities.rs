@@ -46,7 +46,8 @@ impl Offered {
             && !self.absent.with_untracked(|a| a.contains(&extra))
     }
 
-    fn remember_missing(&self, extra: Extra) {
+    /// Marks `extra` missing for the tab: it answered 404 or 405.
+    pub fn remember_missing(&self, extra: Extra) {
         if !self.absent.with_untracked(|a| a.contains(&extra)) {
             self.absent.update(|a| {
                 a.insert(extra);

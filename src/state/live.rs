@@ -48,15 +48,21 @@ pub fn provide_live() {
     // Counts connections, so the loop of an earlier one stops.
     let run = StoredValue::new(0u32);
     let abort = StoredValue::new_local(None::<AbortController>);
+    // The connection to stream from, when its API offers the stream: a memo, so what else
+    // is found missing meanwhile does not restart it.
+    let streamed = Memo::new(move |_| {
+        connection
+            .get()
+            .filter(|_| offered.has(Extra::ChangeStream))
+    });
     Effect::new(move |_| {
-        let conn = connection.get();
-        let offers = offered.has(Extra::ChangeStream);
+        let conn = streamed.get();
         run.update_value(|r| *r += 1);
         if let Some(controller) = abort.try_update_value(Option::take).flatten() {
             controller.abort();
         }
         live.open.set(false);
-        let (Some(conn), true) = (conn, offers) else {
+        let Some(conn) = conn else {
             return;
         };
         let Ok(controller) = AbortController::new() else {
@@ -66,21 +72,25 @@ pub fn provide_live() {
         abort.set_value(Some(controller));
         let mine = run.get_value();
         spawn_local(async move {
-            keep_open(live, conn, signal, move || {
+            let missing = keep_open(live, conn, signal, move || {
                 run.try_get_value() == Some(mine)
             })
             .await;
+            if missing {
+                offered.remember_missing(Extra::ChangeStream);
+            }
         });
     });
     provide_context(live);
 }
 
+/// Keeps the stream open while `current`; whether the API turned out not to have it.
 async fn keep_open(
     live: Live,
     conn: Connection,
     signal: web_sys::AbortSignal,
     current: impl Fn() -> bool,
-) {
+) -> bool {
     let mut last_id: Option<String> = None;
     let mut failures = 0u32;
     while current() {
@@ -102,19 +112,20 @@ async fn keep_open(
         )
         .await;
         if !current() {
-            return;
+            return false;
         }
         live.open.set(false);
         match ended {
             // The key is refused: the panels' own reads show the way to reconnect.
-            Err(e) if e.needs_new_key() => return,
+            Err(e) if e.needs_new_key() => return false,
             // Not there after all: polling carries on.
-            Err(ApiError::NotFound(_) | ApiError::Status(405, _)) => return,
+            Err(ApiError::NotFound(_) | ApiError::Status(405, _)) => return true,
             _ => {}
         }
         failures = if opened { 0 } else { failures + 1 };
         gloo_timers::future::sleep(reconnect_after(failures)).await;
     }
+    false
 }
 
 pub fn use_live() -> Option<Live> {

@@ -9,6 +9,7 @@ mod fixtures;
 mod command_center;
 mod connect;
 mod first_load;
+mod live_updates;
 mod mission_page;
 mod missions_list;
 mod on_buildd;

@@ -70,6 +70,15 @@ async fn connecting_lists_buildds_missions_and_says_what_it_does_not_provide() {
     assert!(!missing.is_empty());
     assert!(on.asked("GET", "/api/prs").is_empty());
     assert!(on.asked("GET", "/api/notes").is_empty());
+    // Nor a change stream: the pages poll, and the header says they are not live.
+    assert!(on.asked("GET", "/api/events").is_empty());
+    assert_eq!(
+        on.browser
+            .attr("[data-testid=server]", "data-live")
+            .await
+            .as_deref(),
+        Some("false")
+    );
 
     on.browser.click("[data-testid=nav-missions]").await;
     text_with(
@@ -252,5 +261,14 @@ async fn an_offered_list_that_answers_404_is_not_asked_again() {
         "the team's notes were asked again"
     );
     assert!(asked("/api/missions") >= 2, "the board goes on refreshing");
+    // The offered change stream answered 404 too: tried once, and polling carries on.
+    assert_eq!(asked("/api/events"), 1, "the change stream was tried once");
+    assert_eq!(
+        on.browser
+            .attr("[data-testid=server]", "data-live")
+            .await
+            .as_deref(),
+        Some("false")
+    );
     on.browser.close().await;
 }

@@ -125,6 +125,7 @@ async fn forwards_the_path_query_and_only_the_api_headers() {
     let headers = [
         ("authorization", auth.as_str()),
         ("accept", "application/json"),
+        ("last-event-id", "5"),
         ("cookie", "session=secret"),
         ("origin", "http://dashboard.example"),
         ("x-forwarded-for", "10.0.0.1"),
@@ -141,6 +142,10 @@ async fn forwards_the_path_query_and_only_the_api_headers() {
     assert_eq!(uri, &path);
     assert_eq!(got[header::AUTHORIZATION], auth.as_str());
     assert_eq!(got[header::ACCEPT], "application/json");
+    assert_eq!(
+        got["last-event-id"], "5",
+        "a change stream resumes through the proxy"
+    );
     assert_eq!(got[header::HOST], upstream.trim_start_matches("http://"));
     for dropped in ["cookie", "origin", "x-forwarded-for", "referer"] {
         assert!(!got.contains_key(dropped), "{dropped} reached the upstream");

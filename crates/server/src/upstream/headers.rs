@@ -5,13 +5,15 @@
 use axum::http::{header, HeaderMap, HeaderName};
 
 /// The request headers passed to the upstream; `Host` is the upstream's own.
-const FORWARDED: [HeaderName; 6] = [
+const FORWARDED: [HeaderName; 7] = [
     header::AUTHORIZATION,
     header::CONTENT_TYPE,
     header::ACCEPT,
     header::ACCEPT_ENCODING,
     header::IF_NONE_MATCH,
     header::CONTENT_LENGTH,
+    // A change stream's resume point.
+    HeaderName::from_static("last-event-id"),
 ];
 
 /// Headers that describe one connection, never the message (RFC 9110 §7.6.1).

@@ -1,0 +1,75 @@
+//! Changes pushed to an open page: on this server the page opens the change stream, reads
+//! nothing while nothing changes, and shows a change made elsewhere without polling for it.
+//! (Against Buildd, which has no stream, the pages poll: `on_buildd`.)
+
+use buildd_testkit::{Browser, TestServer};
+use serde_json::json;
+use std::time::Duration;
+
+/// The API requests (other than the stream itself) the page has made since the last call.
+async fn api_reads(browser: &Browser) -> Vec<String> {
+    let paths = browser
+        .run(
+            "const paths = performance.getEntriesByType('resource')
+               .map(e => new URL(e.name).pathname)
+               .filter(p => p.startsWith('/api/') && p !== '/api/events');
+             performance.clearResourceTimings();
+             return paths;",
+        )
+        .await;
+    serde_json::from_value(paths).expect("paths")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_open_page_reads_nothing_until_a_change_and_then_shows_it() {
+    let server = TestServer::start_demo().await;
+    let browser = Browser::start(1366).await;
+    browser.goto(&server.link()).await;
+    browser.wait_for("[data-testid=command-row]").await;
+    let href = browser
+        .attr("[data-testid=command-row] a", "href")
+        .await
+        .expect("a mission link");
+    let id = href.rsplit('/').next().expect("an id").to_string();
+    browser.goto(&server.url(&href)).await;
+    browser.wait_for("[data-testid=mission-title]").await;
+    browser
+        .wait_for("[data-testid=server][data-live=true]")
+        .await;
+    let title = browser
+        .attr("[data-testid=server]", "title")
+        .await
+        .unwrap_or_default();
+    assert!(title.contains("as they happen"), "{title}");
+
+    // The reads the stream's first event brings are done well within this.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    api_reads(&browser).await;
+    // Longer than two polling ticks: a polling page would have read by now.
+    tokio::time::sleep(Duration::from_secs(11)).await;
+    assert_eq!(
+        api_reads(&browser).await,
+        Vec::<String>::new(),
+        "an idle page reads nothing"
+    );
+
+    let (status, body) = server
+        .admin(
+            "PATCH",
+            &format!("/api/missions/{id}"),
+            Some(json!({"title": "Renamed from another tab"})),
+        )
+        .await;
+    assert!(status.is_success(), "{status} {body}");
+    browser
+        .wait_text("[data-testid=mission-title]", |t| {
+            t.contains("Renamed from another tab")
+        })
+        .await;
+    let reads = api_reads(&browser).await;
+    assert!(
+        reads.iter().any(|p| p == &format!("/api/missions/{id}")),
+        "the change was read: {reads:?}"
+    );
+    browser.close().await;
+}
