@@ -72,11 +72,19 @@ async fn key_create_prints_the_key_and_stores_only_its_hash() {
 }
 
 /// `serve` in a subprocess, stopped by `signal`: it exits 0 within the drain bound, a client
-/// that never finished its request head notwithstanding.
+/// that never finished its request head notwithstanding, and an open change stream ends
+/// properly (its last chunk sent) rather than being cut when the drain runs out.
 #[cfg(unix)]
 fn stops_cleanly_on(signal: i32) {
-    use std::io::{BufRead, BufReader, Write};
+    use std::io::{BufRead, BufReader, Read, Write};
     let dir = tempfile::tempdir().unwrap();
+    let out = server()
+        .args(["key", "create", "--level", "admin", "--team", "Ops", "--db"])
+        .arg(dir.path().join("buildd.db"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let key = String::from_utf8(out.stdout).unwrap().trim().to_string();
     let mut child = server()
         // No check-in grace is a valid setting.
         .args([
@@ -99,6 +107,26 @@ fn stops_cleanly_on(signal: i32) {
     let addr = line.trim().rsplit("http://").next().unwrap().to_string();
     let mut stuck = std::net::TcpStream::connect(&addr).unwrap();
     stuck.write_all(b"GET /api/missions HTTP/1.1\r\n").unwrap();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        stream,
+        "GET /api/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n\r\n"
+    )
+    .unwrap();
+    let mut heard = Vec::new();
+    while !String::from_utf8_lossy(&heard).contains("retry: 2000") {
+        let mut buf = [0u8; 1024];
+        let n = stream.read(&mut buf).unwrap();
+        assert!(
+            n > 0,
+            "the stream opened: {}",
+            String::from_utf8_lossy(&heard)
+        );
+        heard.extend_from_slice(&buf[..n]);
+    }
     // SAFETY: signals the child this test started.
     assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
@@ -110,6 +138,13 @@ fn stops_cleanly_on(signal: i32) {
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
     assert!(status.success(), "{status}");
+    stream.read_to_end(&mut heard).unwrap();
+    let heard = String::from_utf8_lossy(&heard);
+    assert!(heard.starts_with("HTTP/1.1 200"), "{heard}");
+    assert!(
+        heard.ends_with("0\r\n\r\n"),
+        "the stream ended with its last chunk: {heard:?}"
+    );
 }
 
 #[cfg(unix)]
