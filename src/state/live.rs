@@ -38,6 +38,9 @@ impl Live {
 }
 
 /// Opens the stream whenever the connection (or what it offers) changes, and provides it.
+/// A hidden tab closes its stream (a browser allows only six connections to a server
+/// across all its tabs, and a hidden tab reads nothing anyway); it opens again, resuming
+/// from the last id, when the tab is shown.
 pub fn provide_live() {
     let connection = use_connection();
     let offered = use_capabilities();
@@ -48,13 +51,20 @@ pub fn provide_live() {
     // Counts connections, so the loop of an earlier one stops.
     let run = StoredValue::new(0u32);
     let abort = StoredValue::new_local(None::<AbortController>);
-    // The connection to stream from, when its API offers the stream: a memo, so what else
-    // is found missing meanwhile does not restart it.
+    let shown = RwSignal::new(shown_now());
+    let on_show = window_event_listener(leptos::ev::visibilitychange, move |_| {
+        shown.set(shown_now());
+    });
+    on_cleanup(move || on_show.remove());
+    // The connection to stream from, when its API offers the stream and the tab is shown:
+    // a memo, so what else is found missing meanwhile does not restart it.
     let streamed = Memo::new(move |_| {
         connection
             .get()
-            .filter(|_| offered.has(Extra::ChangeStream))
+            .filter(|_| shown.get() && offered.has(Extra::ChangeStream))
     });
+    // The last change heard, kept across streams of the same connection.
+    let last_id = StoredValue::new(None::<(Connection, String)>);
     Effect::new(move |_| {
         let conn = streamed.get();
         run.update_value(|r| *r += 1);
@@ -72,10 +82,8 @@ pub fn provide_live() {
         abort.set_value(Some(controller));
         let mine = run.get_value();
         spawn_local(async move {
-            let missing = keep_open(live, conn, signal, move || {
-                run.try_get_value() == Some(mine)
-            })
-            .await;
+            let current = move || run.try_get_value() == Some(mine);
+            let missing = keep_open(live, conn, last_id, signal, current).await;
             if missing {
                 offered.remember_missing(Extra::ChangeStream);
             }
@@ -84,14 +92,19 @@ pub fn provide_live() {
     provide_context(live);
 }
 
-/// Keeps the stream open while `current`; whether the API turned out not to have it.
+/// Keeps the stream open while `current`, resuming from the id `kept` for this connection;
+/// whether the API turned out not to have it.
 async fn keep_open(
     live: Live,
     conn: Connection,
+    kept: StoredValue<Option<(Connection, String)>>,
     signal: web_sys::AbortSignal,
     current: impl Fn() -> bool,
 ) -> bool {
-    let mut last_id: Option<String> = None;
+    let mut last_id = kept
+        .get_value()
+        .filter(|(of, _)| *of == conn)
+        .map(|(_, id)| id);
     let mut failures = 0u32;
     while current() {
         let mut opened = false;
@@ -105,6 +118,9 @@ async fn keep_open(
             },
             |event| {
                 if event.name == CHANGE {
+                    if let Some(id) = &event.id {
+                        kept.set_value(Some((conn.clone(), id.clone())));
+                    }
                     last_id = event.id;
                     live.changes.update(|n| *n += 1);
                 }
@@ -126,6 +142,10 @@ async fn keep_open(
         gloo_timers::future::sleep(reconnect_after(failures)).await;
     }
     false
+}
+
+fn shown_now() -> bool {
+    document().visibility_state() == web_sys::VisibilityState::Visible
 }
 
 pub fn use_live() -> Option<Live> {

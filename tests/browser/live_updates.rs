@@ -73,3 +73,47 @@ async fn an_open_page_reads_nothing_until_a_change_and_then_shows_it() {
     );
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_hidden_tab_closes_its_stream_and_opens_it_again_when_shown() {
+    let server = TestServer::start_demo().await;
+    let browser = Browser::start(1366).await;
+    browser.goto(&server.link()).await;
+    browser.wait_for("[data-testid=command-row]").await;
+    browser
+        .wait_for("[data-testid=server][data-live=true]")
+        .await;
+    // What the header said while this tab was away.
+    browser
+        .run(
+            "window.liveLog = [];
+             const server = document.querySelector('[data-testid=server]');
+             new MutationObserver(() => window.liveLog.push(
+                 document.visibilityState + ':' + server.dataset.live))
+               .observe(server, {attributes: true, attributeFilter: ['data-live']});
+             return null;",
+        )
+        .await;
+    let first = browser.client.window().await.unwrap();
+    let other = browser.client.new_window(true).await.unwrap();
+    browser.client.switch_to_window(other.handle).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    browser.client.close_window().await.unwrap();
+    browser.client.switch_to_window(first).await.unwrap();
+    browser
+        .wait_for("[data-testid=server][data-live=true]")
+        .await;
+    let log: Vec<String> =
+        serde_json::from_value(browser.run("return window.liveLog;").await).unwrap();
+    assert_eq!(
+        log.first().map(String::as_str),
+        Some("hidden:false"),
+        "{log:?}"
+    );
+    assert_eq!(
+        log.last().map(String::as_str),
+        Some("visible:true"),
+        "{log:?}"
+    );
+    browser.close().await;
+}
