@@ -65,6 +65,10 @@ pub fn PlanReviewPanel(
     /// Runs once the plan is approved, so the page shows the children at once.
     #[prop(optional)]
     on_approved: Option<Callback<()>>,
+    /// The plan left review elsewhere while a person was writing feedback on it: the panel
+    /// stays, with their text, and says so.
+    #[prop(optional)]
+    moved_on: bool,
 ) -> impl IntoView {
     let summary = output
         .get("summary")
@@ -158,6 +162,12 @@ pub fn PlanReviewPanel(
             <h2 class="card__title">
                 {move || if state.approved.get().is_some() { "Plan approved" } else { "Plan in review" }}
             </h2>
+            {moved_on.then(|| view! {
+                <p class="notice notice--warn" role="status" data-testid="plan-moved-on">
+                    "This plan is no longer in review: it was approved or replaced meanwhile. \
+                     Your feedback is kept here; the server will refuse it for this plan."
+                </p>
+            })}
             <p class="prewrap">{summary}</p>
             <p class="muted small" data-testid="plan-dispatchable">
                 {move || if state.approved.get().is_some() {

@@ -235,16 +235,24 @@ fn TaskView(
         .and_then(|r| r.structured_output.clone());
     // Kept on screen after an approval, to say what it created.
     let decided = review.approved.get_untracked().is_some();
-    let panel = output.filter(|_| in_review || decided).map(|output| {
-        view! {
-            <PlanReviewPanel
-                task_id=task.id.clone()
-                output=output
-                state=review
-                on_approved=refresh
-            />
-        }
-    });
+    // Kept too while a person is writing feedback, should the plan leave review elsewhere
+    // (a change shown live would otherwise take their form away).
+    let writing = review.rejecting.get_untracked()
+        || !review.feedback.with_untracked(|f| f.trim().is_empty());
+    let moved_on = !in_review && !decided && writing;
+    let panel = output
+        .filter(|_| in_review || decided || writing)
+        .map(|output| {
+            view! {
+                <PlanReviewPanel
+                    task_id=task.id.clone()
+                    output=output
+                    state=review
+                    on_approved=refresh
+                    moved_on=moved_on
+                />
+            }
+        });
     // Shown once: first while in review, in its place after the decision.
     let mut panel = panel;
     let reviewing = in_review && !decided;

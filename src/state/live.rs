@@ -58,10 +58,15 @@ pub fn provide_live() {
     on_cleanup(move || on_show.remove());
     // The connection to stream from, when its API offers the stream and the tab is shown:
     // a memo, so what else is found missing meanwhile does not restart it.
+    // The API whose stream answered 404 or 405: not asked again while the tab is open,
+    // however often the connection is set.
+    let missing_at = RwSignal::new(None::<String>);
     let streamed = Memo::new(move |_| {
-        connection
-            .get()
-            .filter(|_| shown.get() && offered.has(Extra::ChangeStream))
+        connection.get().filter(|c| {
+            shown.get()
+                && offered.has(Extra::ChangeStream)
+                && missing_at.with(|m| m.as_ref() != Some(&c.base))
+        })
     });
     // The last change heard, kept across streams of the same connection.
     let last_id = StoredValue::new(None::<(Connection, String)>);
@@ -83,9 +88,10 @@ pub fn provide_live() {
         let mine = run.get_value();
         spawn_local(async move {
             let current = move || run.try_get_value() == Some(mine);
-            let missing = keep_open(live, conn, last_id, signal, current).await;
-            if missing {
+            let base = conn.base.clone();
+            if keep_open(live, conn, last_id, signal, current).await {
                 offered.remember_missing(Extra::ChangeStream);
+                missing_at.set(Some(base));
             }
         });
     });

@@ -108,9 +108,18 @@ async fn a_rejected_plan_leads_to_its_revision_and_keeps_feedback_on_failure() {
     browser.click(SEND).await;
     text_from(&browser, "[data-testid=plan-error]", "Feedback is required").await;
 
-    // The server refuses (someone approved meanwhile): the typed feedback stays.
-    assert_eq!(approve_plan(&server, &plan).await, 200);
+    // Someone approves meanwhile: the page shows it live, and the feedback being written
+    // stays, on screen and through the server's refusal.
     browser.type_into(FEEDBACK, "Check the database too").await;
+    assert_eq!(approve_plan(&server, &plan).await, 200);
+    text_from(
+        &browser,
+        "[data-testid=plan-moved-on]",
+        "This plan is no longer in review",
+    )
+    .await;
+    let kept = browser.value(FEEDBACK).await;
+    assert_eq!(kept.as_deref(), Some("Check the database too"));
     browser.click(SEND).await;
     text_is(
         &browser,

@@ -119,24 +119,31 @@ impl Browser {
         }
     }
 
-    /// Clicks the element `css` matches, once the page shows it.
+    /// Clicks the element `css` matches, once the page shows it. A live page may render it
+    /// afresh between finding and clicking: then the new one is clicked.
     pub async fn click(&self, css: &str) {
-        self.wait_for(css)
-            .await
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("clicking {css}: {e}"));
+        for _ in 0..5 {
+            match self.wait_for(css).await.click().await {
+                Ok(()) => return,
+                Err(e) if e.to_string().contains("stale element") => {}
+                Err(e) => panic!("clicking {css}: {e}"),
+            }
+        }
+        panic!("clicking {css}: rendered afresh five times over");
     }
 
-    /// The current value of the form field `css` matches.
+    /// The current value of the form field `css` matches, read in one step (a live page may
+    /// render the field afresh at any time).
     pub async fn value(&self, css: &str) -> Option<String> {
-        self.client
-            .find(Locator::Css(css))
+        let value = self
+            .client
+            .execute(
+                "const f = document.querySelector(arguments[0]); return f ? f.value : null;",
+                vec![css.into()],
+            )
             .await
-            .unwrap_or_else(|e| panic!("finding {css}: {e}"))
-            .prop("value")
-            .await
-            .unwrap_or_else(|e| panic!("reading {css}: {e}"))
+            .unwrap_or_else(|e| panic!("reading {css}: {e}"));
+        value.as_str().map(str::to_string)
     }
 
     /// Sets the field `css` to `value` at once, as if typed (long texts would take minutes to
