@@ -55,19 +55,25 @@ async fn fetch_text(
         None => builder.send().await,
     };
     let response = sent.map_err(|_| ApiError::Unreachable(conn.server_name()))?;
-    let status = response.status();
-    if (200..300).contains(&status) {
-        return response
-            .text()
-            .await
-            .map_err(|e| ApiError::Decode(e.to_string()));
+    if !response.ok() {
+        return Err(refusal(response).await);
     }
+    response
+        .text()
+        .await
+        .map_err(|e| ApiError::Decode(e.to_string()))
+}
+
+/// A refused request's error, in the server's own words when it gave them as
+/// `{"error"}`, else the status text.
+async fn refusal(response: gloo_net::http::Response) -> ApiError {
+    let status = response.status();
     let message = response
         .json::<ApiErrorBody>()
         .await
         .map(|b| b.error)
         .unwrap_or_else(|_| response.status_text());
-    Err(ApiError::from_status(status, message))
+    ApiError::from_status(status, message)
 }
 
 async fn get<T: DeserializeOwned>(conn: &Connection, path: &str) -> Result<T, ApiError> {
@@ -91,10 +97,7 @@ pub async fn capabilities(base: &str) -> Result<Capabilities, ApiError> {
         .await
         .map_err(|_| ApiError::Unreachable(base.to_string()))?;
     if !response.ok() {
-        return Err(ApiError::from_status(
-            response.status(),
-            response.status_text(),
-        ));
+        return Err(refusal(response).await);
     }
     let text = response
         .text()

@@ -32,10 +32,7 @@ pub async fn change_stream(
         .await
         .map_err(|_| ApiError::Unreachable(conn.server_name()))?;
     if !response.ok() {
-        return Err(ApiError::from_status(
-            response.status(),
-            response.status_text(),
-        ));
+        return Err(super::refusal(response).await);
     }
     let reader: ReadableStreamDefaultReader = response
         .body()

@@ -51,22 +51,18 @@ pub fn provide_live() {
     // Counts connections, so the loop of an earlier one stops.
     let run = StoredValue::new(0u32);
     let abort = StoredValue::new_local(None::<AbortController>);
-    let shown = RwSignal::new(shown_now());
+    let shown = RwSignal::new(page_visible());
     let on_show = window_event_listener(leptos::ev::visibilitychange, move |_| {
-        shown.set(shown_now());
+        shown.set(page_visible());
     });
     on_cleanup(move || on_show.remove());
-    // The connection to stream from, when its API offers the stream and the tab is shown:
-    // a memo, so what else is found missing meanwhile does not restart it.
-    // The API whose stream answered 404 or 405: not asked again while the tab is open,
-    // however often the connection is set.
-    let missing_at = RwSignal::new(None::<String>);
+    // The connection to stream from, when its API offers the stream (and it has not
+    // answered 404 or 405) and the tab is shown: a memo, so what else is found missing
+    // meanwhile does not restart it.
     let streamed = Memo::new(move |_| {
-        connection.get().filter(|c| {
-            shown.get()
-                && offered.has(Extra::ChangeStream)
-                && missing_at.with(|m| m.as_ref() != Some(&c.base))
-        })
+        connection
+            .get()
+            .filter(|_| shown.get() && offered.has(Extra::ChangeStream))
     });
     // The last change heard, kept across streams of the same connection.
     let last_id = StoredValue::new(None::<(Connection, String)>);
@@ -88,10 +84,8 @@ pub fn provide_live() {
         let mine = run.get_value();
         spawn_local(async move {
             let current = move || run.try_get_value() == Some(mine);
-            let base = conn.base.clone();
             if keep_open(live, conn, last_id, signal, current).await {
                 offered.remember_missing(Extra::ChangeStream);
-                missing_at.set(Some(base));
             }
         });
     });
@@ -150,7 +144,8 @@ async fn keep_open(
     false
 }
 
-fn shown_now() -> bool {
+/// Whether the tab is shown; a hidden one reads nothing.
+pub fn page_visible() -> bool {
     document().visibility_state() == web_sys::VisibilityState::Visible
 }
 

@@ -6,15 +6,11 @@
 //! server's `ETag` lets the browser revalidate, so an unchanged answer costs a 304.
 
 use crate::api::ApiError;
-use crate::state::live::use_live;
+use crate::state::live::{page_visible, use_live};
 use buildd_core::polling::{Pace, TICK};
 use leptos::ev;
 use leptos::prelude::*;
 use std::future::Future;
-
-fn visible() -> bool {
-    document().visibility_state() == web_sys::VisibilityState::Visible
-}
 
 /// Calls `refetch` when the change stream reports a change, or (while it is closed) when
 /// `pace` says a read is due, while the page is visible; and at once when it becomes
@@ -25,7 +21,7 @@ fn refresh_while_visible(pace: StoredValue<Pace>, refetch: impl Fn() + Clone + '
     let interval = set_interval_with_handle(
         move || {
             let streamed = live.is_some_and(|l| l.is_open_untracked());
-            if visible() && !streamed && pace.try_update_value(|p| p.tick()).unwrap_or(false) {
+            if page_visible() && !streamed && pace.try_update_value(|p| p.tick()).unwrap_or(false) {
                 tick();
             }
         },
@@ -36,14 +32,14 @@ fn refresh_while_visible(pace: StoredValue<Pace>, refetch: impl Fn() + Clone + '
         let pushed = refetch.clone();
         Effect::new(move |heard: Option<u64>| {
             let now = live.changes();
-            if heard.is_some() && visible() {
+            if heard.is_some() && page_visible() {
                 pushed();
             }
             now
         });
     }
     let on_show = window_event_listener(ev::visibilitychange, move |_| {
-        if visible() {
+        if page_visible() {
             pace.update_value(Pace::changed);
             refetch();
         }

@@ -2,6 +2,8 @@
 //! nothing while nothing changes, and shows a change made elsewhere without polling for it.
 //! (Against Buildd, which has no stream, the pages poll: `on_buildd`.)
 
+use crate::fixtures::api::{mission_id, patch};
+use crate::fixtures::{connected, opened, Page};
 use buildd_testkit::{Browser, TestServer};
 use serde_json::json;
 use std::time::Duration;
@@ -23,16 +25,8 @@ async fn api_reads(browser: &Browser) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread")]
 async fn an_open_page_reads_nothing_until_a_change_and_then_shows_it() {
     let server = TestServer::start_demo().await;
-    let browser = Browser::start(1366).await;
-    browser.goto(&server.link()).await;
-    browser.wait_for("[data-testid=command-row]").await;
-    let href = browser
-        .attr("[data-testid=command-row] a", "href")
-        .await
-        .expect("a mission link");
-    let id = href.rsplit('/').next().expect("an id").to_string();
-    browser.goto(&server.url(&href)).await;
-    browser.wait_for("[data-testid=mission-title]").await;
+    let id = mission_id(&server, "Add a health endpoint").await;
+    let browser = opened(&server, Page::Mission(&id)).await;
     browser
         .wait_for("[data-testid=server][data-live=true]")
         .await;
@@ -53,14 +47,13 @@ async fn an_open_page_reads_nothing_until_a_change_and_then_shows_it() {
         "an idle page reads nothing"
     );
 
-    let (status, body) = server
-        .admin(
-            "PATCH",
-            &format!("/api/missions/{id}"),
-            Some(json!({"title": "Renamed from another tab"})),
-        )
-        .await;
-    assert!(status.is_success(), "{status} {body}");
+    let status = patch(
+        &server,
+        &format!("/api/missions/{id}"),
+        json!({"title": "Renamed from another tab"}),
+    )
+    .await;
+    assert!(status.is_success(), "{status}");
     browser
         .wait_text("[data-testid=mission-title]", |t| {
             t.contains("Renamed from another tab")
@@ -77,9 +70,7 @@ async fn an_open_page_reads_nothing_until_a_change_and_then_shows_it() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_hidden_tab_closes_its_stream_and_opens_it_again_when_shown() {
     let server = TestServer::start_demo().await;
-    let browser = Browser::start(1366).await;
-    browser.goto(&server.link()).await;
-    browser.wait_for("[data-testid=command-row]").await;
+    let browser = connected(&server).await;
     browser
         .wait_for("[data-testid=server][data-live=true]")
         .await;

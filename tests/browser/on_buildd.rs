@@ -46,6 +46,13 @@ impl OnBuildd {
         self.browser.wait_for(landmark).await;
     }
 
+    /// Whether the header says changes show as they happen.
+    async fn live(&self) -> bool {
+        let live = self.browser.attr("[data-testid=server]", "data-live").await;
+        assert!(live.is_some(), "the header names the server");
+        live.as_deref() == Some("true")
+    }
+
     /// The requests Buildd got for `method path` (path without query), with the recording
     /// that answered each.
     fn asked(&self, method: &str, path: &str) -> Vec<buildd_testkit::Received> {
@@ -72,13 +79,7 @@ async fn connecting_lists_buildds_missions_and_says_what_it_does_not_provide() {
     assert!(on.asked("GET", "/api/notes").is_empty());
     // Nor a change stream: the pages poll, and the header says they are not live.
     assert!(on.asked("GET", "/api/events").is_empty());
-    assert_eq!(
-        on.browser
-            .attr("[data-testid=server]", "data-live")
-            .await
-            .as_deref(),
-        Some("false")
-    );
+    assert!(!on.live().await, "the header says the page is live");
 
     on.browser.click("[data-testid=nav-missions]").await;
     text_with(
@@ -269,12 +270,6 @@ async fn an_offered_list_that_answers_404_is_not_asked_again() {
         streams,
         "the change stream was tried again"
     );
-    assert_eq!(
-        on.browser
-            .attr("[data-testid=server]", "data-live")
-            .await
-            .as_deref(),
-        Some("false")
-    );
+    assert!(!on.live().await, "the header says the page is live");
     on.browser.close().await;
 }

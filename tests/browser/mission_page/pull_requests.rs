@@ -186,31 +186,23 @@ async fn a_pr_row_shows_its_checks_its_size_against_the_cap_and_what_merges_it()
     // CI starts: the row shows the check under way.
     let workspace = mission_workspace(&server).await;
     // A log address that is not a web address is refused, naming the field.
-    let check = json!({"workspaceId": workspace, "headSha": "0ddba11000", "name": "build",
-                       "status": "in_progress", "detailsUrl": "javascript:alert(1)"});
-    let (status, body) = server
-        .send(
+    let build_check = |details_url: &str| {
+        let check = json!({"workspaceId": workspace, "headSha": "0ddba11000", "name": "build",
+                           "status": "in_progress", "detailsUrl": details_url});
+        server.send(
             "POST",
             "/api/prs/702/checks",
             &server.worker_key,
             Some(check),
         )
-        .await;
+    };
+    let (status, body) = build_check("javascript:alert(1)").await;
     assert_eq!(status, 400, "{body}");
     assert!(
         body["error"].as_str().unwrap().contains("detailsUrl"),
         "{body}"
     );
-    let check = json!({"workspaceId": workspace, "headSha": "0ddba11000", "name": "build",
-                       "status": "in_progress", "detailsUrl": "https://ci.example/runs/9"});
-    let (status, body) = server
-        .send(
-            "POST",
-            "/api/prs/702/checks",
-            &server.worker_key,
-            Some(check),
-        )
-        .await;
+    let (status, body) = build_check("https://ci.example/runs/9").await;
     assert_eq!(status, 201, "{body}");
     browser
         .wait_text(&pr(702, "pr-check"), |t| t == "… build: in progress")
