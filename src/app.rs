@@ -2,14 +2,14 @@
 
 use crate::components::app_header::AppHeader;
 use crate::pages::command_page::CommandPage;
-use crate::pages::connect_page::ConnectPage;
 use crate::pages::lazy_routes::{
-    MissionRoute, MissionsRoute, TaskRoute, WorkspaceRoute, WorkspacesRoute,
+    ConnectRoute, MissionRoute, MissionsRoute, TaskRoute, WorkspaceRoute, WorkspacesRoute,
 };
 use crate::pages::not_found_page::NotFoundPage;
 use crate::state::board::provide_board;
 use crate::state::capabilities::provide_capabilities;
 use crate::state::connection::provide_connection;
+use crate::state::first_screen::provide_first_screen;
 use crate::state::live::provide_live;
 use crate::state::theme::provide_theme;
 use leptos::prelude::*;
@@ -21,6 +21,7 @@ pub fn App() -> impl IntoView {
     provide_theme();
     provide_connection();
     provide_capabilities();
+    provide_first_screen();
     provide_live();
     provide_board();
     view! {
@@ -30,7 +31,7 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=|| view! { <NotFoundPage /> }>
                     <Route path=path!("/") view=CommandPage />
                     <Route path=path!("/missions") view={Lazy::<MissionsRoute>::new()} />
-                    <Route path=path!("/connect") view=ConnectPage />
+                    <Route path=path!("/connect") view={Lazy::<ConnectRoute>::new()} />
                     <Route path=path!("/missions/:id") view={Lazy::<MissionRoute>::new()} />
                     <Route path=path!("/tasks/:id") view={Lazy::<TaskRoute>::new()} />
                     <Route path=path!("/workspaces") view={Lazy::<WorkspacesRoute>::new()} />

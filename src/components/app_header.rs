@@ -32,7 +32,7 @@ pub fn AppHeader() -> impl IntoView {
                 on:click=move |_| open.update(|o| *o = !*o)>
                 "Menu"
                 {move || {
-                    let n = waiting.with(Vec::len);
+                    let n = waiting.with(|w| w.as_ref().map_or(0, Vec::len));
                     (n > 0).then(|| view! { <span class="topbar__count" aria-label=format!("{n} waiting on you")>{n}</span> })
                 }}
             </button>
@@ -50,7 +50,7 @@ pub fn AppHeader() -> impl IntoView {
                 <A href="/" exact=true attr:class="topbar__link" attr:data-testid="nav-command">
                     "Command center"
                     {move || {
-                        let n = waiting.with(Vec::len);
+                        let n = waiting.with(|w| w.as_ref().map_or(0, Vec::len));
                         (n > 0).then(|| view! {
                             <span
                                 class="topbar__count"

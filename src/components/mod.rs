@@ -33,4 +33,5 @@ pub mod task_pr_status;
 pub mod task_prs;
 pub mod task_row;
 pub mod waiting_item;
+pub mod waiting_list;
 pub mod workspace_settings;

@@ -9,11 +9,12 @@ use crate::components::panel::{ErrorPanel, Loading};
 use crate::components::progress_bar::ProgressBar;
 use crate::components::shortcuts::Shortcuts;
 use crate::components::state_chip::HealthChip;
-use crate::components::waiting_item::WaitingItem;
-use crate::state::board::{use_board, Board, BoardState};
+use crate::components::waiting_list::waiting_list;
+use crate::state::board::{use_board, BoardState};
+use crate::state::first_screen::use_first_screen;
 use crate::state::title::page_title;
 use buildd_core::client::ClientMission;
-use buildd_core::command_center::{stuck_on_failure, WaitItem};
+use buildd_core::command_center::stuck_on_failure;
 use buildd_core::completion::completion_brief;
 use buildd_core::grouping::health;
 use buildd_core::plan::{plan_in_review, planned_nothing};
@@ -113,26 +114,28 @@ fn focus_selected() {
 fn CommandCenter() -> impl IntoView {
     let query = use_query_map();
     let BoardState {
-        board,
+        missions,
+        extras,
         retry,
         waiting,
     } = use_board();
+    let first = use_first_screen();
     let workspace = Memo::new(move |_| query.with(|q| q.get("workspace")));
     let step_filter = Memo::new(move |_| query.with(|q| q.get("step")));
     let mode_filter = Memo::new(move |_| query.with(|q| q.get("mode")));
     let selected = RwSignal::new(0usize);
     // Said once, above the list, so a shorter list is not taken for less waiting on you.
     let not_provided = Memo::new(move |_| {
-        board.with(|b| {
-            b.as_ref()
-                .and_then(|b| b.as_ref().ok())
-                .and_then(Board::not_provided)
-        })
+        extras.with(|e| e.as_ref().and_then(|e| e.as_ref().ok()?.not_provided()))
+    });
+    // The PRs' and questions' refusal, when the missions themselves were read.
+    let extras_error = Memo::new(move |_| match (missions.get(), extras.get()) {
+        (Some(Ok(_)), Some(Err(e))) => Some(e),
+        _ => None,
     });
     let rows = Memo::new(move |_| {
-        board.with(|b| match b {
-            Some(Ok(b)) => b
-                .missions
+        missions.with(|m| match m {
+            Some(Ok(m)) => m
                 .iter()
                 .filter(|m| m.status == MissionStatus::Active)
                 .filter(|m| {
@@ -234,25 +237,26 @@ fn CommandCenter() -> impl IntoView {
                 <h1>"Command center"</h1>
                 <Shortcuts shown=help />
             </header>
-            {move || match board.get() {
+            {move || match missions.get() {
                 None => Some(view! { <Loading label="Loading missions…" /> }.into_any()),
                 Some(Err(e)) => Some(view! { <ErrorPanel error=e on_retry=retry /> }.into_any()),
                 Some(Ok(_)) => None,
             }}
             <section class="card" data-testid="waiting-on-you">
-                <h2 class="card__title">{move || format!("Waiting on you ({})", waiting.with(Vec::len))}</h2>
+                <h2 class="card__title">{move || match waiting.with(|w| w.as_ref().map(Vec::len)) {
+                    Some(n) => format!("Waiting on you ({n})"),
+                    None => "Waiting on you".to_string(),
+                }}</h2>
                 {move || not_provided.get().map(|parts| view! { <NotOffered text=parts /> })}
-                {move || waiting.with(Vec::is_empty).then(|| view! {
+                {move || extras_error.get().map(|e| view! { <ErrorPanel error=e on_retry=retry /> })}
+                {move || waiting.with(|w| w.as_ref().is_some_and(Vec::is_empty)).then(|| view! {
                     <p class="muted">"Nothing needs you right now."</p>
                 })}
-                // Keyed, so a refresh keeps a row (and the feedback typed in it) that still waits.
-                <ol class="waiting">
-                    <For
-                        each=move || waiting.get()
-                        key=|i: &WaitItem| (i.kind, i.href.clone())
-                        children=move |i| view! { <WaitingItem item=i refresh=retry /> }
-                    />
-                </ol>
+                // The list's code comes once the first rows show (a chunk of its own).
+                {Suspend::new(async move {
+                    first.shown().await;
+                    waiting_list(waiting, retry).await
+                })}
             </section>
             <section data-testid="planning-missions">
                 <h2>"Planning"</h2>

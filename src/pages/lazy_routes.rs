@@ -1,9 +1,10 @@
-//! The pages a person opens after the command center. Built with the `lazy` feature (as
-//! `cargo xtask` builds the dashboard), each page's code is a wasm chunk of its own, fetched
-//! on the first visit, so the command center shows from a smaller download. Without it
-//! (`trunk serve`, `cargo clippy`), they load with the app, as the split build needs its
-//! post-processing to run.
+//! The pages a person opens after the command center, and Connect (once per browser). Built
+//! with the `lazy` feature (as `cargo xtask` builds the dashboard), each page's code is a
+//! wasm chunk of its own, fetched on the first visit, so the command center shows from a
+//! smaller download. Without it (`trunk serve`, `cargo clippy`), they load with the app, as
+//! the split build needs its post-processing to run.
 
+use super::connect_page::ConnectPage;
 use super::mission_page::MissionPage;
 use super::missions_page::MissionsPage;
 use super::task_page::TaskPage;
@@ -30,6 +31,7 @@ macro_rules! lazy_page {
     };
 }
 
+lazy_page!(ConnectRoute, ConnectPage);
 lazy_page!(MissionsRoute, MissionsPage);
 lazy_page!(MissionRoute, MissionPage);
 lazy_page!(TaskRoute, TaskPage);
@@ -95,5 +97,17 @@ impl LazyRoute for WorkspacesRoute {
     fn view(this: Self) -> AnyView {
         let _ = this;
         view! { <WorkspacesPage /> }.into_any()
+    }
+}
+
+#[cfg(feature = "lazy")]
+#[leptos_router::lazy_route]
+impl LazyRoute for ConnectRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(this: Self) -> AnyView {
+        let _ = this;
+        view! { <ConnectPage /> }.into_any()
     }
 }

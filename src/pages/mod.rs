@@ -2,7 +2,7 @@
 //! `RequireConnection` sends a tab with no connection to Connect.
 
 pub mod command_page;
-pub mod connect_page;
+mod connect_page;
 pub mod lazy_routes;
 mod mission_page;
 mod missions_page;

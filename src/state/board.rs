@@ -1,11 +1,13 @@
 //! Every mission with its PRs and open questions, read once for the whole app: the nav
-//! shows how many things wait on you from any page, the command center lists them. PRs and
-//! questions across missions are this server's additions; where the server lacks them the
-//! board says so rather than showing fewer things waiting.
+//! shows how many things wait on you from any page, the command center lists them. The
+//! missions come first, so their rows show without waiting for the rest. PRs and questions
+//! across missions are this server's additions; where the server lacks them the board says
+//! so rather than showing fewer things waiting.
 
 use crate::api::{self, ApiError};
 use crate::state::capabilities::{use_capabilities, Offered};
 use crate::state::connection::{use_connection, Connection};
+use crate::state::first_screen::use_first_screen;
 use crate::state::refresh::{polled, Polled};
 use crate::state::title::provide_title;
 use buildd_core::capabilities::Extra;
@@ -18,15 +20,14 @@ use buildd_core::TaskResult;
 use leptos::prelude::*;
 use std::collections::HashMap;
 
-/// The missions, then the team's PRs and open questions (`None`: not provided).
+/// The team's PRs and open questions, read after the missions (`None`: not provided).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Board {
-    pub missions: Vec<ClientMission>,
+pub struct Extras {
     pub prs: Option<Vec<PullRequest>>,
     pub questions: Option<Vec<MissionNote>>,
 }
 
-impl Board {
+impl Extras {
     /// What "Waiting on you" cannot count because the server does not provide it, in words.
     pub fn not_provided(&self) -> Option<String> {
         let parts = match (self.prs.is_none(), self.questions.is_none()) {
@@ -79,12 +80,22 @@ async fn confirm_plans(c: &Connection, missions: &mut [ClientMission], confirmed
     }
 }
 
-async fn load(c: Connection, offered: Offered, confirmed: Confirmed) -> Result<Board, ApiError> {
+async fn load_missions(
+    c: Connection,
+    confirmed: Confirmed,
+) -> Result<Vec<ClientMission>, ApiError> {
     let mut missions = api::missions(&c).await?.missions;
     confirm_plans(&c, &mut missions, confirmed).await;
-    let (c1, c2) = (c.clone(), c);
+    Ok(missions)
+}
+
+/// The team's PRs and questions, where the server lists them. Split off in the `lazy`
+/// build: their decoders are fetched once the first rows show.
+#[cfg_attr(feature = "lazy", leptos::lazy)]
+async fn load_extras(c: Connection, offered: Offered) -> Result<Extras, ApiError> {
+    let c2 = c.clone();
     let prs = offered
-        .read(Extra::PullRequests, async move { api::team_prs(&c1).await })
+        .read(Extra::PullRequests, async move { api::team_prs(&c).await })
         .await?
         .map(|l| l.prs);
     let questions = offered
@@ -94,60 +105,87 @@ async fn load(c: Connection, offered: Offered, confirmed: Confirmed) -> Result<B
         )
         .await?
         .map(|p| p.notes);
-    Ok(Board {
-        missions,
-        prs,
-        questions,
-    })
+    Ok(Extras { prs, questions })
 }
 
 #[derive(Clone, Copy)]
 pub struct BoardState {
-    pub board: Polled<Board>,
+    pub missions: Polled<Vec<ClientMission>>,
+    pub extras: Polled<Extras>,
+    /// Reads both again.
     pub retry: Callback<()>,
-    /// What a person must act on, oldest first.
-    pub waiting: Memo<Vec<WaitItem>>,
+    /// What a person must act on, oldest first: `None` until the missions, PRs and
+    /// questions are all in.
+    pub waiting: Memo<Option<Vec<WaitItem>>>,
 }
 
-/// Starts reading the board (again whenever the connection or what it offers changes) and
-/// keeps the tab's title counting what waits on you.
-pub fn provide_board() {
+/// Reads `read` of the current connection once what it offers is known, again whenever
+/// either changes; a refused key is forgotten, not asked with again.
+fn polled_board<T, Fut>(
+    read: impl Fn(Connection, Offered) -> Fut + Copy + 'static,
+) -> (Polled<T>, Callback<()>)
+where
+    T: Clone + Default + PartialEq + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Result<T, ApiError>> + 'static,
+{
     let connection = use_connection();
     let offered = use_capabilities();
-    let confirmed: Confirmed = StoredValue::new(HashMap::new());
-    let state = connection;
-    let (board, retry) = polled(move || {
-        let connection = connection.get();
+    polled(move || {
+        let current = connection.get();
         async move {
-            match connection {
-                None => Ok(Board::default()),
-                Some(c) => {
-                    // The board stays loading, rather than empty, until the capabilities
-                    // are in: they decide what is asked.
-                    offered.known_soon().await;
-                    let board = load(c, offered, confirmed).await;
-                    // A refused key is forgotten, not asked with again.
-                    if matches!(board, Err(ApiError::Unauthorized(_))) {
-                        state.reject();
-                    }
-                    board
-                }
+            let Some(c) = current else {
+                return Ok(T::default());
+            };
+            // Loading, rather than empty, until the capabilities are in: they decide what
+            // is asked.
+            offered.known_soon().await;
+            let answer = read(c, offered).await;
+            if matches!(answer, Err(ApiError::Unauthorized(_))) {
+                connection.reject();
             }
+            answer
+        }
+    })
+}
+
+/// Starts reading the board (again whenever the connection or what it offers changes):
+/// the missions first, then, once they are drawn, the team's PRs and questions. Keeps the
+/// tab's title counting what waits on you.
+pub fn provide_board() {
+    let first = use_first_screen();
+    let confirmed: Confirmed = StoredValue::new(HashMap::new());
+    let (missions, reload_missions) = polled_board(move |c, _| load_missions(c, confirmed));
+    let (extras, reload_extras) = polled_board(move |c, offered| async move {
+        first.shown().await;
+        load_extras(c, offered).await
+    });
+    Effect::new(move |_| {
+        if missions.with(Option::is_some) {
+            first.drawn();
         }
     });
+    let retry = Callback::new(move |()| {
+        reload_missions.run(());
+        reload_extras.run(());
+    });
     let waiting = Memo::new(move |_| {
-        board.with(|b| match b {
-            Some(Ok(b)) => waiting_on_you(
-                &b.missions,
-                b.prs.as_deref().unwrap_or_default(),
-                b.questions.as_deref().unwrap_or_default(),
-            ),
-            _ => vec![],
+        missions.with(|m| {
+            extras.with(|e| match (m, e) {
+                (Some(Ok(m)), Some(Ok(e))) => Some(waiting_on_you(
+                    m,
+                    e.prs.as_deref().unwrap_or_default(),
+                    e.questions.as_deref().unwrap_or_default(),
+                )),
+                _ => None,
+            })
         })
     });
-    provide_title(Memo::new(move |_| waiting.with(Vec::len)));
+    provide_title(Memo::new(move |_| {
+        waiting.with(|w| w.as_ref().map_or(0, Vec::len))
+    }));
     provide_context(BoardState {
-        board,
+        missions,
+        extras,
         retry,
         waiting,
     });

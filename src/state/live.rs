@@ -7,6 +7,7 @@
 use crate::api::{self, ApiError};
 use crate::state::capabilities::use_capabilities;
 use crate::state::connection::{use_connection, Connection};
+use crate::state::first_screen::use_first_screen;
 use buildd_core::capabilities::Extra;
 use buildd_core::event_stream::CHANGE;
 use buildd_core::polling::reconnect_after;
@@ -44,6 +45,7 @@ impl Live {
 pub fn provide_live() {
     let connection = use_connection();
     let offered = use_capabilities();
+    let first = use_first_screen();
     let live = Live {
         open: RwSignal::new(false),
         changes: RwSignal::new(0),
@@ -83,8 +85,9 @@ pub fn provide_live() {
         abort.set_value(Some(controller));
         let mine = run.get_value();
         spawn_local(async move {
-            let current = move || run.try_get_value() == Some(mine);
-            if keep_open(live, conn, last_id, signal, current).await {
+            // Its code is fetched once the first rows show (a chunk of its own).
+            first.shown().await;
+            if keep_open(live, conn, last_id, signal, run, mine).await {
                 offered.remember_missing(Extra::ChangeStream);
             }
         });
@@ -92,15 +95,18 @@ pub fn provide_live() {
     provide_context(live);
 }
 
-/// Keeps the stream open while `current`, resuming from the id `kept` for this connection;
-/// whether the API turned out not to have it.
+/// Keeps the stream open while `run` is still `mine`, resuming from the id `kept` for this
+/// connection; whether the API turned out not to have it.
+#[cfg_attr(feature = "lazy", leptos::lazy)]
 async fn keep_open(
     live: Live,
     conn: Connection,
     kept: StoredValue<Option<(Connection, String)>>,
     signal: web_sys::AbortSignal,
-    current: impl Fn() -> bool,
+    run: StoredValue<u32>,
+    mine: u32,
 ) -> bool {
+    let current = move || run.try_get_value() == Some(mine);
     let mut last_id = kept
         .get_value()
         .filter(|(of, _)| *of == conn)

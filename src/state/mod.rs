@@ -6,6 +6,7 @@ pub mod board;
 pub mod capabilities;
 pub mod connect_check;
 pub mod connection;
+pub mod first_screen;
 pub mod leave_guard;
 pub mod live;
 pub mod refresh;

@@ -1,5 +1,6 @@
-//! What the browser downloads: the command center from the main module alone, each later
-//! page's code fetched on its first visit and kept for the next.
+//! What the browser downloads: the command center's first rows from the main module alone,
+//! what they do not need once they show, each later page's code on its first visit and
+//! kept for the next.
 
 use buildd_testkit::{Browser, TestServer};
 
@@ -15,6 +16,23 @@ async fn wasm_fetched(browser: &Browser) -> Vec<String> {
     serde_json::from_value(names).expect("file names")
 }
 
+/// Waits for the first row; the wasm files asked for before it showed, and after.
+const AROUND_FIRST_ROW: &str = r#"
+const done = arguments[arguments.length - 1];
+function check() {
+  if (document.querySelector('[data-testid=command-row]')) {
+    const at = performance.now();
+    const wasm = performance.getEntriesByType('resource')
+      .filter(e => e.name.endsWith('.wasm'));
+    const name = e => new URL(e.name).pathname.slice(1);
+    done([wasm.filter(e => e.startTime < at).map(name), wasm.filter(e => e.startTime >= at).map(name)]);
+  } else {
+    requestAnimationFrame(check);
+  }
+}
+check();
+"#;
+
 fn is_chunk(name: &str) -> bool {
     name.starts_with("chunk_") || name.starts_with("split_")
 }
@@ -24,14 +42,27 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
     let server = TestServer::start_demo().await;
     let browser = Browser::start(1366).await;
     browser.goto(&server.link()).await;
-    browser.wait_for("[data-testid=command-row]").await;
-    let first = wasm_fetched(&browser).await;
+    let around = browser
+        .client
+        .execute_async(AROUND_FIRST_ROW, vec![])
+        .await
+        .expect("the first row");
+    let (first, after): (Vec<String>, Vec<String>) =
+        serde_json::from_value(around).expect("file names");
     assert_eq!(
         first.len(),
         1,
-        "one wasm module for the command center: {first:?}"
+        "one wasm module before the first row: {first:?}"
     );
     assert!(first[0].ends_with("_bg.wasm"), "{first:?}");
+    assert!(after.iter().all(|n| is_chunk(n)), "{after:?}");
+    // "Waiting on you" comes with its own code, once the rows show.
+    browser.wait_for("[data-testid=waiting-approve]").await;
+    let loaded = wasm_fetched(&browser).await;
+    assert!(
+        loaded.iter().any(|n| n.contains("waiting_list")),
+        "the waiting list's chunk, after the rows: {loaded:?}"
+    );
 
     browser.click("[data-testid=nav-missions]").await;
     browser.wait_for("[data-testid=mission-card]").await;

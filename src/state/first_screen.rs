@@ -1,0 +1,75 @@
+//! What the first screen does not need waits for it: the board's first answer drawn and
+//! painted. In the split build (`lazy`), the code of "Waiting on you", the team's PRs and
+//! questions, and the change stream are wasm chunks of their own, so they are fetched after
+//! the first rows show rather than before.
+
+use js_sys::{Function, Promise};
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use std::future::Future;
+use std::time::Duration;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+
+/// Whether the first screen is drawn (the board has answered, well or not) and painted.
+#[derive(Clone, Copy)]
+pub struct FirstScreen {
+    drawn: StoredValue<bool>,
+    painted: StoredValue<bool>,
+}
+
+impl FirstScreen {
+    /// Marks the first screen drawn: the board's first answer is in.
+    pub fn drawn(self) {
+        self.drawn.set_value(true);
+    }
+
+    /// Resolves once the first screen is drawn and painted; at once after that. (`Send`,
+    /// as a view's `Suspend` needs, though the browser's timers are not.)
+    pub fn shown(self) -> impl Future<Output = ()> + Send {
+        SendWrapper::new(async move {
+            if self.painted.get_value() {
+                return;
+            }
+            while !self.drawn.get_value() {
+                gloo_timers::future::TimeoutFuture::new(20).await;
+            }
+            painted().await;
+            self.painted.set_value(true);
+        })
+    }
+}
+
+pub fn provide_first_screen() {
+    provide_context(FirstScreen {
+        drawn: StoredValue::new(false),
+        painted: StoredValue::new(false),
+    });
+}
+
+pub fn use_first_screen() -> FirstScreen {
+    expect_context::<FirstScreen>()
+}
+
+/// Resolves after the next paint: a timeout queued from an animation frame runs once the
+/// frame is painted. A hidden tab paints nothing, so a timer ends the wait there.
+async fn painted() {
+    let promise = Promise::new(&mut |resolve: Function, _| {
+        let after_frame = resolve.clone();
+        request_animation_frame(move || {
+            set_timeout(
+                move || {
+                    let _ = after_frame.call0(&JsValue::NULL);
+                },
+                Duration::ZERO,
+            );
+        });
+        set_timeout(
+            move || {
+                let _ = resolve.call0(&JsValue::NULL);
+            },
+            Duration::from_millis(250),
+        );
+    });
+    let _ = JsFuture::from(promise).await;
+}
