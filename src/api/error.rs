@@ -15,6 +15,16 @@ pub enum ApiError {
     Unreachable(String),
     /// The answer was not what Buildd sends.
     Decode(String),
+    /// A part of the dashboard's own code did not download.
+    Code(String),
+}
+
+/// A chunk of the split build that did not load: a server gone, or a build replaced
+/// without the previous one's chunks.
+impl From<leptos::wasm_split::SplitLoaderError> for ApiError {
+    fn from(e: leptos::wasm_split::SplitLoaderError) -> Self {
+        Self::Code(e.to_string())
+    }
 }
 
 impl ApiError {
@@ -68,6 +78,10 @@ impl fmt::Display for ApiError {
                 "Could not reach the Buildd API at {server}. Check the URL and that the server is running."
             ),
             Self::Decode(e) => write!(f, "The server's answer could not be read: {e}"),
+            Self::Code(e) => write!(
+                f,
+                "Part of this page could not be downloaded ({e}). Reload the page."
+            ),
         }
     }
 }

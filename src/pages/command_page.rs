@@ -23,6 +23,7 @@ use buildd_core::{compute_progress, MissionStatus, TaskMode};
 use leptos::ev;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
+use send_wrapper::SendWrapper;
 
 #[component]
 pub fn CommandPage() -> impl IntoView {
@@ -253,10 +254,12 @@ fn CommandCenter() -> impl IntoView {
                     <p class="muted">"Nothing needs you right now."</p>
                 })}
                 // The list's code comes once the first rows show (a chunk of its own).
-                {Suspend::new(async move {
+                {Suspend::new(SendWrapper::new(async move {
                     first.shown().await;
-                    waiting_list(waiting, retry).await
-                })}
+                    waiting_list(waiting, retry).await.unwrap_or_else(|e| view! {
+                        <p class="panel-state panel-state--error" role="alert">{e.to_string()}</p>
+                    }.into_any())
+                }))}
             </section>
             <section data-testid="planning-missions">
                 <h2>"Planning"</h2>

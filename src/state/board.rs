@@ -7,7 +7,7 @@
 use crate::api::{self, ApiError};
 use crate::state::capabilities::{use_capabilities, Offered};
 use crate::state::connection::{use_connection, Connection};
-use crate::state::first_screen::use_first_screen;
+use crate::state::first_screen::{split_off, use_first_screen, Later};
 use crate::state::refresh::{polled, Polled};
 use crate::state::title::provide_title;
 use buildd_core::capabilities::Extra;
@@ -62,12 +62,12 @@ async fn confirm_plans(c: &Connection, missions: &mut [ClientMission], confirmed
         let known = confirmed.with_value(|c| c.get(&key).cloned());
         let result = match known {
             Some(result) => result,
-            None => match api::task(c, &key.0).await {
-                Ok(task) => {
+            None => match run_result(c.clone(), key.0.clone()).await {
+                Ok(result) => {
                     confirmed.update_value(|c| {
-                        c.insert(key.clone(), task.result.clone());
+                        c.insert(key.clone(), result.clone());
                     });
-                    task.result
+                    result
                 }
                 // Not read: it stays unknown, so it is not called a plan in review.
                 Err(_) => continue,
@@ -80,6 +80,16 @@ async fn confirm_plans(c: &Connection, missions: &mut [ClientMission], confirmed
     }
 }
 
+split_off!(
+    planning_results,
+    Option<TaskResult>,
+    /// A planning run's result, read from its task. Only Buildd needs it, so in the split
+    /// build the task's decoder is a chunk of its own, not part of the first load here.
+    fn run_result(c: Connection, id: String) -> Later<Result<Option<TaskResult>, ApiError>> {
+        Box::pin(async move { Ok(api::task(&c, &id).await?.result) })
+    }
+);
+
 async fn load_missions(
     c: Connection,
     confirmed: Confirmed,
@@ -89,24 +99,29 @@ async fn load_missions(
     Ok(missions)
 }
 
-/// The team's PRs and questions, where the server lists them. Split off in the `lazy`
-/// build: their decoders are fetched once the first rows show.
-#[cfg_attr(feature = "lazy", leptos::lazy)]
-async fn load_extras(c: Connection, offered: Offered) -> Result<Extras, ApiError> {
-    let c2 = c.clone();
-    let prs = offered
-        .read(Extra::PullRequests, async move { api::team_prs(&c).await })
-        .await?
-        .map(|l| l.prs);
-    let questions = offered
-        .read(
-            Extra::TeamNotes,
-            async move { api::open_questions(&c2).await },
-        )
-        .await?
-        .map(|p| p.notes);
-    Ok(Extras { prs, questions })
-}
+split_off!(
+    after_first_rows,
+    Extras,
+    /// The team's PRs and questions, where the server lists them: in the split build, with
+    /// their decoders, part of the chunk fetched once the first rows show.
+    fn load_extras(c: Connection, offered: Offered) -> Later<Result<Extras, ApiError>> {
+        Box::pin(async move {
+            let c2 = c.clone();
+            let prs = offered
+                .read(Extra::PullRequests, async move { api::team_prs(&c).await })
+                .await?
+                .map(|l| l.prs);
+            let questions = offered
+                .read(
+                    Extra::TeamNotes,
+                    async move { api::open_questions(&c2).await },
+                )
+                .await?
+                .map(|p| p.notes);
+            Ok(Extras { prs, questions })
+        })
+    }
+);
 
 #[derive(Clone, Copy)]
 pub struct BoardState {

@@ -7,6 +7,7 @@ use js_sys::{Function, Promise};
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::future::Future;
+use std::pin::Pin;
 use std::time::Duration;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
@@ -73,3 +74,27 @@ async fn painted() {
     });
     let _ = JsFuture::from(promise).await;
 }
+
+/// What a function split off by [`split_off!`] returns: a future, awaited by the split
+/// wrapper once the chunk is in.
+pub type Later<T> = Pin<Box<dyn Future<Output = T>>>;
+
+/// Puts a function returning [`Later`]`<Result<$out, ApiError>>` into the split build's
+/// (`lazy`) chunk `$module`, fetched at its first call; functions of one module share one
+/// chunk. A chunk that fails to load reads as [`ApiError::Code`](crate::api::ApiError::Code)
+/// rather than stopping the app.
+macro_rules! split_off {
+    ($module:ident, $out:ty, $item:item) => {
+        #[cfg_attr(
+            feature = "lazy",
+            ::leptos::wasm_split::wasm_split(
+                $module,
+                wasm_split_path = ::leptos::wasm_split,
+                fallible,
+                return_wrapper(let future = _; { future.await } -> ::std::result::Result<$out, $crate::api::ApiError>)
+            )
+        )]
+        $item
+    };
+}
+pub(crate) use split_off;

@@ -7,7 +7,7 @@
 use crate::api::{self, ApiError};
 use crate::state::capabilities::use_capabilities;
 use crate::state::connection::{use_connection, Connection};
-use crate::state::first_screen::use_first_screen;
+use crate::state::first_screen::{split_off, use_first_screen, Later};
 use buildd_core::capabilities::Extra;
 use buildd_core::event_stream::CHANGE;
 use buildd_core::polling::reconnect_after;
@@ -87,7 +87,8 @@ pub fn provide_live() {
         spawn_local(async move {
             // Its code is fetched once the first rows show (a chunk of its own).
             first.shown().await;
-            if keep_open(live, conn, last_id, signal, run, mine).await {
+            // A chunk that did not load leaves the stream closed: the panels poll.
+            if keep_open(live, conn, last_id, signal, run, mine).await == Ok(true) {
                 offered.remember_missing(Extra::ChangeStream);
             }
         });
@@ -95,10 +96,24 @@ pub fn provide_live() {
     provide_context(live);
 }
 
-/// Keeps the stream open while `run` is still `mine`, resuming from the id `kept` for this
-/// connection; whether the API turned out not to have it.
-#[cfg_attr(feature = "lazy", leptos::lazy)]
-async fn keep_open(
+split_off!(
+    after_first_rows,
+    bool,
+    /// Keeps the stream open while `run` is still `mine`, resuming from the id `kept` for
+    /// this connection; whether the API turned out not to have it.
+    fn keep_open(
+        live: Live,
+        conn: Connection,
+        kept: StoredValue<Option<(Connection, String)>>,
+        signal: web_sys::AbortSignal,
+        run: StoredValue<u32>,
+        mine: u32,
+    ) -> Later<Result<bool, ApiError>> {
+        Box::pin(async move { Ok(stream_while(live, conn, kept, signal, run, mine).await) })
+    }
+);
+
+async fn stream_while(
     live: Live,
     conn: Connection,
     kept: StoredValue<Option<(Connection, String)>>,

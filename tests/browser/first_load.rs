@@ -60,8 +60,8 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
     browser.wait_for("[data-testid=waiting-approve]").await;
     let loaded = wasm_fetched(&browser).await;
     assert!(
-        loaded.iter().any(|n| n.contains("waiting_list")),
-        "the waiting list's chunk, after the rows: {loaded:?}"
+        loaded.iter().any(|n| n.contains("after_first_rows")),
+        "the chunk of what follows the rows: {loaded:?}"
     );
 
     browser.click("[data-testid=nav-missions]").await;

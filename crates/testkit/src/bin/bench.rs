@@ -98,6 +98,14 @@ function check() {
 check();
 "#;
 
+/// The wasm and JS files asked for at or after `arguments[0]` (ms since navigation).
+const AFTER: &str = r#"
+return performance.getEntriesByType("resource")
+  .filter(e => e.startTime >= arguments[0])
+  .map(e => new URL(e.name).pathname.slice(1))
+  .filter(path => /\.(wasm|js)$/.test(path));
+"#;
+
 /// The wasm and JS files fetched since the timings were last cleared.
 const FETCHED: &str = r#"
 return performance.getEntriesByType("resource")
@@ -135,6 +143,26 @@ async fn first_load(dist: &Path) {
         "  total {:.1} KB brotli   budget: <= 200 KB ({})",
         total as f64 / 1000.0,
         if total <= 200_000 { "within" } else { "OVER" }
+    );
+    // What waits for the first rows: Waiting on you with its actions, the team's PRs and
+    // questions, the change stream.
+    browser
+        .wait_for("[data-testid=waiting-on-you] ol.waiting")
+        .await;
+    browser
+        .wait_for("[data-testid=server][data-live=true]")
+        .await;
+    let at = cold[0].as_f64().expect("the first row's time");
+    let later = c.execute(AFTER, vec![serde_json::json!(at)]).await.unwrap();
+    let later: Vec<String> = serde_json::from_value(later).expect("paths");
+    let later_size: usize = later
+        .iter()
+        .map(|name| brotli(&std::fs::read(dist.join(name)).expect("a dist file")))
+        .sum();
+    println!(
+        "  then, once the rows show: {} more files, {:.1} KB brotli (Waiting on you, PRs and questions, the change stream)",
+        later.len(),
+        later_size as f64 / 1000.0
     );
     let mut warm = Vec::new();
     for _ in 0..5 {
