@@ -8,7 +8,9 @@ pub use stream::change_stream;
 
 use crate::state::connection::Connection;
 use buildd_core::capabilities::Capabilities;
-use buildd_core::client::{ClientMission, ClientMissionList, ClientRunOutcome, ClientTask};
+use buildd_core::client::{
+    BoardMissionList, ClientMission, ClientMissionList, ClientRunOutcome, ClientTask,
+};
 use buildd_core::mission::IdRef;
 use buildd_core::note::{MissionNote, NotesPage, PersonNote};
 use buildd_core::organizer_runs::MissionRuns;
@@ -109,6 +111,13 @@ pub async fn capabilities(base: &str) -> Result<Capabilities, ApiError> {
 /// `GET /api/accounts/me`: who the key is, and at which level.
 pub async fn account_me(conn: &Connection) -> Result<AccountMe, ApiError> {
     get(conn, "/api/accounts/me").await
+}
+
+/// `GET /api/missions`, as the command center reads it (see [`BoardMissionList`]).
+pub async fn board_missions(conn: &Connection) -> Result<Vec<ClientMission>, ApiError> {
+    Ok(get::<BoardMissionList>(conn, "/api/missions")
+        .await?
+        .into_missions())
 }
 
 /// `GET /api/missions`.

@@ -121,6 +121,7 @@ fn CommandCenter() -> impl IntoView {
         waiting,
     } = use_board();
     let first = use_first_screen();
+    super::first_screen_once(missions);
     let workspace = Memo::new(move |_| query.with(|q| q.get("workspace")));
     let step_filter = Memo::new(move |_| query.with(|q| q.get("step")));
     let mode_filter = Memo::new(move |_| query.with(|q| q.get("mode")));

@@ -45,6 +45,7 @@ pub fn MissionPage() -> impl IntoView {
 fn MissionLoader() -> impl IntoView {
     let id = route_id();
     let (mission, retry) = polled_by_id(id, |c, id| async move { api::mission(&c, &id).await });
+    super::first_screen_once(mission);
     page_title(move || {
         mission.with(|m| match m {
             Some(Ok(m)) => Some(m.title.clone()),

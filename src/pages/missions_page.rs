@@ -31,6 +31,7 @@ fn MissionList() -> impl IntoView {
     let connection = use_connection();
     let (missions, retry) =
         polled(move || with_connection(&connection, |c| async move { api::missions(&c).await }));
+    super::first_screen_once(missions);
     // Above the refreshed list, so a refresh never loses what is typed.
     let creating = RwSignal::new(false);
     let draft = RwSignal::new(MissionDraft::default());

@@ -15,6 +15,7 @@ use crate::api::ApiError;
 use crate::components::panel::Loading;
 use crate::state::capabilities::use_capabilities;
 use crate::state::connection::{use_connection, Connection};
+use crate::state::first_screen::use_first_screen;
 use crate::state::refresh::{polled, Polled};
 use crate::state::request::with_connection;
 use leptos::prelude::*;
@@ -75,4 +76,15 @@ where
         let id = id.get();
         with_connection(&connection, move |c| read(c, id))
     })
+}
+
+/// Marks the first screen drawn once `data`, the page's main read, has its first answer:
+/// what waits for it then loads without competing with the page.
+fn first_screen_once<T: Clone + Send + Sync + 'static>(data: Polled<T>) {
+    let first = use_first_screen();
+    Effect::new(move |_| {
+        if data.with(Option::is_some) {
+            first.drawn();
+        }
+    });
 }

@@ -53,6 +53,7 @@ pub fn TaskPage() -> impl IntoView {
 fn TaskLoader() -> impl IntoView {
     let id = route_id();
     let (data, retry) = polled_by_id(id, load);
+    super::first_screen_once(data);
     page_title(move || {
         data.with(|d| match d {
             Some(Ok((task, _, _))) => Some(task.title.clone()),

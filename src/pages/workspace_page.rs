@@ -18,6 +18,7 @@ fn WorkspaceLoader() -> impl IntoView {
     let id = route_id();
     let offered = use_capabilities();
     let (data, retry) = polled_by_id(id, move |c, id| workspace_row(c, offered, id));
+    super::first_screen_once(data);
     // What is being typed lives here, above the refreshed workspace.
     let policy = PolicyState::for_workspace();
     let switches = SwitchesState::default();

@@ -23,6 +23,7 @@ fn WorkspaceList() -> impl IntoView {
     let connection = use_connection();
     let (workspaces, retry) =
         polled(move || with_connection(&connection, |c| async move { api::workspaces(&c).await }));
+    super::first_screen_once(workspaces);
     let (missions, _) =
         polled(move || with_connection(&connection, |c| async move { api::missions(&c).await }));
     // Active missions per workspace; unknown until the list is read.

@@ -94,7 +94,7 @@ async fn load_missions(
     c: Connection,
     confirmed: Confirmed,
 ) -> Result<Vec<ClientMission>, ApiError> {
-    let mut missions = api::missions(&c).await?.missions;
+    let mut missions = api::board_missions(&c).await?;
     confirm_plans(&c, &mut missions, confirmed).await;
     Ok(missions)
 }
@@ -125,6 +125,8 @@ split_off!(
 
 #[derive(Clone, Copy)]
 pub struct BoardState {
+    /// As the command center reads them: without description, workspace, schedule and
+    /// merge policies.
     pub missions: Polled<Vec<ClientMission>>,
     pub extras: Polled<Extras>,
     /// Reads both again.
@@ -173,11 +175,6 @@ pub fn provide_board() {
     let (extras, reload_extras) = polled_board(move |c, offered| async move {
         first.shown().await;
         load_extras(c, offered).await
-    });
-    Effect::new(move |_| {
-        if missions.with(Option::is_some) {
-            first.drawn();
-        }
     });
     let retry = Callback::new(move |()| {
         reload_missions.run(());

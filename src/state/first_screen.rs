@@ -1,7 +1,8 @@
-//! What the first screen does not need waits for it: the board's first answer drawn and
-//! painted. In the split build (`lazy`), the code of "Waiting on you", the team's PRs and
-//! questions, and the change stream are wasm chunks of their own, so they are fetched after
-//! the first rows show rather than before.
+//! What the first screen does not need waits for it: the page's first answer drawn and
+//! painted (the command center's rows, a mission page's first read), or two seconds on a
+//! page that says nothing. In the split build (`lazy`), "Waiting on you", the team's PRs
+//! and questions and the change stream are one chunk, fetched then, so it neither delays
+//! the first rows nor competes with a page's own chunks.
 
 use js_sys::{Function, Promise};
 use leptos::prelude::*;
@@ -12,7 +13,8 @@ use std::time::Duration;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
-/// Whether the first screen is drawn (the board has answered, well or not) and painted.
+/// Whether the first screen is drawn (its page's first answer is in, well or not) and
+/// painted.
 #[derive(Clone, Copy)]
 pub struct FirstScreen {
     drawn: StoredValue<bool>,
@@ -20,7 +22,7 @@ pub struct FirstScreen {
 }
 
 impl FirstScreen {
-    /// Marks the first screen drawn: the board's first answer is in.
+    /// Marks the first screen drawn: the page's first answer is in.
     pub fn drawn(self) {
         self.drawn.set_value(true);
     }
@@ -32,7 +34,11 @@ impl FirstScreen {
             if self.painted.get_value() {
                 return;
             }
-            while !self.drawn.get_value() {
+            // A page that marks nothing is taken as drawn after two seconds.
+            for _ in 0..100 {
+                if self.drawn.get_value() {
+                    break;
+                }
                 gloo_timers::future::TimeoutFuture::new(20).await;
             }
             painted().await;

@@ -157,6 +157,77 @@ pub struct ClientMissionList {
     pub missions: Vec<ClientMission>,
 }
 
+/// `GET /api/missions` as the command center reads it: each mission without its
+/// description, workspace, check-in schedule and merge policies, which no row or waiting
+/// item shows. Fewer fields decoded is less code in the dashboard's first load; a test
+/// over every captured list holds the rest equal to [`ClientMissionList`].
+#[derive(Deserialize)]
+pub struct BoardMissionList {
+    missions: Vec<BoardMission>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct BoardMission {
+    id: String,
+    title: String,
+    status: MissionStatus,
+    workspace_id: Option<String>,
+    #[serde(default)]
+    is_held: bool,
+    #[serde(default = "auto")]
+    orchestration_mode: OrchestrationMode,
+    depends_on_mission_id: Option<String>,
+    dependency_met_at: Option<String>,
+    #[serde(default)]
+    tasks: Vec<MissionTask>,
+    next_run_at: Option<String>,
+    last_deferral_reason: Option<String>,
+    last_deferred_at: Option<String>,
+    last_activity_at: Option<String>,
+    updated_at: Option<String>,
+    blocked_reason: Option<String>,
+    #[serde(default)]
+    requires_review: bool,
+    #[serde(default = "dispatch")]
+    mode: String,
+}
+
+impl BoardMissionList {
+    /// The missions, with what the board does not read left empty.
+    pub fn into_missions(self) -> Vec<ClientMission> {
+        self.missions
+            .into_iter()
+            .map(|m| ClientMission {
+                id: m.id,
+                title: m.title,
+                description: None,
+                status: m.status,
+                workspace_id: m.workspace_id,
+                is_held: m.is_held,
+                orchestration_mode: m.orchestration_mode,
+                depends_on_mission_id: m.depends_on_mission_id,
+                dependency_met_at: m.dependency_met_at,
+                workspace: None,
+                tasks: m.tasks,
+                next_run_at: m.next_run_at,
+                last_deferral_reason: m.last_deferral_reason,
+                last_deferred_at: m.last_deferred_at,
+                last_activity_at: m.last_activity_at,
+                updated_at: m.updated_at,
+                blocked_reason: m.blocked_reason,
+                check_ins: None,
+                schedule: None,
+                requires_review: m.requires_review,
+                mode: m.mode,
+                merge_policy: None,
+                effective_merge_policy: None,
+                workspace_merge_policy: None,
+            })
+            .collect()
+    }
+}
+
 /// A task as its page reads it (`GET /api/tasks/{id}`).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -141,6 +141,34 @@ fn lean<T: DeserializeOwned>(c: &Capture) {
         .unwrap_or_else(|e| panic!("{} (client): {e}", c.name));
 }
 
+/// The command center's lean list reads every field it keeps as the full list does, and
+/// leaves the rest empty.
+fn board_reads_the_list(c: &Capture) {
+    let board: client::BoardMissionList = serde_json::from_value(c.body.clone())
+        .unwrap_or_else(|e| panic!("{} (board): {e}", c.name));
+    let full: client::ClientMissionList = serde_json::from_value(c.body.clone()).unwrap();
+    let expected: Vec<client::ClientMission> = full
+        .missions
+        .into_iter()
+        .map(|m| client::ClientMission {
+            description: None,
+            workspace: None,
+            check_ins: None,
+            schedule: None,
+            merge_policy: None,
+            effective_merge_policy: None,
+            workspace_merge_policy: None,
+            ..m
+        })
+        .collect();
+    assert!(
+        !expected.is_empty(),
+        "{}: an empty list proves nothing",
+        c.name
+    );
+    assert_eq!(board.into_missions(), expected, "{}", c.name);
+}
+
 #[test]
 fn every_capture_parses_and_keeps_its_shape() {
     let captures = read_captures();
@@ -169,6 +197,7 @@ fn every_capture_parses_and_keeps_its_shape() {
             ("GET", ["api", "missions"]) => {
                 check::<MissionList>(c);
                 lean::<client::ClientMissionList>(c);
+                board_reads_the_list(c);
             }
             ("POST", ["api", "missions"]) => check::<MissionCreated>(c),
             ("GET", ["api", "missions", "capabilities"]) => check::<capabilities::Capabilities>(c),
