@@ -135,6 +135,17 @@ fn CommandCenter() -> impl IntoView {
         (Some(Ok(_)), Some(Err(e))) => Some(e),
         _ => None,
     });
+    // The list's code and the PRs' and questions' reading are one chunk: when it did not
+    // load, the card shows the reading's error and Retry, and the list is tried again once
+    // the reading succeeds.
+    let list_failed = RwSignal::new(false);
+    let attempt = RwSignal::new(0u32);
+    Effect::new(move |_| {
+        if list_failed.get() && extras.with(|e| matches!(e, Some(Ok(_)))) {
+            list_failed.set(false);
+            attempt.update(|a| *a += 1);
+        }
+    });
     let rows = Memo::new(move |_| {
         missions.with(|m| match m {
             Some(Ok(m)) => m
@@ -255,12 +266,16 @@ fn CommandCenter() -> impl IntoView {
                     <p class="muted">"Nothing needs you right now."</p>
                 })}
                 // The list's code comes once the first rows show (a chunk of its own).
-                {Suspend::new(SendWrapper::new(async move {
-                    first.shown().await;
-                    waiting_list(waiting, retry).await.unwrap_or_else(|e| view! {
-                        <p class="panel-state panel-state--error" role="alert">{e.to_string()}</p>
-                    }.into_any())
-                }))}
+                {move || {
+                    attempt.track();
+                    Suspend::new(SendWrapper::new(async move {
+                        first.shown().await;
+                        waiting_list(waiting, retry).await.unwrap_or_else(|_| {
+                            list_failed.set(true);
+                            ().into_any()
+                        })
+                    }))
+                }}
             </section>
             <section data-testid="planning-missions">
                 <h2>"Planning"</h2>

@@ -110,3 +110,58 @@ async fn a_deep_link_to_a_lazy_page_renders_it() {
     );
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_chunk_that_does_not_load_is_told_and_the_rows_stay() {
+    // The dashboard without the chunk that follows the first rows, as after a deploy
+    // that dropped it or a network that failed for that file.
+    let dist = tempfile::tempdir().expect("temp dir");
+    let mut dropped = Vec::new();
+    for entry in std::fs::read_dir(buildd_testkit::dist_dir()).expect("dist") {
+        let entry = entry.expect("a dist file");
+        let name = entry.file_name().to_string_lossy().to_string();
+        if name.starts_with("split_after_first_rows") {
+            dropped.push(entry.path());
+            continue;
+        }
+        std::fs::copy(entry.path(), dist.path().join(&name)).expect("copied");
+    }
+    assert!(
+        !dropped.is_empty(),
+        "the split build names the chunk after_first_rows"
+    );
+    let server = TestServer::start_demo_serving(dist.path()).await;
+    let browser = Browser::start(1366).await;
+    browser.goto(&server.link()).await;
+    let card = browser
+        .wait_text("[data-testid=waiting-on-you]", |t| {
+            t.contains("could not be downloaded")
+        })
+        .await;
+    assert_eq!(
+        card.matches("could not be downloaded").count(),
+        1,
+        "said once: {card}"
+    );
+    assert!(browser.count("[data-testid=command-row]").await > 0);
+    assert!(browser.absent("[data-testid=waiting-item]").await);
+
+    // Once the file is back, Retry brings the list.
+    for path in &dropped {
+        std::fs::copy(path, dist.path().join(path.file_name().unwrap())).expect("copied");
+    }
+    browser
+        .click("[data-testid=waiting-on-you] [data-testid=error] button")
+        .await;
+    browser.wait_for("[data-testid=waiting-approve]").await;
+    assert!(
+        browser
+            .absent("[data-testid=waiting-on-you] [data-testid=error]")
+            .await
+    );
+
+    // The rest of the app still works: the mission list opens.
+    browser.click("[data-testid=nav-missions]").await;
+    browser.wait_for("[data-testid=mission-card]").await;
+    browser.close().await;
+}

@@ -42,8 +42,19 @@ impl TestServer {
         server
     }
 
+    /// [`TestServer::start_demo`], serving the dashboard in `dist`.
+    pub async fn start_demo_serving(dist: &std::path::Path) -> Self {
+        let server = Self::start(dist).await;
+        demo::seed_if_empty(&server.db).await.expect("demo data");
+        server
+    }
+
     /// Starts a server whose database holds only the demo team and its admin key.
     pub async fn start_empty() -> Self {
+        Self::start(&dist_dir()).await
+    }
+
+    async fn start(dist: &std::path::Path) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let db = Db::open(&dir.path().join("buildd.db"))
             .await
@@ -63,7 +74,7 @@ impl TestServer {
             .await
             .expect("bind");
         let addr = listener.local_addr().expect("address");
-        let router = app(db.clone(), Some(&dist_dir()));
+        let router = app(db.clone(), Some(dist));
         let task = tokio::spawn(async move {
             axum_serve(listener, router).await;
         });
