@@ -9,6 +9,7 @@ use crate::state::capabilities::{use_capabilities, Offered};
 use crate::state::connection::{use_connection, Connection};
 use crate::state::first_screen::{split_off, use_first_screen, Later};
 use crate::state::refresh::{polled, Polled};
+use crate::state::request::with_connection;
 use crate::state::title::provide_title;
 use buildd_core::capabilities::Extra;
 use buildd_core::client::ClientMission;
@@ -148,19 +149,15 @@ where
     let connection = use_connection();
     let offered = use_capabilities();
     polled(move || {
-        let current = connection.get();
+        let connected = connection.get().is_some();
         async move {
-            let Some(c) = current else {
+            if !connected {
                 return Ok(T::default());
-            };
+            }
             // Loading, rather than empty, until the capabilities are in: they decide what
             // is asked.
             offered.known_soon().await;
-            let answer = read(c, offered).await;
-            if matches!(answer, Err(ApiError::Unauthorized(_))) {
-                connection.reject();
-            }
-            answer
+            with_connection(&connection, |c| read(c, offered)).await
         }
     })
 }

@@ -109,61 +109,52 @@ split_off!(
         run: StoredValue<u32>,
         mine: u32,
     ) -> Later<Result<bool, ApiError>> {
-        Box::pin(async move { Ok(stream_while(live, conn, kept, signal, run, mine).await) })
+        Box::pin(async move {
+            let current = move || run.try_get_value() == Some(mine);
+            let mut last_id = kept
+                .get_value()
+                .filter(|(of, _)| *of == conn)
+                .map(|(_, id)| id);
+            let mut failures = 0u32;
+            while current() {
+                let mut opened = false;
+                let ended = api::change_stream(
+                    &conn,
+                    last_id.clone(),
+                    &signal,
+                    || {
+                        opened = true;
+                        live.open.set(true);
+                    },
+                    |event| {
+                        if event.name == CHANGE {
+                            if let Some(id) = &event.id {
+                                kept.set_value(Some((conn.clone(), id.clone())));
+                            }
+                            last_id = event.id;
+                            live.changes.update(|n| *n += 1);
+                        }
+                    },
+                )
+                .await;
+                if !current() {
+                    return Ok(false);
+                }
+                live.open.set(false);
+                match ended {
+                    // The key is refused: the panels' own reads show the way to reconnect.
+                    Err(e) if e.needs_new_key() => return Ok(false),
+                    // Not there after all: polling carries on.
+                    Err(ApiError::NotFound(_) | ApiError::Status(405, _)) => return Ok(true),
+                    _ => {}
+                }
+                failures = if opened { 0 } else { failures + 1 };
+                gloo_timers::future::sleep(reconnect_after(failures)).await;
+            }
+            Ok(false)
+        })
     }
 );
-
-async fn stream_while(
-    live: Live,
-    conn: Connection,
-    kept: StoredValue<Option<(Connection, String)>>,
-    signal: web_sys::AbortSignal,
-    run: StoredValue<u32>,
-    mine: u32,
-) -> bool {
-    let current = move || run.try_get_value() == Some(mine);
-    let mut last_id = kept
-        .get_value()
-        .filter(|(of, _)| *of == conn)
-        .map(|(_, id)| id);
-    let mut failures = 0u32;
-    while current() {
-        let mut opened = false;
-        let ended = api::change_stream(
-            &conn,
-            last_id.clone(),
-            &signal,
-            || {
-                opened = true;
-                live.open.set(true);
-            },
-            |event| {
-                if event.name == CHANGE {
-                    if let Some(id) = &event.id {
-                        kept.set_value(Some((conn.clone(), id.clone())));
-                    }
-                    last_id = event.id;
-                    live.changes.update(|n| *n += 1);
-                }
-            },
-        )
-        .await;
-        if !current() {
-            return false;
-        }
-        live.open.set(false);
-        match ended {
-            // The key is refused: the panels' own reads show the way to reconnect.
-            Err(e) if e.needs_new_key() => return false,
-            // Not there after all: polling carries on.
-            Err(ApiError::NotFound(_) | ApiError::Status(405, _)) => return true,
-            _ => {}
-        }
-        failures = if opened { 0 } else { failures + 1 };
-        gloo_timers::future::sleep(reconnect_after(failures)).await;
-    }
-    false
-}
 
 /// Whether the tab is shown; a hidden one reads nothing.
 pub fn page_visible() -> bool {

@@ -30,6 +30,14 @@ fn brotli(bytes: &[u8]) -> usize {
     out.len()
 }
 
+/// The brotli size of the dist files `names`, together.
+fn brotli_total(dist: &Path, names: &[impl AsRef<str>]) -> usize {
+    names
+        .iter()
+        .map(|name| brotli(&std::fs::read(dist.join(name.as_ref())).expect("a dist file")))
+        .sum()
+}
+
 /// The files of the current build: what `index.html` names, the split build's chunks and
 /// loader (`split-files.json`); the previous build's chunks kept beside them are left out.
 fn build_files(dist: &Path) -> Vec<String> {
@@ -155,10 +163,7 @@ async fn first_load(dist: &Path) {
     let at = cold[0].as_f64().expect("the first row's time");
     let later = c.execute(AFTER, vec![serde_json::json!(at)]).await.unwrap();
     let later: Vec<String> = serde_json::from_value(later).expect("paths");
-    let later_size: usize = later
-        .iter()
-        .map(|name| brotli(&std::fs::read(dist.join(name)).expect("a dist file")))
-        .sum();
+    let later_size = brotli_total(dist, &later);
     println!(
         "  then, once the rows show: {} more files, {:.1} KB brotli (Waiting on you, PRs and questions, the change stream)",
         later.len(),
@@ -204,10 +209,7 @@ async fn first_load(dist: &Path) {
             .iter()
             .filter_map(|p| p.as_str())
             .collect();
-        let size: usize = fetched
-            .iter()
-            .map(|name| brotli(&std::fs::read(dist.join(name)).expect("a dist file")))
-            .sum();
+        let size = brotli_total(dist, &fetched);
         println!(
             "  first visit to the {page}: {} files, {:.1} KB brotli",
             fetched.len(),
