@@ -2,9 +2,7 @@
 
 use crate::components::app_header::AppHeader;
 use crate::pages::command_page::CommandPage;
-use crate::pages::lazy_routes::{
-    ConnectRoute, MissionRoute, MissionsRoute, TaskRoute, WorkspaceRoute, WorkspacesRoute,
-};
+use crate::pages::lazy_routes::Page;
 use crate::pages::not_found_page::NotFoundPage;
 use crate::state::board::provide_board;
 use crate::state::capabilities::provide_capabilities;
@@ -14,7 +12,7 @@ use crate::state::live::provide_live;
 use crate::state::theme::provide_theme;
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
-use leptos_router::{path, Lazy};
+use leptos_router::path;
 
 #[component]
 pub fn App() -> impl IntoView {
@@ -30,12 +28,12 @@ pub fn App() -> impl IntoView {
             <main class="main">
                 <Routes fallback=|| view! { <NotFoundPage /> }>
                     <Route path=path!("/") view=CommandPage />
-                    <Route path=path!("/missions") view={Lazy::<MissionsRoute>::new()} />
-                    <Route path=path!("/connect") view={Lazy::<ConnectRoute>::new()} />
-                    <Route path=path!("/missions/:id") view={Lazy::<MissionRoute>::new()} />
-                    <Route path=path!("/tasks/:id") view={Lazy::<TaskRoute>::new()} />
-                    <Route path=path!("/workspaces") view={Lazy::<WorkspacesRoute>::new()} />
-                    <Route path=path!("/workspaces/:id") view={Lazy::<WorkspaceRoute>::new()} />
+                    <Route path=path!("/missions") view=Page::Missions />
+                    <Route path=path!("/connect") view=Page::Connect />
+                    <Route path=path!("/missions/:id") view=Page::Mission />
+                    <Route path=path!("/tasks/:id") view=Page::Task />
+                    <Route path=path!("/workspaces") view=Page::Workspaces />
+                    <Route path=path!("/workspaces/:id") view=Page::Workspace />
                 </Routes>
             </main>
         </Router>

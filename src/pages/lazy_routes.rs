@@ -3,6 +3,9 @@
 //! wasm chunk of its own, fetched on the first visit, so the command center shows from a
 //! smaller download. Without it (`trunk serve`, `cargo clippy`), they load with the app, as
 //! the split build needs its post-processing to run.
+//!
+//! All six are one route view, [`Page`]: the router's code for a route is then in the first
+//! download once, not once per page.
 
 use super::connect_page::ConnectPage;
 use super::mission_page::MissionPage;
@@ -10,104 +13,96 @@ use super::missions_page::MissionsPage;
 use super::task_page::TaskPage;
 use super::workspace_page::WorkspacePage;
 use super::workspaces_page::WorkspacesPage;
+use crate::api::ApiError;
+use crate::components::panel::ErrorPanel;
+use crate::state::first_screen::{split_off, Later};
 use leptos::prelude::*;
-use leptos_router::LazyRoute;
+use leptos_router::ChooseView;
 
-/// Declares a route type for `$page`, split off when the `lazy` feature is on.
-macro_rules! lazy_page {
-    ($route:ident, $page:ident) => {
-        pub struct $route;
-
-        // The unsplit build: the same view, ready at once.
-        #[cfg(not(feature = "lazy"))]
-        impl LazyRoute for $route {
-            fn data() -> Self {
-                Self
-            }
-            async fn view(_: Self) -> AnyView {
-                view! { <$page /> }.into_any()
-            }
-        }
-    };
+/// A page after the command center, as a route's view.
+#[derive(Clone, Copy)]
+pub enum Page {
+    Connect,
+    Missions,
+    Mission,
+    Task,
+    Workspaces,
+    Workspace,
 }
 
-lazy_page!(ConnectRoute, ConnectPage);
-lazy_page!(MissionsRoute, MissionsPage);
-lazy_page!(MissionRoute, MissionPage);
-lazy_page!(TaskRoute, TaskPage);
-lazy_page!(WorkspaceRoute, WorkspacePage);
-lazy_page!(WorkspacesRoute, WorkspacesPage);
+impl ChooseView for Page {
+    /// The page, once its chunk is in; a chunk that does not load is said, with a reload.
+    async fn choose(self) -> AnyView {
+        let page = match self {
+            Page::Connect => connect().await,
+            Page::Missions => missions().await,
+            Page::Mission => mission().await,
+            Page::Task => task().await,
+            Page::Workspaces => workspaces().await,
+            Page::Workspace => workspace().await,
+        };
+        page.unwrap_or_else(|error| {
+            let reload = Callback::new(|()| {
+                let _ = window().location().reload();
+            });
+            view! { <ErrorPanel error on_retry=reload /> }.into_any()
+        })
+    }
 
-// One impl per page, each at its own place in this file: the split macro names a page's
-// chunk after where it stands.
-#[cfg(feature = "lazy")]
-#[leptos_router::lazy_route]
-impl LazyRoute for MissionsRoute {
-    fn data() -> Self {
-        Self
-    }
-    fn view(this: Self) -> AnyView {
-        let _ = this;
-        view! { <MissionsPage /> }.into_any()
-    }
+    /// Nothing to fetch before: `choose` waits for the chunk.
+    async fn preload(&self) {}
 }
 
-#[cfg(feature = "lazy")]
-#[leptos_router::lazy_route]
-impl LazyRoute for MissionRoute {
-    fn data() -> Self {
-        Self
-    }
-    fn view(this: Self) -> AnyView {
-        let _ = this;
-        view! { <MissionPage /> }.into_any()
-    }
+/// The page's view, ready now: what each chunk's function returns.
+fn ready(page: impl IntoView + 'static) -> Later<Result<AnyView, ApiError>> {
+    let page = page.into_any();
+    Box::pin(async move { Ok(page) })
 }
 
-#[cfg(feature = "lazy")]
-#[leptos_router::lazy_route]
-impl LazyRoute for TaskRoute {
-    fn data() -> Self {
-        Self
+split_off!(
+    connect_page,
+    AnyView,
+    fn connect() -> Later<Result<AnyView, ApiError>> {
+        ready(view! { <ConnectPage /> })
     }
-    fn view(this: Self) -> AnyView {
-        let _ = this;
-        view! { <TaskPage /> }.into_any()
-    }
-}
+);
 
-#[cfg(feature = "lazy")]
-#[leptos_router::lazy_route]
-impl LazyRoute for WorkspaceRoute {
-    fn data() -> Self {
-        Self
+split_off!(
+    missions_page,
+    AnyView,
+    fn missions() -> Later<Result<AnyView, ApiError>> {
+        ready(view! { <MissionsPage /> })
     }
-    fn view(this: Self) -> AnyView {
-        let _ = this;
-        view! { <WorkspacePage /> }.into_any()
-    }
-}
+);
 
-#[cfg(feature = "lazy")]
-#[leptos_router::lazy_route]
-impl LazyRoute for WorkspacesRoute {
-    fn data() -> Self {
-        Self
+split_off!(
+    mission_page,
+    AnyView,
+    fn mission() -> Later<Result<AnyView, ApiError>> {
+        ready(view! { <MissionPage /> })
     }
-    fn view(this: Self) -> AnyView {
-        let _ = this;
-        view! { <WorkspacesPage /> }.into_any()
-    }
-}
+);
 
-#[cfg(feature = "lazy")]
-#[leptos_router::lazy_route]
-impl LazyRoute for ConnectRoute {
-    fn data() -> Self {
-        Self
+split_off!(
+    task_page,
+    AnyView,
+    fn task() -> Later<Result<AnyView, ApiError>> {
+        ready(view! { <TaskPage /> })
     }
-    fn view(this: Self) -> AnyView {
-        let _ = this;
-        view! { <ConnectPage /> }.into_any()
+);
+
+split_off!(
+    workspaces_page,
+    AnyView,
+    fn workspaces() -> Later<Result<AnyView, ApiError>> {
+        ready(view! { <WorkspacesPage /> })
     }
-}
+);
+
+split_off!(
+    workspace_page,
+    AnyView,
+    fn workspace() -> Later<Result<AnyView, ApiError>> {
+        ready(view! { <WorkspacePage /> })
+    }
+);

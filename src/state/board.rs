@@ -19,13 +19,35 @@ use buildd_core::plan::plan_to_confirm;
 use buildd_core::pull_request::PullRequest;
 use buildd_core::TaskResult;
 use leptos::prelude::*;
-use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The team's PRs and open questions, read after the missions (`None`: not provided).
-#[derive(Clone, Debug, Default, PartialEq)]
+/// A read that finds them as they were keeps the same lists, so two readings are equal
+/// when they share them: comparing and copying PRs is code the first load does without.
+#[derive(Clone, Default)]
 pub struct Extras {
-    pub prs: Option<Vec<PullRequest>>,
-    pub questions: Option<Vec<MissionNote>>,
+    pub prs: Option<Arc<[PullRequest]>>,
+    pub questions: Option<Arc<[MissionNote]>>,
+}
+
+impl PartialEq for Extras {
+    fn eq(&self, other: &Self) -> bool {
+        fn same<T: ?Sized>(a: &Option<Arc<T>>, b: &Option<Arc<T>>) -> bool {
+            match (a, b) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (a, b) => a.is_none() && b.is_none(),
+            }
+        }
+        same(&self.prs, &other.prs) && same(&self.questions, &other.questions)
+    }
+}
+
+/// `read`, or `last` when it holds the same.
+fn unchanged<T: PartialEq>(last: &Option<Arc<[T]>>, read: Option<Vec<T>>) -> Option<Arc<[T]>> {
+    match (last, read) {
+        (Some(last), Some(read)) if **last == *read => Some(last.clone()),
+        (_, read) => read.map(Arc::from),
+    }
 }
 
 impl Extras {
@@ -48,9 +70,12 @@ impl Extras {
     }
 }
 
-/// Results of finished planning runs read one by one, by task id and `updatedAt`: a run
+/// A finished planning run's result as read: its task id, its `updatedAt` then, the result.
+type Read = (String, Option<String>, Option<TaskResult>);
+
+/// Results of finished planning runs read one by one, the latest reading of each: a run
 /// that did not change is not read again.
-type Confirmed = StoredValue<HashMap<(String, Option<String>), Option<TaskResult>>>;
+type Confirmed = StoredValue<Vec<Read>>;
 
 /// Buildd's mission list carries no task results, so whether a finished planning run holds
 /// a plan in review is read from the task itself; until then it is not claimed.
@@ -59,14 +84,19 @@ async fn confirm_plans(c: &Connection, missions: &mut [ClientMission], confirmed
         let Some(run) = plan_to_confirm(&m.tasks) else {
             continue;
         };
-        let key = (run.id.clone(), run.updated_at.clone());
-        let known = confirmed.with_value(|c| c.get(&key).cloned());
+        let (id, updated_at) = (run.id.clone(), run.updated_at.clone());
+        let known = confirmed.with_value(|c| {
+            c.iter()
+                .find(|(i, u, _)| *i == id && *u == updated_at)
+                .map(|(_, _, result)| result.clone())
+        });
         let result = match known {
             Some(result) => result,
-            None => match run_result(c.clone(), key.0.clone()).await {
+            None => match run_result(c.clone(), id.clone()).await {
                 Ok(result) => {
                     confirmed.update_value(|c| {
-                        c.insert(key.clone(), result.clone());
+                        c.retain(|(i, _, _)| *i != id);
+                        c.push((id.clone(), updated_at, result.clone()));
                     });
                     result
                 }
@@ -74,7 +104,7 @@ async fn confirm_plans(c: &Connection, missions: &mut [ClientMission], confirmed
                 Err(_) => continue,
             },
         };
-        if let Some(t) = m.tasks.iter_mut().find(|t| t.id == key.0) {
+        if let Some(t) = m.tasks.iter_mut().find(|t| t.id == id) {
             // Read, so known: null when the run has none.
             t.result = Some(result);
         }
@@ -105,7 +135,11 @@ split_off!(
     Extras,
     /// The team's PRs and questions, where the server lists them: in the split build, with
     /// their decoders, part of the chunk fetched once the first rows show.
-    fn load_extras(c: Connection, offered: Offered) -> Later<Result<Extras, ApiError>> {
+    fn load_extras(
+        c: Connection,
+        offered: Offered,
+        last: StoredValue<Extras>,
+    ) -> Later<Result<Extras, ApiError>> {
         Box::pin(async move {
             let c2 = c.clone();
             let prs = offered
@@ -119,7 +153,12 @@ split_off!(
                 )
                 .await?
                 .map(|p| p.notes);
-            Ok(Extras { prs, questions })
+            let extras = last.with_value(|last| Extras {
+                prs: unchanged(&last.prs, prs),
+                questions: unchanged(&last.questions, questions),
+            });
+            last.set_value(extras.clone());
+            Ok(extras)
         })
     }
 );
@@ -167,11 +206,12 @@ where
 /// tab's title counting what waits on you.
 pub fn provide_board() {
     let first = use_first_screen();
-    let confirmed: Confirmed = StoredValue::new(HashMap::new());
+    let confirmed: Confirmed = StoredValue::new(Vec::new());
     let (missions, reload_missions) = polled_board(move |c, _| load_missions(c, confirmed));
+    let last_extras = StoredValue::new(Extras::default());
     let (extras, reload_extras) = polled_board(move |c, offered| async move {
         first.shown().await;
-        load_extras(c, offered).await
+        load_extras(c, offered, last_extras).await
     });
     let retry = Callback::new(move |()| {
         reload_missions.run(());

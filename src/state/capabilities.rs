@@ -9,14 +9,14 @@ use crate::state::connection::use_connection;
 use buildd_core::capabilities::{Capabilities, Extra};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use std::collections::HashSet;
 use std::future::Future;
 
 #[derive(Clone, Copy)]
 pub struct Offered {
     /// `None` until the answer for the current connection is in.
     caps: RwSignal<Option<Capabilities>>,
-    absent: RwSignal<HashSet<Extra>>,
+    /// A handful at most: a list, not a set.
+    absent: RwSignal<Vec<Extra>>,
 }
 
 impl Offered {
@@ -49,9 +49,7 @@ impl Offered {
     /// Marks `extra` missing for the tab: it answered 404 or 405.
     pub fn remember_missing(&self, extra: Extra) {
         if !self.absent.with_untracked(|a| a.contains(&extra)) {
-            self.absent.update(|a| {
-                a.insert(extra);
-            });
+            self.absent.update(|a| a.push(extra));
         }
     }
 
@@ -106,7 +104,7 @@ pub fn provide_capabilities() -> Offered {
     let connection = use_connection();
     let offered = Offered {
         caps: RwSignal::new(None),
-        absent: RwSignal::new(HashSet::new()),
+        absent: RwSignal::new(Vec::new()),
     };
     // Counts connections, so a late answer for an earlier one is dropped.
     let generation = StoredValue::new(0u32);
@@ -115,7 +113,7 @@ pub fn provide_capabilities() -> Offered {
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
         offered.caps.set(None);
-        offered.absent.set(HashSet::new());
+        offered.absent.set(Vec::new());
         if let Some(base) = base {
             spawn_local(async move {
                 let caps = api::capabilities(&base).await.unwrap_or_default();

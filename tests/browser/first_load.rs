@@ -69,7 +69,9 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
     let list = wasm_fetched(&browser).await;
     let list_chunks: Vec<&String> = list.iter().filter(|n| is_chunk(n)).collect();
     assert!(
-        list_chunks.iter().any(|n| n.contains("missions_route")),
+        list_chunks
+            .iter()
+            .any(|n| n.starts_with("split_missions_page")),
         "the mission list's own chunk: {list:?}"
     );
 
@@ -79,7 +81,7 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
     assert!(
         mission[list.len()..]
             .iter()
-            .any(|n| n.contains("mission_route")),
+            .any(|n| n.starts_with("split_mission_page")),
         "the mission page's chunk, after the list's: {mission:?}"
     );
 
@@ -105,7 +107,7 @@ async fn a_deep_link_to_a_lazy_page_renders_it() {
     browser.wait_for("[data-testid=mission-title]").await;
     let fetched = wasm_fetched(&browser).await;
     assert!(
-        fetched.iter().any(|n| n.contains("mission_route")),
+        fetched.iter().any(|n| n.starts_with("split_mission_page")),
         "{fetched:?}"
     );
     browser.close().await;
@@ -163,5 +165,40 @@ async fn a_chunk_that_does_not_load_is_told_and_the_rows_stay() {
     // The rest of the app still works: the mission list opens.
     browser.click("[data-testid=nav-missions]").await;
     browser.wait_for("[data-testid=mission-card]").await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_page_whose_code_does_not_load_says_so_and_the_app_stays() {
+    // The dashboard without the mission list's chunk.
+    let dist = tempfile::tempdir().expect("temp dir");
+    let mut dropped = 0;
+    for entry in std::fs::read_dir(buildd_testkit::dist_dir()).expect("dist") {
+        let entry = entry.expect("a dist file");
+        let name = entry.file_name().to_string_lossy().to_string();
+        if name.starts_with("split_missions_page") {
+            dropped += 1;
+            continue;
+        }
+        std::fs::copy(entry.path(), dist.path().join(&name)).expect("copied");
+    }
+    assert!(dropped > 0, "the split build names the chunk missions_page");
+    let server = TestServer::start_demo_serving(dist.path()).await;
+    let browser = Browser::start(1366).await;
+    browser.goto(&server.link()).await;
+    browser.wait_for("[data-testid=command-row]").await;
+
+    browser.click("[data-testid=nav-missions]").await;
+    let error = browser
+        .wait_text("main [data-testid=error]", |t| {
+            t.contains("could not be downloaded")
+        })
+        .await;
+    assert!(error.contains("Reload the page"), "{error}");
+    assert!(browser.absent("[data-testid=mission-card]").await);
+
+    // The other pages still open.
+    browser.click("[data-testid=nav-command]").await;
+    browser.wait_for("[data-testid=command-row]").await;
     browser.close().await;
 }

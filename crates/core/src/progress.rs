@@ -71,9 +71,13 @@ pub fn is_attempt(task: &MissionTask) -> bool {
         Some(class) => *class == TaskClass::Attempt,
         None => {
             task.parent_task_id.is_some() && {
-                let lower = task.title.to_lowercase();
-                ATTEMPT_TITLES.iter().any(|p| lower.starts_with(p))
-                    || task.mode != TaskMode::Execution
+                // The prefixes are ASCII, so an ASCII-insensitive match is Unicode
+                // lowercasing's verdict without its tables in the first download.
+                ATTEMPT_TITLES.iter().any(|p| {
+                    task.title
+                        .get(..p.len())
+                        .is_some_and(|head| head.eq_ignore_ascii_case(p))
+                }) || task.mode != TaskMode::Execution
             }
         }
     }

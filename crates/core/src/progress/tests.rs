@@ -159,6 +159,24 @@ fn legacy_attempts_are_recognised_by_title_or_mode() {
 }
 
 #[test]
+fn short_or_non_ascii_titles_are_not_attempts() {
+    let parent = task("p", TaskStatus::Pending);
+    for title in [
+        "[re",
+        "[retr\u{e9}y] again",
+        "\u{e9}[retry] x",
+        "[REVIEWER] look",
+    ] {
+        let mut child = with_class(task("c", TaskStatus::Pending), None);
+        child.title = title.into();
+        child.parent_task_id = Some("p".into());
+        let attempt = title == "[REVIEWER] look";
+        assert_eq!(is_attempt(&child), attempt, "{title}");
+    }
+    assert!(!is_attempt(&parent));
+}
+
+#[test]
 fn an_in_progress_parent_with_a_cancelled_attempt_still_counts() {
     // Buildd ranks in_progress below cancelled, so this parent vanished from the count.
     let parent = with_worker(
