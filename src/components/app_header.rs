@@ -3,8 +3,7 @@ use crate::state::connection::use_connection;
 use crate::state::live::use_live;
 use crate::state::theme::{use_theme, Theme};
 use leptos::prelude::*;
-use leptos_router::components::A;
-use leptos_router::hooks::use_navigate;
+use leptos_router::hooks::{use_location, use_navigate};
 
 #[component]
 pub fn AppHeader() -> impl IntoView {
@@ -16,6 +15,20 @@ pub fn AppHeader() -> impl IntoView {
     let streamed = move || live.is_some_and(|l| l.is_open());
     // On a narrow screen the links and buttons fold under Menu, so the bar stays one row.
     let open = RwSignal::new(false);
+    // The link to where the page is, as the router's links mark it; plain links are less
+    // code in the first download, and the router follows them just the same.
+    let path = use_location().pathname;
+    let current = move |href: &'static str| {
+        move || {
+            let here = path.with(|p| match href {
+                "/" => p == "/",
+                _ => p
+                    .strip_prefix(href)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/')),
+            });
+            here.then_some("page")
+        }
+    };
     let disconnect = move |_| {
         open.set(false);
         connection.disconnect();
@@ -23,10 +36,10 @@ pub fn AppHeader() -> impl IntoView {
     };
     view! {
         <header class="topbar" class:topbar--open=move || open.get()>
-            <A href="/" attr:class="topbar__brand">
+            <a href="/" class="topbar__brand">
                 <span class="topbar__logo" aria-hidden="true"></span>
                 "Mission Control"
-            </A>
+            </a>
             <button class="button button--ghost topbar__menu" data-testid="menu"
                 aria-expanded=move || open.get().to_string() aria-controls="topbar-nav"
                 on:click=move |_| open.update(|o| *o = !*o)>
@@ -47,7 +60,7 @@ pub fn AppHeader() -> impl IntoView {
                     open.set(false);
                 }
             }>
-                <A href="/" exact=true attr:class="topbar__link" attr:data-testid="nav-command">
+                <a href="/" class="topbar__link" data-testid="nav-command" aria-current=current("/")>
                     "Command center"
                     {move || {
                         let n = waiting.with(|w| w.as_ref().map_or(0, Vec::len));
@@ -62,9 +75,13 @@ pub fn AppHeader() -> impl IntoView {
                             </span>
                         })
                     }}
-                </A>
-                <A href="/missions" attr:class="topbar__link" attr:data-testid="nav-missions">"Missions"</A>
-                <A href="/workspaces" attr:class="topbar__link" attr:data-testid="nav-workspaces">"Workspaces"</A>
+                </a>
+                <a href="/missions" class="topbar__link" data-testid="nav-missions" aria-current=current("/missions")>
+                    "Missions"
+                </a>
+                <a href="/workspaces" class="topbar__link" data-testid="nav-workspaces" aria-current=current("/workspaces")>
+                    "Workspaces"
+                </a>
                 <button
                     class="button button--ghost"
                     on:click=move |_| theme.toggle()

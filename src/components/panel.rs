@@ -2,7 +2,6 @@
 
 use crate::api::ApiError;
 use leptos::prelude::*;
-use leptos_router::components::A;
 
 #[component]
 pub fn Loading(#[prop(into)] label: String) -> impl IntoView {
@@ -39,9 +38,9 @@ pub fn ErrorPanel(error: ApiError, #[prop(into)] on_retry: Callback<()>) -> impl
                 {reconnect
                     .then(|| {
                         view! {
-                            <A href="/connect" attr:class="button button--primary">
+                            <a href="/connect" class="button button--primary">
                                 "Connect again"
-                            </A>
+                            </a>
                         }
                     })}
             </div>

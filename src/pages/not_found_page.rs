@@ -1,5 +1,4 @@
 use leptos::prelude::*;
-use leptos_router::components::A;
 
 #[component]
 pub fn NotFoundPage() -> impl IntoView {
@@ -7,7 +6,7 @@ pub fn NotFoundPage() -> impl IntoView {
         <section class="page">
             <h1>"Page not found"</h1>
             <p>
-                "Nothing lives at this address. " <A href="/">"Back to the command center"</A>
+                "Nothing lives at this address. " <a href="/">"Back to the command center"</a>
             </p>
         </section>
     }

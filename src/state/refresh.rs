@@ -10,30 +10,41 @@ use crate::state::live::{page_visible, use_live};
 use buildd_core::polling::{Pace, TICK};
 use leptos::ev;
 use leptos::prelude::*;
+use std::any::Any;
 use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 
-/// Calls `refetch` when the change stream reports a change, or (while it is closed) when
-/// `pace` says a read is due, while the page is visible; and at once when it becomes
-/// visible again.
-fn refresh_while_visible(pace: StoredValue<Pace>, refetch: impl Fn() + Clone + 'static) {
+/// A reading of any type. Every panel's resource holds one, so the resource's code is in
+/// the app once, not once per panel.
+type Reading = Result<Arc<dyn Any + Send + Sync>, ApiError>;
+
+type Fetch = Box<dyn Fn() -> Pin<Box<dyn Future<Output = Reading>>>>;
+
+fn resource(fetch: Fetch) -> LocalResource<Reading> {
+    LocalResource::new(fetch)
+}
+
+/// Reads `resource` again when the change stream reports a change, or (while it is
+/// closed) when `pace` says a read is due, while the page is visible; and at once when it
+/// becomes visible again.
+fn refresh_while_visible(pace: StoredValue<Pace>, resource: LocalResource<Reading>) {
     let live = use_live();
-    let tick = refetch.clone();
     let interval = set_interval_with_handle(
         move || {
             let streamed = live.is_some_and(|l| l.is_open_untracked());
             if page_visible() && !streamed && pace.try_update_value(|p| p.tick()).unwrap_or(false) {
-                tick();
+                resource.refetch();
             }
         },
         TICK,
     )
     .ok();
     if let Some(live) = live {
-        let pushed = refetch.clone();
         Effect::new(move |heard: Option<u64>| {
             let now = live.changes();
             if heard.is_some() && page_visible() {
-                pushed();
+                resource.refetch();
             }
             now
         });
@@ -41,7 +52,7 @@ fn refresh_while_visible(pace: StoredValue<Pace>, refetch: impl Fn() + Clone + '
     let on_show = window_event_listener(ev::visibilitychange, move |_| {
         if page_visible() {
             pace.update_value(Pace::changed);
-            refetch();
+            resource.refetch();
         }
     });
     on_cleanup(move || {
@@ -63,10 +74,21 @@ where
     T: Clone + PartialEq + Send + Sync + 'static,
     Fut: Future<Output = Result<T, ApiError>> + 'static,
 {
-    let resource = LocalResource::new(fetch);
+    let resource = resource(Box::new(move || {
+        let read = fetch();
+        Box::pin(async move {
+            read.await
+                .map(|t| Arc::new(t) as Arc<dyn Any + Send + Sync>)
+        })
+    }));
     let pace = StoredValue::new(Pace::default());
-    refresh_while_visible(pace, move || resource.refetch());
-    let data = Memo::new(move |_| resource.get());
+    refresh_while_visible(pace, resource);
+    let data = Memo::new(move |_| {
+        resource.get().and_then(|reading| match reading {
+            Ok(t) => t.downcast_ref::<T>().cloned().map(Ok),
+            Err(e) => Some(Err(e)),
+        })
+    });
     Effect::new(move |_| {
         data.track();
         pace.update_value(Pace::changed);

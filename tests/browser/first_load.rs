@@ -66,6 +66,17 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
 
     browser.click("[data-testid=nav-missions]").await;
     browser.wait_for("[data-testid=mission-card]").await;
+    // The nav marks where you are.
+    let marked = |testid: &'static str| {
+        let browser = &browser;
+        async move {
+            browser
+                .attr(&format!("[data-testid={testid}]"), "aria-current")
+                .await
+        }
+    };
+    assert_eq!(marked("nav-missions").await.as_deref(), Some("page"));
+    assert_eq!(marked("nav-command").await, None);
     let list = wasm_fetched(&browser).await;
     let list_chunks: Vec<&String> = list.iter().filter(|n| is_chunk(n)).collect();
     assert!(
@@ -77,6 +88,9 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
 
     browser.click("[data-testid=mission-card] a").await;
     browser.wait_for("[data-testid=mission-title]").await;
+    // A mission is under the missions.
+    assert_eq!(marked("nav-missions").await.as_deref(), Some("page"));
+    assert_eq!(marked("nav-workspaces").await, None);
     let mission = wasm_fetched(&browser).await;
     assert!(
         mission[list.len()..]
