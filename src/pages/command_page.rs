@@ -3,6 +3,7 @@
 //! first. Filters (`workspace`, `mode`, `step`) live in the URL; j/k move between missions,
 //! Enter opens one, a/r open its plan in review to approve or reject, ? lists the keys.
 
+use super::command_keys::command_keys;
 use super::RequireConnection;
 use crate::components::not_offered::NotOffered;
 use crate::components::panel::{ErrorPanel, Loading};
@@ -20,7 +21,6 @@ use buildd_core::grouping::health;
 use buildd_core::plan::{plan_in_review, planned_nothing};
 use buildd_core::planning_loop::{loop_step, LoopStep};
 use buildd_core::{compute_progress, MissionStatus, TaskMode};
-use leptos::ev;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use send_wrapper::SendWrapper;
@@ -95,22 +95,6 @@ fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) ->
     }
 }
 
-/// Moves the keyboard focus to the selected row's link once it is drawn, so Enter there (or
-/// Tab from there) goes on from the selection and the row scrolls into view.
-fn focus_selected() {
-    request_animation_frame(|| {
-        use wasm_bindgen::JsCast;
-        let link = document()
-            .query_selector("[data-testid=command-row][aria-current=true] .command-row__title")
-            .ok()
-            .flatten()
-            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
-        if let Some(link) = link {
-            let _ = link.focus();
-        }
-    });
-}
-
 #[component]
 fn CommandCenter() -> impl IntoView {
     let query = use_query_map();
@@ -166,59 +150,9 @@ fn CommandCenter() -> impl IntoView {
             _ => vec![],
         })
     });
-    // j/k move between missions in the order shown (planning first), Enter opens one.
     let navigate = use_navigate();
+    let go = Callback::new(move |to: String| navigate(&to, Default::default()));
     let help = RwSignal::new(false);
-    let keys = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {
-        let focused = document().active_element().map(|el| el.tag_name());
-        let typing = focused
-            .as_deref()
-            .is_some_and(|t| matches!(t, "INPUT" | "TEXTAREA" | "SELECT"));
-        if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
-            return;
-        }
-        // Enter on a focused link or button is that element's: the selection waits.
-        let on_control = focused
-            .as_deref()
-            .is_some_and(|t| matches!(t, "A" | "BUTTON"));
-        // Each shown mission, planning first: its id and its plan in review, if any.
-        let order: Vec<(String, Option<String>)> = rows.with_untracked(|r| {
-            let (planning, execution): (Vec<_>, Vec<_>) =
-                r.iter().partition(|(_, s)| s.is_planning());
-            planning
-                .into_iter()
-                .chain(execution)
-                .map(|(m, _)| (m.id.clone(), plan_in_review(&m.tasks).map(|t| t.id.clone())))
-                .collect()
-        });
-        let current = order.get(selected.get_untracked()).cloned();
-        match e.key().as_str() {
-            "j" if !order.is_empty() => {
-                selected.update(|i| *i = (*i + 1).min(order.len() - 1));
-                focus_selected();
-            }
-            "k" => {
-                selected.update(|i| *i = i.saturating_sub(1));
-                focus_selected();
-            }
-            "?" => help.update(|h| *h = !*h),
-            "Escape" => help.set(false),
-            "Enter" if !on_control => {
-                if let Some((id, _)) = current {
-                    navigate(&format!("/missions/{id}"), Default::default());
-                }
-            }
-            // On a plan in review: a opens it to approve, r opens it with the feedback form.
-            "a" | "r" => {
-                if let Some((_, Some(plan))) = current {
-                    let reject = if e.key() == "r" { "?reject" } else { "" };
-                    navigate(&format!("/tasks/{plan}{reject}"), Default::default());
-                }
-            }
-            _ => {}
-        }
-    });
-    on_cleanup(move || keys.remove());
     let section = move |planning: bool| {
         move || {
             let all = rows.get();
@@ -277,6 +211,11 @@ fn CommandCenter() -> impl IntoView {
                     }))
                 }}
             </section>
+            // The keys come with the chunk that follows the rows.
+            {move || Suspend::new(SendWrapper::new(async move {
+                first.shown().await;
+                command_keys(rows, selected, help, go).await.unwrap_or_else(|_| ().into_any())
+            }))}
             <section data-testid="planning-missions">
                 <h2>"Planning"</h2>
                 {section(true)}

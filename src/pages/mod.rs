@@ -1,6 +1,7 @@
 //! One file a route: each page loads its data through `state` and lays out `components`;
 //! `RequireConnection` sends a tab with no connection to Connect.
 
+mod command_keys;
 pub mod command_page;
 mod connect_page;
 pub mod lazy_routes;

@@ -108,6 +108,8 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
     }
 
     // ? lists the keys; Esc hides them.
+    // The keys come once the rows show.
+    browser.wait_for("[data-testid=keys-live]").await;
     let body = c.find(Locator::Css("body")).await.unwrap();
     body.send_keys("?").await.unwrap();
     let keys = text_with(&browser, "[data-testid=shortcuts]", "j / k").await;
@@ -141,6 +143,8 @@ async fn the_command_center_splits_planning_from_execution_and_lists_what_waits_
     // Back on the filtered command center, j and Enter open the one mission it shows.
     c.back().await.unwrap();
     browser.wait_for("[data-testid=command-row]").await;
+    // The keys come once the rows show.
+    browser.wait_for("[data-testid=keys-live]").await;
     let body = c.find(Locator::Css("body")).await.unwrap();
     body.send_keys("j").await.unwrap();
     body.send_keys("\u{E007}").await.unwrap();
@@ -183,6 +187,8 @@ async fn r_on_a_plan_in_review_opens_it_with_the_feedback_form() {
         .texts("[data-testid=command-row] .command-row__title")
         .await;
     let index = rows.iter().rposition(|t| t == "Add a health endpoint");
+    // The keys come once the rows show.
+    browser.wait_for("[data-testid=keys-live]").await;
     let body = c.find(Locator::Css("body")).await.unwrap();
     for _ in 0..index.expect("the mission is listed") {
         body.send_keys("j").await.unwrap();
