@@ -9,7 +9,7 @@ use leptos_router::hooks::{use_location, use_navigate};
 pub fn AppHeader() -> impl IntoView {
     let connection = use_connection();
     let theme = use_theme();
-    let waiting = use_board().waiting;
+    let waiting = use_board().count;
     let navigate = use_navigate();
     let live = use_live();
     let streamed = move || live.is_some_and(|l| l.is_open());
@@ -45,7 +45,7 @@ pub fn AppHeader() -> impl IntoView {
                 on:click=move |_| open.update(|o| *o = !*o)>
                 "Menu"
                 {move || {
-                    let n = waiting.with(|w| w.as_ref().map_or(0, Vec::len));
+                    let n = waiting.get();
                     (n > 0).then(|| view! { <span class="topbar__count" aria-label=format!("{n} waiting on you")>{n}</span> })
                 }}
             </button>
@@ -63,7 +63,7 @@ pub fn AppHeader() -> impl IntoView {
                 <a href="/" class="topbar__link" data-testid="nav-command" aria-current=current("/")>
                     "Command center"
                     {move || {
-                        let n = waiting.with(|w| w.as_ref().map_or(0, Vec::len));
+                        let n = waiting.get();
                         (n > 0).then(|| view! {
                             <span
                                 class="topbar__count"

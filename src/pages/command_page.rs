@@ -103,6 +103,7 @@ fn CommandCenter() -> impl IntoView {
         extras,
         retry,
         waiting,
+        ..
     } = use_board();
     let first = use_first_screen();
     super::first_screen_once(missions);

@@ -53,56 +53,23 @@ impl ChooseView for Page {
     async fn preload(&self) {}
 }
 
-/// The page's view, ready now: what each chunk's function returns.
-fn ready(page: impl IntoView + 'static) -> Later<Result<AnyView, ApiError>> {
-    let page = page.into_any();
-    Box::pin(async move { Ok(page) })
+/// Declares `$name`, the page `$page`'s view, in the split build's chunk `$chunk`.
+macro_rules! page_chunk {
+    ($name:ident, $chunk:ident, $page:ident) => {
+        split_off!(
+            $chunk,
+            AnyView,
+            fn $name() -> Later<Result<AnyView, ApiError>> {
+                let page = view! { <$page /> }.into_any();
+                Box::pin(async move { Ok(page) })
+            }
+        );
+    };
 }
 
-split_off!(
-    connect_page,
-    AnyView,
-    fn connect() -> Later<Result<AnyView, ApiError>> {
-        ready(view! { <ConnectPage /> })
-    }
-);
-
-split_off!(
-    missions_page,
-    AnyView,
-    fn missions() -> Later<Result<AnyView, ApiError>> {
-        ready(view! { <MissionsPage /> })
-    }
-);
-
-split_off!(
-    mission_page,
-    AnyView,
-    fn mission() -> Later<Result<AnyView, ApiError>> {
-        ready(view! { <MissionPage /> })
-    }
-);
-
-split_off!(
-    task_page,
-    AnyView,
-    fn task() -> Later<Result<AnyView, ApiError>> {
-        ready(view! { <TaskPage /> })
-    }
-);
-
-split_off!(
-    workspaces_page,
-    AnyView,
-    fn workspaces() -> Later<Result<AnyView, ApiError>> {
-        ready(view! { <WorkspacesPage /> })
-    }
-);
-
-split_off!(
-    workspace_page,
-    AnyView,
-    fn workspace() -> Later<Result<AnyView, ApiError>> {
-        ready(view! { <WorkspacePage /> })
-    }
-);
+page_chunk!(connect, connect_page, ConnectPage);
+page_chunk!(missions, missions_page, MissionsPage);
+page_chunk!(mission, mission_page, MissionPage);
+page_chunk!(task, task_page, TaskPage);
+page_chunk!(workspaces, workspaces_page, WorkspacesPage);
+page_chunk!(workspace, workspace_page, WorkspacePage);

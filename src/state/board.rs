@@ -174,6 +174,8 @@ pub struct BoardState {
     /// What a person must act on, oldest first: `None` until the missions, PRs and
     /// questions are all in.
     pub waiting: Memo<Option<Vec<WaitItem>>>,
+    /// How many: 0 until they are all in.
+    pub count: Memo<usize>,
 }
 
 /// Reads `read` of the current connection once what it offers is known, again whenever
@@ -229,14 +231,14 @@ pub fn provide_board() {
             })
         })
     });
-    provide_title(Memo::new(move |_| {
-        waiting.with(|w| w.as_ref().map_or(0, Vec::len))
-    }));
+    let count = Memo::new(move |_| waiting.with(|w| w.as_ref().map_or(0, Vec::len)));
+    provide_title(count);
     provide_context(BoardState {
         missions,
         extras,
         retry,
         waiting,
+        count,
     });
 }
 

@@ -2,7 +2,7 @@
 //! what they do not need once they show, each later page's code on its first visit and
 //! kept for the next.
 
-use buildd_testkit::{Browser, TestServer};
+use buildd_testkit::{is_chunk, Browser, TestServer};
 
 /// The wasm files the page has fetched, by name, in the order asked.
 async fn wasm_fetched(browser: &Browser) -> Vec<String> {
@@ -33,8 +33,25 @@ function check() {
 check();
 "#;
 
-fn is_chunk(name: &str) -> bool {
-    name.starts_with("chunk_") || name.starts_with("split_")
+/// A copy of the dashboard without the chunk files named `prefix…`, as after a deploy that
+/// dropped them or a network that failed for them; the dropped files.
+fn dist_without(prefix: &str) -> (tempfile::TempDir, Vec<std::path::PathBuf>) {
+    let dist = tempfile::tempdir().expect("temp dir");
+    let mut dropped = Vec::new();
+    for entry in std::fs::read_dir(buildd_testkit::dist_dir()).expect("dist") {
+        let entry = entry.expect("a dist file");
+        let name = entry.file_name().to_string_lossy().to_string();
+        if name.starts_with(prefix) {
+            dropped.push(entry.path());
+            continue;
+        }
+        std::fs::copy(entry.path(), dist.path().join(&name)).expect("copied");
+    }
+    assert!(
+        !dropped.is_empty(),
+        "the split build names a chunk {prefix}"
+    );
+    (dist, dropped)
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -129,23 +146,8 @@ async fn a_deep_link_to_a_lazy_page_renders_it() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_chunk_that_does_not_load_is_told_and_the_rows_stay() {
-    // The dashboard without the chunk that follows the first rows, as after a deploy
-    // that dropped it or a network that failed for that file.
-    let dist = tempfile::tempdir().expect("temp dir");
-    let mut dropped = Vec::new();
-    for entry in std::fs::read_dir(buildd_testkit::dist_dir()).expect("dist") {
-        let entry = entry.expect("a dist file");
-        let name = entry.file_name().to_string_lossy().to_string();
-        if name.starts_with("split_after_first_rows") {
-            dropped.push(entry.path());
-            continue;
-        }
-        std::fs::copy(entry.path(), dist.path().join(&name)).expect("copied");
-    }
-    assert!(
-        !dropped.is_empty(),
-        "the split build names the chunk after_first_rows"
-    );
+    // The dashboard without the chunk that follows the first rows.
+    let (dist, dropped) = dist_without("split_after_first_rows");
     let server = TestServer::start_demo_serving(dist.path()).await;
     let browser = Browser::start(1366).await;
     browser.goto(&server.link()).await;
@@ -185,18 +187,7 @@ async fn a_chunk_that_does_not_load_is_told_and_the_rows_stay() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_page_whose_code_does_not_load_says_so_and_the_app_stays() {
     // The dashboard without the mission list's chunk.
-    let dist = tempfile::tempdir().expect("temp dir");
-    let mut dropped = 0;
-    for entry in std::fs::read_dir(buildd_testkit::dist_dir()).expect("dist") {
-        let entry = entry.expect("a dist file");
-        let name = entry.file_name().to_string_lossy().to_string();
-        if name.starts_with("split_missions_page") {
-            dropped += 1;
-            continue;
-        }
-        std::fs::copy(entry.path(), dist.path().join(&name)).expect("copied");
-    }
-    assert!(dropped > 0, "the split build names the chunk missions_page");
+    let (dist, _) = dist_without("split_missions_page");
     let server = TestServer::start_demo_serving(dist.path()).await;
     let browser = Browser::start(1366).await;
     browser.goto(&server.link()).await;

@@ -17,6 +17,6 @@ pub use axum::http::StatusCode;
 pub use browser::Browser;
 pub use http::read_response;
 pub use recorded::{Received, RecordedBuildd};
-pub use server::{dist_dir, TestServer};
+pub use server::{dist_dir, is_chunk, TestServer};
 pub use through_upstream::ThroughUpstream;
 pub use worker_verbs::{WorkerVerbs, RUNNER};

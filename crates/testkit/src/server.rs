@@ -7,6 +7,12 @@ use serde_json::Value;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+/// A wasm chunk of the split dashboard, as the splitter names them: a `split_off!` module
+/// (`split_…`) or code shared between them (`chunk_…`).
+pub fn is_chunk(name: &str) -> bool {
+    name.ends_with(".wasm") && (name.starts_with("chunk_") || name.starts_with("split_"))
+}
+
 /// The dashboard built by `trunk build --release`: `BUILDD_DIST`, else `dist/` of the
 /// package under test (read at run time: a cached test binary may come from another clone).
 pub fn dist_dir() -> PathBuf {

@@ -4,7 +4,7 @@
 //! traffic.
 //! Figures are printed with their budgets; nothing is asserted.
 
-use buildd_testkit::{Browser, TestServer, WorkerVerbs};
+use buildd_testkit::{is_chunk, Browser, TestServer, WorkerVerbs};
 use serde_json::json;
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
@@ -80,11 +80,6 @@ fn sizes(dist: &Path) {
         "  {:<56} {:>10} {:>10} {:>10}",
         "all wasm + js", all.0, all.1, all.2
     );
-}
-
-/// A chunk of the lazy pages, as the splitter names them.
-fn is_chunk(name: &str) -> bool {
-    name.ends_with(".wasm") && (name.starts_with("chunk_") || name.starts_with("split_"))
 }
 
 /// Waits for the command center's first row: the time since navigation, and the wasm, JS and
