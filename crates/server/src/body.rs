@@ -80,6 +80,15 @@ impl<T> Field<T> {
             _ => None,
         }
     }
+
+    /// The field as a patch applies it: `None` leaves the stored value, `Some(None)` clears it.
+    pub fn patch(self) -> Option<Option<T>> {
+        match self {
+            Field::Absent => None,
+            Field::Null => Some(None),
+            Field::Set(v) => Some(Some(v)),
+        }
+    }
 }
 
 impl JsonObject {

@@ -43,6 +43,22 @@ impl ApiError {
     }
 }
 
+/// What went wrong, for a log or a command line: the message an answer carries, or the
+/// detail of an internal error that answers never show.
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::BadRequest(m) | Self::Forbidden(m) | Self::Conflict(m) | Self::Internal(m) => {
+                f.write_str(m)
+            }
+            Self::Unauthorized => f.write_str("Unauthorized"),
+            Self::NotFound(m) => f.write_str(m),
+            Self::MethodNotAllowed => f.write_str("Method not allowed on this path"),
+            Self::Detailed(status, body) => write!(f, "{status}: {body}"),
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, message) = match self {

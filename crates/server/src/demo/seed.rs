@@ -2,12 +2,22 @@
 //! every day (a plan awaiting review, work in flight, failures, a paused and a completed
 //! mission, a scheduled one).
 
+use crate::config::CheckinConfig;
 use crate::db::{Db, Tx};
+use crate::error::ApiResult;
 use crate::store::accounts::{create_key, ensure_team};
-use crate::time::{iso, new_id};
-use buildd_core::AccountLevel;
+use crate::store::missions::{self, find_mission, NewMission};
+use crate::store::notes::{insert_note, NewNote};
+use crate::store::prs::{self, insert_check, NewPr};
+use crate::store::schedules::{insert_for_mission, NewSchedule};
+use crate::store::tasks::{self, NewTask};
+use crate::store::workers::{self, NewWorker};
+use crate::store::workspaces::{self, NewWorkspace};
+use crate::time::iso;
+use buildd_core::pull_request::CheckRun;
+use buildd_core::{AccountLevel, MissionStatus, TaskClass, TaskMode, TaskStatus, WorkerStatus};
 use chrono::{Duration, Utc};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 pub const DEMO_TEAM: &str = "Demo team";
 const REPO: &str = "acme/storefront";
@@ -58,38 +68,20 @@ enum Run {
 
 impl Seeder<'_> {
     /// An agent's note on `mission`'s feed; a question stays open for a person.
-    async fn note(&mut self, mission: &str, n: NoteSpec<'_>) -> Result<(), sqlx::Error> {
-        let NoteSpec {
-            kind,
-            title,
-            body,
-            options,
-            default,
-            minutes_ago,
-        } = n;
-        let status = if kind == "question" {
+    async fn note(&mut self, mission: &str, n: NoteSpec<'_>) -> ApiResult<()> {
+        let status = if n.kind == "question" {
             "open"
         } else {
             "answered"
         };
-        let options = serde_json::to_string(options).unwrap_or_else(|_| "[]".into());
-        sqlx::query(
-            "INSERT INTO mission_notes (id, team_id, mission_id, author_type, type, title, body, \
-             default_choice, options, status, created_at) \
-             VALUES (?, ?, ?, 'agent', ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(new_id())
-        .bind(&self.team)
-        .bind(mission)
-        .bind(kind)
-        .bind(title)
-        .bind(body)
-        .bind(default)
-        .bind(&options)
-        .bind(status)
-        .bind(ago(minutes_ago))
-        .execute(&mut **self.tx)
-        .await?;
+        let note = NewNote {
+            body: Some(n.body.into()),
+            default_choice: n.default.map(str::to_string),
+            options: n.options.iter().map(|o| o.to_string()).collect(),
+            created_at: Some(ago(n.minutes_ago)),
+            ..NewNote::new("agent", n.kind, n.title, status)
+        };
+        insert_note(self.tx, &self.team, Some(mission), note).await?;
         Ok(())
     }
 
@@ -100,120 +92,113 @@ impl Seeder<'_> {
         status: &str,
         priority: i64,
         minutes_ago: i64,
-    ) -> Result<String, sqlx::Error> {
-        let id = new_id();
-        sqlx::query(
-            "INSERT INTO missions (id, team_id, workspace_id, title, description, status, priority, \
-             created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(&id)
-        .bind(&self.team)
-        .bind(&self.workspace)
-        .bind(title)
-        .bind(description)
-        .bind(status)
-        .bind(priority)
-        .bind(ago(minutes_ago))
-        .bind(ago(minutes_ago.min(5)))
-        .execute(&mut **self.tx)
-        .await?;
-        Ok(id)
+    ) -> ApiResult<String> {
+        self.mission_with(title, description, status, priority, minutes_ago, None)
+            .await
     }
 
-    async fn task(
+    /// A mission whose PRs merge under `merge_policy`.
+    async fn mission_with(
         &mut self,
-        mission: &str,
-        spec: TaskSpec<'_>,
-        run: Run,
-    ) -> Result<String, sqlx::Error> {
-        let id = new_id();
-        let at = ago(spec.minutes_ago);
+        title: &str,
+        description: &str,
+        status: &str,
+        priority: i64,
+        minutes_ago: i64,
+        merge_policy: Option<Value>,
+    ) -> ApiResult<String> {
+        let mission = NewMission {
+            workspace_id: Some(self.workspace.clone()),
+            description: Some(description.into()),
+            status: MissionStatus::parse(status),
+            priority,
+            merge_policy,
+            created_at: ago(minutes_ago),
+            updated_at: ago(minutes_ago.min(5)),
+            ..NewMission::new(&self.team, title)
+        };
+        missions::insert(self.tx, &mission).await?;
+        Ok(mission.id)
+    }
+
+    async fn task(&mut self, mission: &str, spec: TaskSpec<'_>, run: Run) -> ApiResult<String> {
+        let planning = spec.mode == "planning";
         // A failed run leaves its reason in the task's result, as a runner's report does.
         let result = match (&run, spec.result) {
             (Run::Failed(error), None) => Some(json!({"error": error})),
             (_, result) => result,
         };
-        sqlx::query(
-            "INSERT INTO tasks (id, team_id, workspace_id, mission_id, parent_task_id, title, \
-             description, status, mode, task_class, creation_source, depends_on, result, \
-             output_requirement, created_at, updated_at) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(&id)
-        .bind(&self.team)
-        .bind(&self.workspace)
-        .bind(mission)
-        .bind(spec.parent)
-        .bind(spec.title)
-        .bind(spec.description)
-        .bind(spec.status)
-        .bind(if spec.mode.is_empty() {
-            "execution"
-        } else {
-            spec.mode
-        })
-        .bind(if spec.class.is_empty() {
-            "work"
-        } else {
-            spec.class
-        })
-        .bind(if spec.mode == "planning" {
-            "orchestrator"
-        } else {
-            "api"
-        })
-        .bind(serde_json::to_string(&spec.depends_on).expect("ids"))
-        .bind(result.map(|r| r.to_string()))
-        .bind(if spec.mode == "planning" {
-            "auto"
-        } else {
-            "pr_required"
-        })
-        .bind(&at)
-        .bind(ago((spec.minutes_ago - 20).max(1)))
-        .execute(&mut **self.tx)
-        .await?;
+        let task = NewTask {
+            mission_id: Some(mission.into()),
+            parent_task_id: spec.parent.map(str::to_string),
+            description: Some(spec.description.into()),
+            status: TaskStatus::parse(spec.status),
+            mode: if planning {
+                TaskMode::Planning
+            } else {
+                TaskMode::Execution
+            },
+            task_class: if spec.class.is_empty() {
+                TaskClass::Work
+            } else {
+                TaskClass::parse(spec.class)
+            },
+            creation_source: Some(if planning { "orchestrator" } else { "api" }.into()),
+            depends_on: spec.depends_on,
+            result,
+            output_requirement: if planning { "auto" } else { "pr_required" }.into(),
+            created_at: ago(spec.minutes_ago),
+            updated_at: ago((spec.minutes_ago - 20).max(1)),
+            ..NewTask::new(&self.team, &self.workspace, spec.title)
+        };
+        tasks::insert(self.tx, &task).await?;
+        self.worker(mission, &task.id, run, spec.minutes_ago)
+            .await?;
+        Ok(task.id)
+    }
+
+    /// The latest worker of demo task `task`, as `run` left it, with the PR it opened.
+    async fn worker(
+        &mut self,
+        mission: &str,
+        task: &str,
+        run: Run,
+        minutes_ago: i64,
+    ) -> ApiResult<()> {
         let (status, action, pr, merged, error) = match run {
-            Run::None => return Ok(id),
-            Run::Live(action) => ("running", Some(action), false, false, None),
-            Run::Done => ("completed", None, false, false, None),
-            Run::Failed(error) => ("failed", None, false, false, Some(error)),
-            Run::OpenPr => ("completed", None, true, false, None),
-            Run::MergedPr => ("completed", None, true, true, None),
+            Run::None => return Ok(()),
+            Run::Live(action) => (WorkerStatus::Running, Some(action), false, false, None),
+            Run::Done => (WorkerStatus::Completed, None, false, false, None),
+            Run::Failed(error) => (WorkerStatus::Failed, None, false, false, Some(error)),
+            Run::OpenPr => (WorkerStatus::Completed, None, true, false, None),
+            Run::MergedPr => (WorkerStatus::Completed, None, true, true, None),
         };
         let pr_number = pr.then(|| {
             self.next_pr += 1;
             self.next_pr
         });
-        let finished = status != "running";
-        sqlx::query(
-            "INSERT INTO workers (id, task_id, workspace_id, name, runner, branch, status, \
-             current_action, pr_url, pr_number, merged_at, pr_lifecycle_status, error, \
-             started_at, completed_at, created_at, updated_at) \
-             VALUES (?, ?, ?, 'demo-runner', 'demo', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(new_id())
-        .bind(&id)
-        .bind(&self.workspace)
-        .bind(format!("buildd/{}", &id[..8]))
-        .bind(status)
-        .bind(action)
-        .bind(pr_number.map(|n| format!("https://github.com/{REPO}/pull/{n}")))
-        .bind(pr_number)
-        .bind(merged.then(|| ago((spec.minutes_ago - 30).max(1))))
-        .bind(pr.then_some(if merged { "merged" } else { "ci_green" }))
-        .bind(error)
-        .bind(ago(spec.minutes_ago - 1))
-        .bind(finished.then(|| ago((spec.minutes_ago - 20).max(1))))
-        .bind(&at)
-        .bind(&at)
-        .execute(&mut **self.tx)
-        .await?;
+        let finished = status != WorkerStatus::Running;
+        let at = ago(minutes_ago);
+        let worker = NewWorker {
+            name: "demo-runner".into(),
+            branch: Some(format!("buildd/{}", &task[..8])),
+            status,
+            current_action: action.map(str::to_string),
+            pr_url: pr_number.map(|n| format!("https://github.com/{REPO}/pull/{n}")),
+            pr_number,
+            merged_at: merged.then(|| ago((minutes_ago - 30).max(1))),
+            pr_lifecycle_status: pr.then(|| if merged { "merged" } else { "ci_green" }.into()),
+            error: error.map(str::to_string),
+            started_at: Some(ago(minutes_ago - 1)),
+            completed_at: finished.then(|| ago((minutes_ago - 20).max(1))),
+            ..NewWorker::new(task, &self.workspace, "demo", &at)
+        };
+        workers::insert(self.tx, &worker).await?;
         if let Some(number) = pr_number {
-            self.pull_request(mission, &id, number, merged, spec.minutes_ago)
+            self.pull_request(mission, task, number, merged, minutes_ago)
                 .await?;
         }
-        Ok(id)
+        Ok(())
     }
 
     /// The PR a demo task opened, as the PR list shows it: green CI, one changed file. An
@@ -225,49 +210,45 @@ impl Seeder<'_> {
         number: i64,
         merged: bool,
         minutes_ago: i64,
-    ) -> Result<(), sqlx::Error> {
-        let pr = new_id();
+    ) -> ApiResult<()> {
         let sha = format!("{:040x}", number);
         let opened = ago((minutes_ago - 20).max(1));
-        sqlx::query(
-            "INSERT INTO pull_requests (id, team_id, workspace_id, task_id, mission_id, number, \
-             url, base_branch, head_branch, head_sha, files, files_state, state, merged_at, \
-             merged_by, created_at, updated_at) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, 'main', ?, ?, ?, 'listed', ?, ?, ?, ?, ?)",
-        )
-        .bind(&pr)
-        .bind(&self.team)
-        .bind(&self.workspace)
-        .bind(task)
-        .bind(mission)
-        .bind(number)
-        .bind(format!("https://github.com/{REPO}/pull/{number}"))
-        .bind(format!("buildd/{}", &task[..8]))
-        .bind(&sha)
-        .bind(json!([{"path": if merged { format!("src/feature_{number}.rs") } else { "src/payments/form.rs".into() },
-                      "status": "added", "additions": 40, "deletions": 4}]).to_string())
-        .bind(if merged { "merged" } else { "open" })
-        .bind(merged.then(|| ago((minutes_ago - 30).max(1))))
-        .bind(merged.then_some("auto-threshold"))
-        .bind(&opened)
-        .bind(&opened)
-        .execute(&mut **self.tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO check_runs (id, pr_id, head_sha, name, status, conclusion, details_url, \
-             created_at) VALUES (?, ?, ?, 'build', 'completed', 'success', ?, ?)",
-        )
-        .bind(new_id())
-        .bind(&pr)
-        .bind(&sha)
-        .bind(format!(
-            "https://github.com/{REPO}/actions/runs/{}",
-            9000 + number
-        ))
-        .bind(&opened)
-        .execute(&mut **self.tx)
-        .await?;
-        Ok(())
+        let path = if merged {
+            format!("src/feature_{number}.rs")
+        } else {
+            "src/payments/form.rs".into()
+        };
+        let pr = NewPr {
+            task_id: Some(task.into()),
+            mission_id: Some(mission.into()),
+            url: Some(format!("https://github.com/{REPO}/pull/{number}")),
+            base_branch: Some("main".into()),
+            head_branch: Some(format!("buildd/{}", &task[..8])),
+            head_sha: Some(sha.clone()),
+            files: Some(
+                json!([{"path": path, "status": "added", "additions": 40, "deletions": 4}])
+                    .to_string(),
+            ),
+            files_state: "listed".into(),
+            state: if merged { "merged" } else { "open" }.into(),
+            merged_at: merged.then(|| ago((minutes_ago - 30).max(1))),
+            merged_by: merged.then(|| "auto-threshold".into()),
+            created_at: opened.clone(),
+            updated_at: opened.clone(),
+            ..NewPr::new(&self.team, &self.workspace, number)
+        };
+        prs::insert(self.tx, &pr).await?;
+        let check = CheckRun {
+            name: "build".into(),
+            head_sha: sha,
+            status: "completed".into(),
+            conclusion: Some("success".into()),
+            details_url: Some(format!(
+                "https://github.com/{REPO}/actions/runs/{}",
+                9000 + number
+            )),
+        };
+        insert_check(self.tx, &pr.id, &check, &opened).await
     }
 
     async fn organizer(
@@ -277,7 +258,7 @@ impl Seeder<'_> {
         status: &str,
         plan: Value,
         minutes_ago: i64,
-    ) -> Result<String, sqlx::Error> {
+    ) -> ApiResult<String> {
         let steps = plan.as_array().map_or(0, Vec::len);
         let result = (status == "completed").then(|| {
             json!({
@@ -321,12 +302,9 @@ fn step(r: &str, title: &str, description: &str, depends_on: &[&str]) -> Value {
 }
 
 /// Seeds the demo when the database has no missions yet. Returns whether it did.
-pub async fn seed_if_empty(db: &Db) -> Result<bool, sqlx::Error> {
+pub async fn seed_if_empty(db: &Db) -> ApiResult<bool> {
     let mut tx = db.write().await?;
-    let (missions,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM missions")
-        .fetch_one(&mut *tx)
-        .await?;
-    if missions > 0 {
+    if missions::count_all(&mut tx).await? > 0 {
         return Ok(false);
     }
     seed(&mut tx).await?;
@@ -335,7 +313,7 @@ pub async fn seed_if_empty(db: &Db) -> Result<bool, sqlx::Error> {
 }
 
 /// A new admin key of the demo team, for the dashboard link.
-pub async fn dashboard_key(db: &Db) -> Result<String, sqlx::Error> {
+pub async fn dashboard_key(db: &Db) -> ApiResult<String> {
     let mut tx = db.write().await?;
     let team = ensure_team(&mut tx, DEMO_TEAM).await?;
     let key = create_key(&mut tx, &team, &AccountLevel::Admin, "dashboard link").await?;
@@ -343,24 +321,20 @@ pub async fn dashboard_key(db: &Db) -> Result<String, sqlx::Error> {
     Ok(key)
 }
 
-async fn seed(tx: &mut Tx) -> Result<(), sqlx::Error> {
+async fn seed(tx: &mut Tx) -> ApiResult<()> {
     let team = ensure_team(tx, DEMO_TEAM).await?;
-    let workspace = new_id();
-    sqlx::query(
-        "INSERT INTO workspaces (id, team_id, name, repo, local_path, created_at, updated_at) \
-         VALUES (?, ?, 'storefront', ?, 'main', ?, ?)",
-    )
-    .bind(&workspace)
-    .bind(&team)
-    .bind(REPO)
-    .bind(ago(60 * 24 * 30))
-    .bind(ago(60 * 24 * 30))
-    .execute(&mut **tx)
-    .await?;
+    let workspace = NewWorkspace {
+        repo: Some(REPO.into()),
+        local_path: Some("main".into()),
+        created_at: ago(60 * 24 * 30),
+        updated_at: ago(60 * 24 * 30),
+        ..NewWorkspace::new(&team, "storefront")
+    };
+    workspaces::insert(tx, &workspace).await?;
     let mut s = Seeder {
         tx,
         team,
-        workspace,
+        workspace: workspace.id,
         next_pr: 100,
     };
 
@@ -398,24 +372,18 @@ async fn seed(tx: &mut Tx) -> Result<(), sqlx::Error> {
         .await?;
 
     // Work in flight: merged, awaiting merge, running, queued behind it, cancelled.
+    // Payment code merges only by a person's hand.
+    let policy = json!({"tier": "auto-threshold",
+                        "threshold": {"maxLines": 800, "denyPaths": ["src/payments/"]}});
     let m = s
-        .mission(
+        .mission_with(
             "Checkout redesign",
             "Rebuild the checkout as three short steps, keeping every payment provider working.",
             "active",
             2,
             60 * 24 * 3,
+            Some(policy),
         )
-        .await?;
-    // Payment code merges only by a person's hand.
-    sqlx::query("UPDATE missions SET merge_policy = ? WHERE id = ?")
-        .bind(
-            json!({"tier": "auto-threshold",
-                   "threshold": {"maxLines": 800, "denyPaths": ["src/payments/"]}})
-            .to_string(),
-        )
-        .bind(&m)
-        .execute(&mut **s.tx)
         .await?;
     let plan_steps = json!([
         step(
@@ -674,34 +642,17 @@ async fn seed(tx: &mut Tx) -> Result<(), sqlx::Error> {
         .await?;
     s.organizer(&m, "Nightly data export", "completed", json!([]), 50)
         .await?;
-    let schedule = new_id();
-    sqlx::query(
-        "INSERT INTO schedules (id, team_id, workspace_id, name, cron_expression, task_template, \
-         enabled, next_run_at, last_run_at, total_runs, created_at, updated_at) \
-         VALUES (?, ?, ?, 'Mission: Nightly data export', '0 * * * *', ?, 1, ?, ?, 12, ?, ?)",
-    )
-    .bind(&schedule)
-    .bind(&s.team)
-    .bind(&s.workspace)
-    .bind(
-        json!({
-            "title": "Mission: Nightly data export",
-            "mode": "planning",
-            "priority": 0,
-            "context": {"heartbeat": true}
-        })
-        .to_string(),
-    )
-    .bind(iso(Utc::now() + Duration::minutes(40)))
-    .bind(ago(20))
-    .bind(ago(60 * 24 * 20))
-    .bind(ago(20))
-    .execute(&mut **s.tx)
-    .await?;
-    sqlx::query("UPDATE missions SET schedule_id = ? WHERE id = ?")
-        .bind(&schedule)
-        .bind(&m)
-        .execute(&mut **s.tx)
-        .await?;
-    Ok(())
+    let mission = find_mission(s.tx, &s.team, &m).await?;
+    let mut context = Map::new();
+    context.insert("heartbeat".into(), true.into());
+    let schedule = NewSchedule {
+        enabled: true,
+        next_run_at: Some(iso(Utc::now() + Duration::minutes(40))),
+        last_run_at: Some(ago(20)),
+        total_runs: 12,
+        created_at: ago(60 * 24 * 20),
+        updated_at: ago(20),
+        ..NewSchedule::for_mission(&mission, &context, &CheckinConfig::default())
+    };
+    insert_for_mission(s.tx, &m, &schedule).await
 }

@@ -5,34 +5,30 @@
 use super::organizer::{dependency_blocked, open_run, Trigger};
 use crate::config::CheckinConfig;
 use crate::db::{Db, Tx};
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
+use crate::store::checkins::{due_missions, record};
 use crate::store::mission_tasks::mission_tasks;
-use crate::store::missions::{MissionRow, MISSION_COLUMNS};
-use crate::store::schedules::{active_hours, template_context, ScheduleRow, SCHEDULE_COLUMNS};
-use crate::time::{iso, new_id};
+use crate::store::missions::existing_mission;
+use crate::store::schedules::{
+    active_hours, find_schedule, record_run, template_context, CheckinRun,
+};
+use crate::time::iso;
 use buildd_core::checkin::{
     decide_checkin, state_key, within_active_hours, CheckinDecision, CheckinFacts,
 };
 use buildd_core::completion::is_dormant;
+use buildd_core::organizer_runs::CheckIn;
 use buildd_core::plan::plan_in_review;
 use buildd_core::{OrchestrationMode, TaskMode};
 use chrono::{DateTime, Utc};
 
 /// Runs every check-in due at `now`; returns how many ran.
 pub async fn tick(db: &Db, now: DateTime<Utc>, config: &CheckinConfig) -> ApiResult<usize> {
-    let due: Vec<(String,)> = {
+    let due = {
         let mut tx = db.read().await?;
-        sqlx::query_as(
-            "SELECT m.id FROM missions m JOIN schedules s ON s.id = m.schedule_id \
-             WHERE s.enabled = 1 AND m.status IN ('active', 'budget_exhausted') \
-             AND json_extract(s.task_template, '$.context.heartbeat') = 1 \
-             AND (s.next_run_at IS NULL OR s.next_run_at <= ?)",
-        )
-        .bind(iso(now))
-        .fetch_all(&mut *tx)
-        .await?
+        due_missions(&mut tx, &iso(now)).await?
     };
-    for (mission_id,) in &due {
+    for mission_id in &due {
         // One transaction per check-in: a failure leaves the others, and half of none.
         let mut tx = db.write().await?;
         check_in(&mut tx, mission_id, now, config).await?;
@@ -48,18 +44,12 @@ pub async fn check_in(
     now: DateTime<Utc>,
     config: &CheckinConfig,
 ) -> ApiResult<CheckinDecision> {
-    let mission: MissionRow = sqlx::query_as(&format!(
-        "SELECT {MISSION_COLUMNS} FROM missions m WHERE m.id = ?"
-    ))
-    .bind(mission_id)
-    .fetch_one(&mut **tx)
-    .await?;
-    let schedule: ScheduleRow = sqlx::query_as(&format!(
-        "SELECT {SCHEDULE_COLUMNS} FROM schedules s WHERE s.id = ?"
-    ))
-    .bind(&mission.schedule_id)
-    .fetch_one(&mut **tx)
-    .await?;
+    let mission = existing_mission(tx, mission_id).await?;
+    let schedule = match &mission.schedule_id {
+        Some(id) => find_schedule(tx, id).await?,
+        None => None,
+    }
+    .ok_or_else(|| ApiError::Internal(format!("mission {mission_id} has no schedule")))?;
     let tasks = mission_tasks(tx, &mission.team_id, mission_id).await?;
     let context = template_context(&schedule.task_template);
     let hours = active_hours(&context);
@@ -125,19 +115,14 @@ pub async fn check_in(
         CheckinDecision::Start => ("started", None, "stuck, organizer started".to_string()),
         CheckinDecision::Defer { reason, text } => ("deferred", Some(*reason), text.clone()),
     };
-    sqlx::query(
-        "INSERT INTO checkins (id, mission_id, at, outcome, reason, text, task_id) \
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(new_id())
-    .bind(mission_id)
-    .bind(&at)
-    .bind(outcome)
-    .bind(reason)
-    .bind(&text)
-    .bind(&started_task)
-    .execute(&mut **tx)
-    .await?;
+    let check_in = CheckIn {
+        at: at.clone(),
+        outcome: outcome.into(),
+        reason: reason.map(str::to_string),
+        text,
+        task_id: started_task.clone(),
+    };
+    record(tx, mission_id, &check_in).await?;
     // The state is remembered when the organizer ran or nothing had changed, so a mission
     // whose check-ins deferred for other reasons still counts as changed next time.
     let remember = matches!(
@@ -148,22 +133,13 @@ pub async fn check_in(
                 ..
             }
     );
-    sqlx::query(
-        "UPDATE schedules SET last_run_at = ?1, next_run_at = ?2, \
-         last_task_id = COALESCE(?3, last_task_id), \
-         total_runs = total_runs + CASE WHEN ?3 IS NULL THEN 0 ELSE 1 END, \
-         last_deferral_reason = ?4, last_deferred_at = CASE WHEN ?4 IS NULL THEN NULL ELSE ?1 END, \
-         last_state_key = CASE WHEN ?5 THEN ?6 ELSE last_state_key END \
-         WHERE id = ?7",
-    )
-    .bind(&at)
-    .bind(iso(now + config.interval))
-    .bind(&started_task)
-    .bind(reason)
-    .bind(remember)
-    .bind(&key)
-    .bind(&schedule.id)
-    .execute(&mut **tx)
-    .await?;
+    let run = CheckinRun {
+        at: &at,
+        next_run_at: &iso(now + config.interval),
+        started_task: started_task.as_deref(),
+        deferral_reason: reason,
+        state_key: remember.then_some(key.as_str()),
+    };
+    record_run(tx, &schedule.id, &run).await?;
     Ok(decision)
 }

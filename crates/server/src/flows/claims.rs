@@ -4,9 +4,9 @@
 
 use crate::db::Tx;
 use crate::error::ApiResult;
-use crate::store::tasks::{TaskRow, TASK_COLUMNS, TASK_FROM};
+use crate::store::missions::paused_ids;
+use crate::store::tasks::{dependency_states, pending_queue, TaskRow};
 use buildd_core::dependencies::dependency_satisfied;
-use buildd_core::TaskStatus;
 use std::collections::{HashMap, HashSet};
 
 /// Why a pending task may or may not be claimed now.
@@ -36,18 +36,9 @@ impl Queue {
         workspace_id: Option<&str>,
         task_id: Option<&str>,
     ) -> ApiResult<Self> {
-        let candidates: Vec<TaskRow> = sqlx::query_as(&format!(
-            "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.team_id = ?1 AND t.status = 'pending' \
-             AND (?2 IS NULL OR t.workspace_id = ?2) AND (?3 IS NULL OR t.id = ?3) \
-             ORDER BY t.priority DESC, t.created_at ASC"
-        ))
-        .bind(team_id)
-        .bind(workspace_id)
-        .bind(task_id)
-        .fetch_all(&mut **tx)
-        .await?;
+        let candidates = pending_queue(tx, team_id, workspace_id, task_id).await?;
         let gates = dependency_gates(tx, team_id, &candidates).await?;
-        let paused = paused_missions(tx, team_id).await?;
+        let paused = paused_ids(tx, team_id).await?;
         Ok(Self {
             candidates,
             gates,
@@ -95,33 +86,9 @@ async fn dependency_gates(
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
-    let rows: Vec<(String, String, bool)> = sqlx::query_as(
-        "SELECT d.id, d.status, EXISTS (SELECT 1 FROM workers w WHERE w.task_id = d.id \
-           AND w.pr_url IS NOT NULL AND w.merged_at IS NULL \
-           AND COALESCE(w.pr_lifecycle_status, '') NOT IN ('merged', 'closed')) \
-         FROM tasks d WHERE d.team_id = ? AND d.id IN (SELECT value FROM json_each(?))",
-    )
-    .bind(team_id)
-    .bind(serde_json::to_string(&ids)?)
-    .fetch_all(&mut **tx)
-    .await?;
-    Ok(rows
+    Ok(dependency_states(tx, team_id, &ids)
+        .await?
         .into_iter()
-        .map(|(id, status, open_pr)| {
-            let ok = dependency_satisfied(&TaskStatus::parse(&status), open_pr);
-            (id, ok)
-        })
+        .map(|d| (d.id, dependency_satisfied(&d.status, d.open_pr)))
         .collect())
-}
-
-/// Missions whose tasks wait: paused, archived, or held before their start.
-async fn paused_missions(tx: &mut Tx, team_id: &str) -> ApiResult<HashSet<String>> {
-    let rows: Vec<(String,)> = sqlx::query_as(
-        "SELECT id FROM missions WHERE team_id = ? \
-         AND (status IN ('paused', 'archived', 'budget_exhausted') OR is_held = 1)",
-    )
-    .bind(team_id)
-    .fetch_all(&mut **tx)
-    .await?;
-    Ok(rows.into_iter().map(|(id,)| id).collect())
 }

@@ -9,8 +9,8 @@ use super::organizer::{wake, Trigger};
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::store::mission_tasks::mission_tasks;
-use crate::store::missions::mission_by_id;
-use crate::store::notes::system_note;
+use crate::store::missions::{self, mission_by_id};
+use crate::store::notes::{system_note, system_note_exists};
 use crate::store::schedules::{find_schedule, save_context, template_context};
 use crate::time::now;
 use buildd_core::completion::{awaiting_verification_text, completion, Blocker, Completion};
@@ -42,15 +42,7 @@ pub async fn maybe_complete(tx: &mut Tx, id: &str) -> ApiResult<bool> {
         _ => return Ok(false),
     }
     let at = now();
-    let done = sqlx::query(
-        "UPDATE missions SET status = 'completed', updated_at = ? WHERE id = ? AND status = 'active'",
-    )
-    .bind(&at)
-    .bind(id)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected()
-        == 1;
+    let done = missions::complete(tx, id, &at).await?;
     if done {
         closed(tx, id, &at).await?;
     }
@@ -65,16 +57,7 @@ async fn awaiting_verification(
     run_id: &str,
     why: &[Blocker],
 ) -> ApiResult<()> {
-    let (said,): (i64,) = sqlx::query_as(
-        "SELECT COUNT(*) FROM mission_notes WHERE mission_id = ? AND task_id = ? \
-         AND author_type = 'system' AND title = ?",
-    )
-    .bind(mission_id)
-    .bind(run_id)
-    .bind(AWAITING)
-    .fetch_one(&mut **tx)
-    .await?;
-    if said > 0 {
+    if system_note_exists(tx, mission_id, run_id, AWAITING).await? {
         return Ok(());
     }
     let body = format!(
@@ -104,15 +87,7 @@ pub async fn closed(tx: &mut Tx, id: &str, at: &str) -> ApiResult<()> {
             }
         }
     }
-    let dependents: Vec<(String,)> = sqlx::query_as(
-        "UPDATE missions SET dependency_met_at = ? \
-         WHERE depends_on_mission_id = ? AND dependency_met_at IS NULL RETURNING id",
-    )
-    .bind(at)
-    .bind(id)
-    .fetch_all(&mut **tx)
-    .await?;
-    for (dependent,) in dependents {
+    for dependent in missions::release_dependents(tx, id, at).await? {
         let trigger = Trigger {
             source: "wake:dependency_met",
             task_id: None,

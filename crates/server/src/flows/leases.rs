@@ -5,6 +5,8 @@
 use crate::db::{Db, Tx};
 use crate::error::ApiResult;
 use crate::store::notes::system_note;
+use crate::store::tasks::{self, Requeue};
+use crate::store::workers::fail_unfinished;
 use crate::time::iso;
 use chrono::{DateTime, Duration, Utc};
 
@@ -24,33 +26,7 @@ pub async fn renew(
     worker_id: &str,
     now: DateTime<Utc>,
 ) -> ApiResult<()> {
-    sqlx::query(
-        "UPDATE tasks SET expires_at = ? \
-         WHERE id = ? AND latest_worker_id = ? \
-           AND status IN ('assigned', 'in_progress') AND expires_at IS NOT NULL",
-    )
-    .bind(lease_until(now))
-    .bind(task_id)
-    .bind(worker_id)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-/// Fails the unfinished workers of `task_id` with `why`: the task is back in the queue, and
-/// their runner's late reports are refused (409 `abort`).
-pub async fn drop_runner(tx: &mut Tx, task_id: &str, why: &str, at: &str) -> ApiResult<()> {
-    sqlx::query(
-        "UPDATE workers SET status = 'failed', error = ?1, current_action = NULL, \
-         completed_at = ?2, updated_at = ?2 \
-         WHERE task_id = ?3 AND status NOT IN ('completed', 'failed', 'error')",
-    )
-    .bind(why)
-    .bind(at)
-    .bind(task_id)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
+    tasks::renew_lease(tx, task_id, worker_id, &lease_until(now)).await
 }
 
 /// Returns every task whose claim ran out by `now` to the queue, one transaction each: its
@@ -58,46 +34,34 @@ pub async fn drop_runner(tx: &mut Tx, task_id: &str, why: &str, at: &str) -> Api
 /// how many tasks went back.
 pub async fn release_expired(db: &Db, now: DateTime<Utc>) -> ApiResult<usize> {
     let at = iso(now);
-    let expired: Vec<(String, String, Option<String>, String, String)> = {
+    let expired = {
         let mut tx = db.read().await?;
-        sqlx::query_as(
-            "SELECT id, team_id, mission_id, title, expires_at FROM tasks \
-             WHERE status IN ('assigned', 'in_progress') AND expires_at IS NOT NULL \
-               AND expires_at < ?",
-        )
-        .bind(&at)
-        .fetch_all(&mut *tx)
-        .await?
+        tasks::expired_claims(&mut tx, &at).await?
     };
     let mut released = 0;
-    for (task_id, team_id, mission_id, title, expires_at) in expired {
+    for claim in expired {
         let mut tx = db.write().await?;
         // Unless its runner reported (or finished) since it was read.
-        let moved = sqlx::query(
-            "UPDATE tasks SET status = 'pending', claimed_by = NULL, claimed_at = NULL, \
-             expires_at = NULL, updated_at = ? \
-             WHERE id = ? AND status IN ('assigned', 'in_progress') AND expires_at = ?",
-        )
-        .bind(&at)
-        .bind(&task_id)
-        .bind(&expires_at)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if moved == 0 {
+        let requeue = Requeue {
+            task_id: &claim.id,
+            lease: Some(&claim.expires_at),
+            clear_result: false,
+            at: &at,
+        };
+        if !tasks::requeue(&mut tx, &requeue).await? {
             continue;
         }
         let why =
             format!("Claim expired: no report from the runner for {CLAIM_TTL_MINUTES} minutes");
-        drop_runner(&mut tx, &task_id, &why, &at).await?;
-        if let Some(mission) = &mission_id {
+        fail_unfinished(&mut tx, &claim.id, &why, &at).await?;
+        if let Some(mission) = &claim.mission_id {
             system_note(
                 &mut tx,
-                &team_id,
+                &claim.team_id,
                 mission,
-                Some(&task_id),
+                Some(&claim.id),
                 "warning",
-                &format!("\"{title}\" went back to the queue"),
+                &format!("\"{}\" went back to the queue", claim.title),
                 Some(format!(
                     "Its runner stopped reporting for {CLAIM_TTL_MINUTES} minutes; \
                      the next runner to claim work picks it up."

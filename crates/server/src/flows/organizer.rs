@@ -6,14 +6,13 @@
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::store::mission_tasks::mission_tasks;
-use crate::store::missions::{mission_by_id, MissionRow};
+use crate::store::missions::{mission_by_id, set_working_branch, MissionRow};
 use crate::store::schedules::{effective_checklist, find_schedule, template_context};
-use crate::store::tasks::{TaskRow, TASK_COLUMNS, TASK_FROM};
-use crate::time::{new_id, now};
+use crate::store::tasks::{insert_unless_taken, planning_in_flight, NewTask, TaskRow};
 use buildd_core::completion::{completion, is_dormant};
 use buildd_core::plan::plan_in_review;
 use buildd_core::plan_output::mission_branch_name;
-use buildd_core::{MissionStatus, OrchestrationMode};
+use buildd_core::{MissionStatus, OrchestrationMode, TaskClass, TaskMode};
 use serde_json::{json, Map};
 
 /// What started a run: `context.triggerSource`, and the task whose end started it.
@@ -36,16 +35,6 @@ impl RunOutcome {
     }
 }
 
-async fn in_flight(tx: &mut Tx, mission_id: &str) -> ApiResult<Option<TaskRow>> {
-    Ok(sqlx::query_as(&format!(
-        "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.mission_id = ? AND t.mode = 'planning' \
-         AND t.status IN ('pending', 'assigned', 'in_progress')"
-    ))
-    .bind(mission_id)
-    .fetch_optional(&mut **tx)
-    .await?)
-}
-
 /// Opens an organizer run of `mission` for `trigger`, or returns the one in flight. The run
 /// carries the mission's Organizer checklist. `None` when the mission has no workspace to
 /// plan in.
@@ -57,7 +46,7 @@ pub async fn open_run(
     let Some(workspace) = &mission.workspace_id else {
         return Ok(None);
     };
-    if let Some(existing) = in_flight(tx, &mission.id).await? {
+    if let Some(existing) = planning_in_flight(tx, &mission.id).await? {
         return Ok(Some(RunOutcome::Deduped(existing)));
     }
     let checklist = match &mission.schedule_id {
@@ -76,40 +65,28 @@ pub async fn open_run(
     }
     // A mission in a workspace with a repo gets its working branch at its first run.
     if mission.working_branch.is_none() {
-        sqlx::query(
-            "UPDATE missions SET working_branch = ? WHERE id = ? AND working_branch IS NULL \
-             AND EXISTS (SELECT 1 FROM workspaces w WHERE w.id = ? AND w.repo IS NOT NULL)",
-        )
-        .bind(mission_branch_name(&mission.id, &mission.title))
-        .bind(&mission.id)
-        .bind(workspace)
-        .execute(&mut **tx)
-        .await?;
+        let branch = mission_branch_name(&mission.id, &mission.title);
+        set_working_branch(tx, &mission.id, workspace, &branch).await?;
     }
-    let task_id = new_id();
-    let at = now();
+    let run = NewTask {
+        mission_id: Some(mission.id.clone()),
+        description: Some(
+            "Plan the mission's next step, following its Organizer checklist.".into(),
+        ),
+        context,
+        mode: TaskMode::Planning,
+        task_class: TaskClass::Bookkeeping,
+        creation_source: Some("orchestrator".into()),
+        priority: mission.priority,
+        ..NewTask::new(
+            &mission.team_id,
+            workspace,
+            format!("Mission: {}", mission.title),
+        )
+    };
     // The partial unique index turns a second run in flight into "nothing inserted".
-    let inserted = sqlx::query(
-        "INSERT INTO tasks (id, team_id, workspace_id, mission_id, title, description, context, \
-         mode, task_class, status, creation_source, priority, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'planning', 'bookkeeping', 'pending', 'orchestrator', ?, ?, ?) \
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(&task_id)
-    .bind(&mission.team_id)
-    .bind(workspace)
-    .bind(&mission.id)
-    .bind(format!("Mission: {}", mission.title))
-    .bind("Plan the mission's next step, following its Organizer checklist.")
-    .bind(context.to_string())
-    .bind(mission.priority)
-    .bind(&at)
-    .bind(&at)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected()
-        > 0;
-    let task = in_flight(tx, &mission.id)
+    let inserted = insert_unless_taken(tx, &run).await?;
+    let task = planning_in_flight(tx, &mission.id)
         .await?
         .ok_or_else(|| ApiError::Internal("the organizer run vanished".into()))?;
     Ok(Some(if inserted {

@@ -7,9 +7,13 @@ use super::organizer::after_task_finished;
 use super::prs::review::review_run_ended;
 use crate::db::Tx;
 use crate::error::ApiResult;
-use crate::store::tasks::find_task;
-use crate::time::{iso, new_id, now};
-use buildd_core::{MissionStatus, TaskMode, TaskStatus};
+use crate::store::missions::mission_by_id;
+use crate::store::tasks::{
+    self, blocked_by_failure_of, existing_task, failed_dependency, find_task, insert_unless_taken,
+    set_outcome, task_by_id, unfinished_dependents, ChildTask, NewTask,
+};
+use crate::time::{iso, now};
+use buildd_core::{MissionStatus, TaskClass, TaskMode, TaskStatus};
 use chrono::{Duration, Utc};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -24,22 +28,13 @@ const STALE_AGGREGATOR_HOURS: i64 = 1;
 /// transaction.
 pub async fn task_finished(tx: &mut Tx, team_id: &str, task_id: &str) -> ApiResult<()> {
     let mut finished = vec![task_id.to_string()];
-    let (status,): (String,) = sqlx::query_as("SELECT status FROM tasks WHERE id = ?")
-        .bind(task_id)
-        .fetch_one(&mut **tx)
-        .await?;
-    if TaskStatus::parse(&status) == TaskStatus::Failed {
+    if existing_task(tx, task_id).await?.status() == TaskStatus::Failed {
         cascade_failure(tx, team_id, task_id, &mut finished).await?;
     }
     let parents: BTreeSet<String> = {
         let mut parents = BTreeSet::new();
         for id in &finished {
-            let (parent,): (Option<String>,) =
-                sqlx::query_as("SELECT parent_task_id FROM tasks WHERE id = ?")
-                    .bind(id)
-                    .fetch_one(&mut **tx)
-                    .await?;
-            parents.extend(parent);
+            parents.extend(existing_task(tx, id).await?.parent_task_id);
         }
         parents
     };
@@ -64,29 +59,11 @@ async fn cascade_failure(
 ) -> ApiResult<()> {
     let mut queue = vec![failed_id.to_string()];
     while let Some(id) = queue.pop() {
-        let (title,): (String,) = sqlx::query_as("SELECT title FROM tasks WHERE id = ?")
-            .bind(&id)
-            .fetch_one(&mut **tx)
-            .await?;
-        let dependents: Vec<(String,)> = sqlx::query_as(
-            "SELECT t.id FROM tasks t WHERE t.team_id = ? \
-             AND t.status NOT IN ('completed', 'failed', 'cancelled') \
-             AND EXISTS (SELECT 1 FROM json_each(t.depends_on) d WHERE d.value = ?)",
-        )
-        .bind(team_id)
-        .bind(&id)
-        .fetch_all(&mut **tx)
-        .await?;
+        let title = existing_task(tx, &id).await?.title;
+        let dependents = unfinished_dependents(tx, team_id, &id).await?;
         let result = json!({"error": format!("Blocked: dependency \"{title}\" ({id}) failed")});
-        for (dependent,) in dependents {
-            sqlx::query(
-                "UPDATE tasks SET status = 'failed', result = ?, updated_at = ? WHERE id = ?",
-            )
-            .bind(result.to_string())
-            .bind(now())
-            .bind(&dependent)
-            .execute(&mut **tx)
-            .await?;
+        for dependent in dependents {
+            set_outcome(tx, &dependent, &TaskStatus::Failed, Some(&result), &now()).await?;
             finished.push(dependent.clone());
             queue.push(dependent);
         }
@@ -100,42 +77,17 @@ async fn cascade_failure(
 pub async fn requeue_blocked(tx: &mut Tx, team_id: &str, task_id: &str) -> ApiResult<()> {
     let mut queue = vec![task_id.to_string()];
     while let Some(id) = queue.pop() {
-        let blocked: Vec<(String,)> = sqlx::query_as(
-            "SELECT t.id FROM tasks t WHERE t.team_id = ? AND t.status = 'failed' \
-             AND EXISTS (SELECT 1 FROM json_each(t.depends_on) d WHERE d.value = ?2) \
-             AND json_extract(t.result, '$.error') LIKE 'Blocked: dependency %' \
-             AND json_extract(t.result, '$.error') LIKE '%(' || ?2 || ') failed'",
-        )
-        .bind(team_id)
-        .bind(&id)
-        .fetch_all(&mut **tx)
-        .await?;
-        for (dependent,) in blocked {
-            let still: Option<(String, String)> = sqlx::query_as(
-                "SELECT o.id, o.title FROM tasks t, json_each(t.depends_on) d \
-                 JOIN tasks o ON o.id = d.value \
-                 WHERE t.id = ? AND o.status = 'failed' LIMIT 1",
-            )
-            .bind(&dependent)
-            .fetch_optional(&mut **tx)
-            .await?;
-            let (status, result) = match still {
+        for dependent in blocked_by_failure_of(tx, team_id, &id).await? {
+            let (status, result) = match failed_dependency(tx, &dependent).await? {
                 Some((other, title)) => (
                     TaskStatus::Failed,
                     Some(
-                        json!({"error": format!("Blocked: dependency \"{title}\" ({other}) failed")})
-                            .to_string(),
+                        json!({"error": format!("Blocked: dependency \"{title}\" ({other}) failed")}),
                     ),
                 ),
                 None => (TaskStatus::Pending, None),
             };
-            sqlx::query("UPDATE tasks SET status = ?, result = ?, updated_at = ? WHERE id = ?")
-                .bind(status.as_str())
-                .bind(result)
-                .bind(now())
-                .bind(&dependent)
-                .execute(&mut **tx)
-                .await?;
+            set_outcome(tx, &dependent, &status, result.as_ref(), &now()).await?;
             if status == TaskStatus::Pending {
                 queue.push(dependent);
             }
@@ -144,74 +96,23 @@ pub async fn requeue_blocked(tx: &mut Tx, team_id: &str, task_id: &str) -> ApiRe
     Ok(())
 }
 
-#[derive(sqlx::FromRow)]
-struct Parent {
-    title: String,
-    mode: String,
-    team_id: String,
-    workspace_id: String,
-    mission_id: Option<String>,
-    mission_status: Option<String>,
-}
-
-#[derive(sqlx::FromRow)]
-struct Child {
-    id: String,
-    title: String,
-    status: String,
-    result: Option<String>,
-    context: String,
-    created_at: String,
-}
-
-impl Child {
-    fn is_aggregator(&self) -> bool {
-        serde_json::from_str::<Value>(&self.context)
-            .ok()
-            .and_then(|c| c.get("aggregation").and_then(Value::as_bool))
-            .unwrap_or(false)
-    }
-
-    fn status(&self) -> TaskStatus {
-        TaskStatus::parse(&self.status)
-    }
-}
-
 /// Opens the aggregation task of planning task `parent_id` once all its children have
 /// finished, at most one at a time (a partial unique index backs this up).
 async fn maybe_aggregate(tx: &mut Tx, parent_id: &str) -> ApiResult<()> {
-    let parent: Option<Parent> = sqlx::query_as(
-        "SELECT t.title, t.mode, t.team_id, t.workspace_id, t.mission_id, \
-         m.status AS mission_status \
-         FROM tasks t LEFT JOIN missions m ON m.id = t.mission_id WHERE t.id = ?",
-    )
-    .bind(parent_id)
-    .fetch_optional(&mut **tx)
-    .await?;
-    let Some(Parent {
-        title,
-        mode,
-        team_id,
-        workspace_id,
-        mission_id,
-        mission_status,
-    }) = parent
-    else {
+    let Some(parent) = task_by_id(tx, parent_id).await? else {
         return Ok(());
     };
-    let mission_done =
-        mission_status.as_deref().map(MissionStatus::parse) == Some(MissionStatus::Completed);
-    if TaskMode::parse(&mode) != TaskMode::Planning || mission_done {
+    let mission_done = match &parent.mission_id {
+        Some(m) => mission_by_id(tx, m)
+            .await?
+            .is_some_and(|m| m.status() == MissionStatus::Completed),
+        None => false,
+    };
+    if TaskMode::parse(&parent.mode) != TaskMode::Planning || mission_done {
         return Ok(());
     }
-    let children: Vec<Child> = sqlx::query_as(
-        "SELECT id, title, status, result, context, created_at FROM tasks \
-         WHERE parent_task_id = ? ORDER BY created_at, id",
-    )
-    .bind(parent_id)
-    .fetch_all(&mut **tx)
-    .await?;
-    let (aggregators, work): (Vec<&Child>, Vec<&Child>) =
+    let children = tasks::children(tx, parent_id).await?;
+    let (aggregators, work): (Vec<&ChildTask>, Vec<&ChildTask>) =
         children.iter().partition(|c| c.is_aggregator());
     if !work.iter().all(|c| c.status().is_terminal()) {
         return Ok(());
@@ -220,11 +121,7 @@ async fn maybe_aggregate(tx: &mut Tx, parent_id: &str) -> ApiResult<()> {
     let mut live = 0;
     for a in &aggregators {
         if a.status() == TaskStatus::Pending && a.created_at < stale_before {
-            sqlx::query("UPDATE tasks SET status = 'cancelled', updated_at = ? WHERE id = ?")
-                .bind(now())
-                .bind(&a.id)
-                .execute(&mut **tx)
-                .await?;
+            tasks::cancel(tx, &a.id, &now()).await?;
         } else if a.status() != TaskStatus::Cancelled {
             live += 1;
         }
@@ -243,27 +140,20 @@ async fn maybe_aggregate(tx: &mut Tx, parent_id: &str) -> ApiResult<()> {
             })
         })
         .collect();
-    let context =
-        json!({"aggregation": true, "parentTaskId": parent_id, "childTasks": child_tasks});
-    let at = now();
-    sqlx::query(
-        "INSERT INTO tasks (id, team_id, workspace_id, mission_id, parent_task_id, title, \
-         description, context, mode, task_class, status, creation_source, output_requirement, \
-         created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'execution', 'bookkeeping', 'pending', 'api', \
-         'artifact_required', ?, ?) ON CONFLICT DO NOTHING",
-    )
-    .bind(new_id())
-    .bind(&team_id)
-    .bind(&workspace_id)
-    .bind(&mission_id)
-    .bind(parent_id)
-    .bind(format!("Aggregate results: {title}"))
-    .bind(AGGREGATE_DESCRIPTION)
-    .bind(context.to_string())
-    .bind(&at)
-    .bind(&at)
-    .execute(&mut **tx)
-    .await?;
+    let aggregation = NewTask {
+        mission_id: parent.mission_id.clone(),
+        parent_task_id: Some(parent_id.to_string()),
+        description: Some(AGGREGATE_DESCRIPTION.into()),
+        context: json!({"aggregation": true, "parentTaskId": parent_id, "childTasks": child_tasks}),
+        task_class: TaskClass::Bookkeeping,
+        creation_source: Some("api".into()),
+        output_requirement: "artifact_required".into(),
+        ..NewTask::new(
+            &parent.team_id,
+            &parent.workspace_id,
+            format!("Aggregate results: {}", parent.title),
+        )
+    };
+    insert_unless_taken(tx, &aggregation).await?;
     Ok(())
 }

@@ -1,11 +1,11 @@
 //! Putting a claimed or failed task back in the queue (`POST /api/tasks/{id}/reassign`),
 //! as a runner's "take over" does: its worker fails and a late report from it is refused.
 
-use super::leases::drop_runner;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::store::notes::system_note;
-use crate::store::tasks::TaskRow;
+use crate::store::tasks::{requeue, Requeue, TaskRow};
+use crate::store::workers::fail_unfinished;
 use crate::time::iso;
 use buildd_core::TaskStatus;
 use chrono::{DateTime, Utc};
@@ -59,8 +59,8 @@ pub async fn reassign(
                     is_stale,
                 });
             }
-            requeue(tx, &task.id, false, &at).await?;
-            drop_runner(tx, &task.id, "Task was reassigned", &at).await?;
+            back_to_queue(tx, &task.id, false, &at).await?;
+            fail_unfinished(tx, &task.id, "Task was reassigned", &at).await?;
             if let Some(mission) = &task.mission_id {
                 system_note(
                     tx,
@@ -85,7 +85,7 @@ pub async fn reassign(
             was_assigned: false,
         }),
         TaskStatus::Failed => {
-            requeue(tx, &task.id, true, &at).await?;
+            back_to_queue(tx, &task.id, true, &at).await?;
             Ok(Reassign::Queued {
                 was_assigned: false,
             })
@@ -99,16 +99,12 @@ pub async fn reassign(
 }
 
 /// Pending again, unclaimed; a failed task also forgets its result.
-async fn requeue(tx: &mut Tx, task_id: &str, clear_result: bool, at: &str) -> ApiResult<()> {
-    sqlx::query(
-        "UPDATE tasks SET status = 'pending', claimed_by = NULL, claimed_at = NULL, \
-         expires_at = NULL, result = CASE WHEN ?1 THEN NULL ELSE result END, updated_at = ?2 \
-         WHERE id = ?3",
-    )
-    .bind(clear_result)
-    .bind(at)
-    .bind(task_id)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
+async fn back_to_queue(tx: &mut Tx, task_id: &str, clear_result: bool, at: &str) -> ApiResult<()> {
+    let requeue_it = Requeue {
+        task_id,
+        lease: None,
+        clear_result,
+        at,
+    };
+    requeue(tx, &requeue_it).await.map(|_| ())
 }

@@ -3,8 +3,11 @@
 
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
+use crate::store::missions;
+use crate::store::schedules::enable_for_mission;
+use crate::store::tasks::{dependency_graph, known_in_workspace};
 use crate::store::workspaces::{team_workspaces, WorkspaceRow};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Resolves `workspaceId` as Buildd does: an id, an exact repo, or a workspace name, within
 /// the caller's team. Left out, a team with exactly one workspace uses it.
@@ -41,16 +44,7 @@ pub async fn check_dependencies(
     if ids.iter().any(|d| d == task_id) {
         return Err(ApiError::bad("dependsOn: a task cannot depend on itself"));
     }
-    let known: Vec<(String,)> = sqlx::query_as(
-        "SELECT id FROM tasks WHERE team_id = ? AND workspace_id = ? \
-         AND id IN (SELECT value FROM json_each(?))",
-    )
-    .bind(team_id)
-    .bind(workspace_id)
-    .bind(serde_json::to_string(ids)?)
-    .fetch_all(&mut **tx)
-    .await?;
-    let known: HashSet<String> = known.into_iter().map(|(id,)| id).collect();
+    let known = known_in_workspace(tx, team_id, workspace_id, ids).await?;
     let unknown: Vec<&str> = ids
         .iter()
         .filter(|id| !known.contains(*id))
@@ -73,15 +67,7 @@ pub async fn check_no_cycle(
     task_id: &str,
     deps: &[String],
 ) -> ApiResult<()> {
-    let edges: Vec<(String, String)> =
-        sqlx::query_as("SELECT id, depends_on FROM tasks WHERE team_id = ? AND depends_on != '[]'")
-            .bind(team_id)
-            .fetch_all(&mut **tx)
-            .await?;
-    let mut graph: HashMap<String, Vec<String>> = edges
-        .into_iter()
-        .map(|(id, d)| (id, serde_json::from_str(&d).unwrap_or_default()))
-        .collect();
+    let mut graph = dependency_graph(tx, team_id).await?;
     graph.insert(task_id.to_string(), deps.to_vec());
     // Depth-first from the task: reaching it again is a cycle.
     let mut stack: Vec<(String, Vec<String>)> =
@@ -105,24 +91,10 @@ pub async fn check_no_cycle(
     Ok(())
 }
 
-/// Reopens a completed mission that got new or reopened work.
+/// Reopens a completed mission that got new or reopened work: its check-ins run again.
 pub async fn reopen_mission(tx: &mut Tx, mission_id: &str, at: &str) -> ApiResult<()> {
-    let reopened = sqlx::query(
-        "UPDATE missions SET status = 'active', updated_at = ? WHERE id = ? AND status = 'completed'",
-    )
-    .bind(at)
-    .bind(mission_id)
-    .execute(&mut **tx)
-    .await?;
-    if reopened.rows_affected() > 0 {
-        sqlx::query(
-            "UPDATE schedules SET enabled = 1, updated_at = ? \
-             WHERE id = (SELECT schedule_id FROM missions WHERE id = ?)",
-        )
-        .bind(at)
-        .bind(mission_id)
-        .execute(&mut **tx)
-        .await?;
+    if missions::reopen(tx, mission_id, at).await? {
+        enable_for_mission(tx, mission_id, at).await?;
     }
     Ok(())
 }

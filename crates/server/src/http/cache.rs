@@ -8,6 +8,7 @@
 
 use crate::db::Tx;
 use crate::error::ApiResult;
+use crate::store::generation;
 use axum::body::Bytes;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -33,14 +34,6 @@ struct Kept {
 #[derive(Clone, Default)]
 pub struct ResponseCache {
     entries: Arc<Mutex<HashMap<String, Arc<Kept>>>>,
-}
-
-/// The generation of the transaction's snapshot.
-pub async fn generation(tx: &mut Tx) -> ApiResult<i64> {
-    let (value,): (i64,) = sqlx::query_as("SELECT value FROM generation WHERE id = 1")
-        .fetch_one(&mut **tx)
-        .await?;
-    Ok(value)
 }
 
 /// Of the answer's bytes; weak, as its gzip and plain bodies are the same data.
@@ -111,7 +104,7 @@ impl ResponseCache {
     /// Looks `key` up at the snapshot of `tx`: when what is kept is current, 304 if the
     /// client holds its tag, else the kept bytes.
     pub async fn lookup(&self, tx: &mut Tx, key: String, request: &HeaderMap) -> ApiResult<Lookup> {
-        let generation = generation(tx).await?;
+        let generation = generation::current(tx).await?;
         let held = request.get(header::IF_NONE_MATCH).cloned();
         let gzip = accepts_gzip(request);
         let kept = self

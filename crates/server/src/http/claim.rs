@@ -9,9 +9,11 @@ use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::claims::{Queue, Readiness};
 use crate::flows::leases::lease_until;
-use crate::store::tasks::{find_task, TaskRow};
+use crate::store::missions::task_started;
+use crate::store::tasks::{self, find_task, TaskRow};
+use crate::store::workers::{self, NewWorker};
 use crate::store::workspaces::team_workspace;
-use crate::time::{new_id, now};
+use crate::time::now;
 use axum::extract::State;
 use axum::Json;
 use buildd_core::plan_output::branch_name;
@@ -131,19 +133,7 @@ async fn take(
     at: &str,
 ) -> ApiResult<Option<ClaimedWorker>> {
     let expires = lease_until(Utc::now());
-    let moved = sqlx::query(
-        "UPDATE tasks SET status = 'assigned', claimed_by = ?, claimed_at = ?, expires_at = ?, \
-         updated_at = ? WHERE id = ? AND status = 'pending'",
-    )
-    .bind(&caller.account_id)
-    .bind(at)
-    .bind(&expires)
-    .bind(at)
-    .bind(&task.id)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
-    if moved == 0 {
+    if !tasks::claim(tx, &task.id, &caller.account_id, at, &expires).await? {
         return Ok(None);
     }
     let context: Value = serde_json::from_str(&task.context).unwrap_or(Value::Null);
@@ -152,30 +142,14 @@ async fn take(
         .and_then(Value::as_str)
         .map(str::to_string)
         .unwrap_or_else(|| branch_name(&task.id, &task.title));
-    let worker_id = new_id();
-    sqlx::query(
-        "INSERT INTO workers (id, task_id, workspace_id, account_id, name, runner, branch, \
-         status, started_at, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'idle', ?, ?, ?)",
-    )
-    .bind(&worker_id)
-    .bind(&task.id)
-    .bind(&task.workspace_id)
-    .bind(&caller.account_id)
-    .bind(format!("{runner}-{}", &worker_id[..8]))
-    .bind(runner)
-    .bind(&branch)
-    .bind(at)
-    .bind(at)
-    .bind(at)
-    .execute(&mut **tx)
-    .await?;
+    let worker = NewWorker {
+        account_id: Some(caller.account_id.clone()),
+        branch: Some(branch.clone()),
+        ..NewWorker::new(&task.id, &task.workspace_id, runner, at)
+    };
+    workers::insert(tx, &worker).await?;
     if let Some(m) = &task.mission_id {
-        sqlx::query("UPDATE missions SET last_task_started_at = ? WHERE id = ?")
-            .bind(at)
-            .bind(m)
-            .execute(&mut **tx)
-            .await?;
+        task_started(tx, m, at).await?;
     }
     let row = find_task(tx, &caller.team_id, &task.id).await?;
     let mut full = row.to_task();
@@ -185,7 +159,7 @@ async fn take(
             .to_workspace(),
     );
     Ok(Some(ClaimedWorker {
-        id: worker_id,
+        id: worker.id,
         task_id: task.id.clone(),
         branch,
         task: full,

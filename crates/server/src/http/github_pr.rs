@@ -6,10 +6,10 @@
 use super::caller::Caller;
 use super::state::AppState;
 use crate::body::JsonObject;
-use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::leases::renew;
 use crate::flows::prs::record::{route_pr, PrFiles, PrReport};
+use crate::store::prs::next_number;
 use crate::store::tasks::{find_task, TaskRow};
 use crate::store::workers::{find_worker, set_worker_pr};
 use crate::store::workspaces::{team_workspace, WorkspaceRow};
@@ -117,17 +117,6 @@ fn number_in(url: &str) -> Option<i64> {
     let (_, rest) = url.rsplit_once("/pull/")?;
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
     digits.parse().ok().filter(|n| *n > 0)
-}
-
-/// The workspace's next PR number.
-async fn next_number(tx: &mut Tx, workspace_id: &str) -> ApiResult<i64> {
-    let (next,): (i64,) = sqlx::query_as(
-        "SELECT COALESCE(MAX(number), 0) + 1 FROM pull_requests WHERE workspace_id = ?",
-    )
-    .bind(workspace_id)
-    .fetch_one(&mut **tx)
-    .await?;
-    Ok(next)
 }
 
 /// Where a PR goes when the agent names no base, in Buildd's order: the task's base branch

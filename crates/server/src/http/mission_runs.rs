@@ -7,13 +7,14 @@ use super::caller::Caller;
 use super::state::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::organizer::{dependency_blocked, open_run, RunOutcome, Trigger};
-use crate::store::missions::find_mission;
-use crate::store::schedules::{CheckinRow, CHECKIN_COLUMNS};
+use crate::store::checkins;
+use crate::store::mission_runs::organizer_runs;
+use crate::store::missions::{find_mission, mission_by_id};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
-use buildd_core::organizer_runs::{organizer_run_label, MissionRuns, OrganizerRun};
+use buildd_core::organizer_runs::MissionRuns;
 use buildd_core::MissionStatus;
 use serde_json::{json, Value};
 
@@ -34,71 +35,9 @@ pub async fn runs(
         Lookup::Hit(response) => return Ok(response),
         Lookup::Miss(pending) => pending,
     };
-    type RunRow = (
-        String,
-        String,
-        String,
-        String,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    );
-    let rows: Vec<RunRow> = sqlx::query_as(
-        "SELECT t.id, t.title, t.status, t.created_at, \
-           json_extract(t.context, '$.triggerSource'), json_extract(t.context, '$.triggerTaskId'), \
-           trig.title, trig.mode \
-         FROM tasks t LEFT JOIN tasks trig \
-           ON trig.id = json_extract(t.context, '$.triggerTaskId') AND trig.mission_id = t.mission_id \
-         WHERE t.mission_id = ? AND t.mode = 'planning' \
-         ORDER BY t.created_at DESC, t.id DESC LIMIT ?",
-    )
-    .bind(&id)
-    .bind(LIMIT)
-    .fetch_all(&mut *tx)
-    .await?;
-    let runs = rows
-        .into_iter()
-        .map(
-            |(
-                task_id,
-                title,
-                status,
-                created_at,
-                source,
-                trigger_task_id,
-                trig_title,
-                trig_mode,
-            )| {
-                let trigger_task = trig_title
-                    .as_deref()
-                    .map(|t| (t, trig_mode.as_deref() == Some("planning")));
-                OrganizerRun {
-                    label: organizer_run_label(source.as_deref(), trigger_task),
-                    task_id,
-                    title,
-                    status,
-                    created_at,
-                    trigger_source: source,
-                    trigger_task_id,
-                }
-            },
-        )
-        .collect();
-    let check_ins: Vec<CheckinRow> = sqlx::query_as(&format!(
-        "SELECT {CHECKIN_COLUMNS} FROM checkins WHERE mission_id = ? \
-         ORDER BY at DESC, rowid DESC LIMIT ?"
-    ))
-    .bind(&id)
-    .bind(LIMIT)
-    .fetch_all(&mut *tx)
-    .await?;
     let answer = MissionRuns {
-        runs,
-        check_ins: check_ins
-            .into_iter()
-            .map(CheckinRow::into_check_in)
-            .collect(),
+        runs: organizer_runs(&mut tx, &id, LIMIT).await?,
+        check_ins: checkins::recent(&mut tx, &id, LIMIT).await?,
     };
     state.cache.keep(pending, &answer)
 }
@@ -122,11 +61,11 @@ pub async fn run(
         )));
     }
     if dependency_blocked(&mission) {
-        let title: Option<(String,)> = sqlx::query_as("SELECT title FROM missions WHERE id = ?")
-            .bind(&mission.depends_on_mission_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-        let reason = title.map(|(t,)| format!("Waiting for mission \"{t}\" to land"));
+        let blocker = match &mission.depends_on_mission_id {
+            Some(b) => mission_by_id(&mut tx, b).await?,
+            None => None,
+        };
+        let reason = blocker.map(|b| format!("Waiting for mission \"{}\" to land", b.title));
         return Ok((
             StatusCode::OK,
             Json(json!({"task": null, "skippedBlocked": true, "blockedReason": reason})),

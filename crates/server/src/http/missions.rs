@@ -3,17 +3,18 @@
 use super::cache::Lookup;
 use super::caller::Caller;
 use super::checkin_fields::CheckinFields;
-use super::mission_views::{mission_detail, mission_list, MissionFilter};
+
 use super::state::AppState;
 use crate::body::{Field, JsonObject};
 use crate::error::{ApiError, ApiResult};
 use crate::flows::completion::closed;
 use crate::flows::organizer::{open_run, wake, Trigger};
 use crate::flows::prs::review::start_reviews;
-use crate::store::missions::find_mission;
+use crate::store::mission_views::{mission_detail, mission_list, MissionFilter};
+use crate::store::missions::{self, find_mission, MissionPatch, NewMission};
 use crate::store::schedules::{create_schedule, find_schedule, save_context, template_context};
 use crate::store::workspaces::team_workspace;
-use crate::time::{new_id, now};
+use crate::time::now;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
@@ -129,28 +130,19 @@ pub async fn create(
     if let Some(ws) = &workspace_id {
         team_workspace(&mut tx, &caller.team_id, ws).await?;
     }
-    let id = new_id();
-    let at = now();
-    sqlx::query(
-        "INSERT INTO missions (id, team_id, workspace_id, title, description, status, priority, \
-         requires_review, orchestration_mode, merge_policy, mode, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(&id)
-    .bind(&caller.team_id)
-    .bind(&workspace_id)
-    .bind(&title)
-    .bind(&description)
-    .bind(status.as_str())
-    .bind(priority)
-    .bind(requires_review)
-    .bind(mode.as_str())
-    .bind(policy.as_ref().map(Value::to_string))
-    .bind(&work)
-    .bind(&at)
-    .bind(&at)
-    .execute(&mut *tx)
-    .await?;
+    let mission = NewMission {
+        workspace_id,
+        description,
+        status: status.clone(),
+        priority,
+        requires_review,
+        orchestration_mode: mode.clone(),
+        merge_policy: policy,
+        mode: work,
+        ..NewMission::new(&caller.team_id, title)
+    };
+    missions::insert(&mut tx, &mission).await?;
+    let id = mission.id;
     let row = find_mission(&mut tx, &caller.team_id, &id).await?;
     if heartbeat || checkins.any() {
         create_schedule(&mut tx, &row, &context, &state.checkins).await?;
@@ -216,47 +208,17 @@ pub async fn update(
         check_mission_transition(&row.status(), to).map_err(ApiError::BadRequest)?;
     }
     let at = now();
-    sqlx::query(
-        "UPDATE missions SET \
-           title = COALESCE(?, title), \
-           description = CASE WHEN ? THEN ? ELSE description END, \
-           status = COALESCE(?, status), \
-           priority = COALESCE(?, priority), \
-           orchestration_mode = COALESCE(?, orchestration_mode), \
-           updated_at = ? \
-         WHERE id = ?",
-    )
-    .bind(&title)
-    .bind(!description.is_absent())
-    .bind(description.value())
-    .bind(status.as_ref().map(MissionStatus::as_str))
-    .bind(priority.value())
-    .bind(mode.as_ref().map(OrchestrationMode::as_str))
-    .bind(&at)
-    .bind(&id)
-    .execute(&mut *tx)
-    .await?;
-    if let Some(policy) = &policy {
-        sqlx::query("UPDATE missions SET merge_policy = ? WHERE id = ?")
-            .bind(policy.as_ref().map(Value::to_string))
-            .bind(&id)
-            .execute(&mut *tx)
-            .await?;
-    }
-    if let Some(work) = &work {
-        sqlx::query("UPDATE missions SET mode = ? WHERE id = ?")
-            .bind(work)
-            .bind(&id)
-            .execute(&mut *tx)
-            .await?;
-    }
-    if let Field::Set(review) = &requires_review {
-        sqlx::query("UPDATE missions SET requires_review = ? WHERE id = ?")
-            .bind(*review)
-            .bind(&id)
-            .execute(&mut *tx)
-            .await?;
-    }
+    let patch = MissionPatch {
+        title,
+        description: description.patch(),
+        status: status.clone(),
+        priority: priority.value(),
+        orchestration_mode: mode,
+        merge_policy: policy.clone(),
+        mode: work,
+        requires_review: requires_review.clone().value(),
+    };
+    missions::update(&mut tx, &id, &patch, &at).await?;
     // Open PRs that the change puts under agent-review get their reviewer.
     if policy.is_some() || matches!(requires_review, Field::Set(_)) {
         start_reviews(&mut tx, Some(&id), None).await?;
@@ -274,15 +236,7 @@ pub async fn update(
             _ => false,
         };
         budget_raised = raised && row.status() == MissionStatus::BudgetExhausted;
-        sqlx::query(
-            "UPDATE missions SET cost_budget_usd = ?, \
-             status = CASE WHEN ? THEN 'active' ELSE status END WHERE id = ?",
-        )
-        .bind(new.map(|n| format!("{n:.2}")))
-        .bind(budget_raised)
-        .bind(&id)
-        .execute(&mut *tx)
-        .await?;
+        missions::set_budget(&mut tx, &id, *new, budget_raised).await?;
     }
     let updated = find_mission(&mut tx, &caller.team_id, &id).await?;
     // Check-in settings live on the schedule; check-ins run only while the mission is
@@ -380,16 +334,7 @@ pub async fn delete(
     caller.require_admin()?;
     let mut tx = state.db.write().await?;
     let row = find_mission(&mut tx, &caller.team_id, &id).await?;
-    sqlx::query("DELETE FROM missions WHERE id = ?")
-        .bind(&id)
-        .execute(&mut *tx)
-        .await?;
-    if let Some(schedule_id) = &row.schedule_id {
-        sqlx::query("DELETE FROM schedules WHERE id = ?")
-            .bind(schedule_id)
-            .execute(&mut *tx)
-            .await?;
-    }
+    missions::delete(&mut tx, &id, row.schedule_id.as_deref()).await?;
     tx.commit().await?;
     Ok(Json(Success { success: true }))
 }

@@ -11,7 +11,6 @@ mod claim;
 mod events;
 mod github_pr;
 mod mission_runs;
-mod mission_views;
 mod missions;
 mod notes;
 mod paging;

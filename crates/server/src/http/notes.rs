@@ -11,7 +11,8 @@ use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::notes::post;
 use crate::store::missions::find_mission;
-use crate::store::notes::{find_note, NewNote, NoteRow, NOTE_COLUMNS};
+use crate::store::notes::{feed, feed_position, find_note, team_notes, NewNote};
+use crate::store::tasks::is_in_mission;
 use crate::store::workers::find_worker;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -39,39 +40,22 @@ pub async fn list(
         Lookup::Miss(pending) => pending,
     };
     // Notes written in the same millisecond keep their order by rowid.
-    let after: Option<(String, i64)> = match query.get("cursor") {
+    let after = match query.get("cursor") {
         Some(c) => Some(
-            sqlx::query_as(
-                "SELECT created_at, rowid FROM mission_notes WHERE id = ? AND mission_id = ?",
-            )
-            .bind(c)
-            .bind(&id)
-            .fetch_optional(&mut *tx)
-            .await?
-            .ok_or_else(|| ApiError::bad("cursor must be the id of a note of this mission"))?,
+            feed_position(&mut tx, &id, c)
+                .await?
+                .ok_or_else(|| ApiError::bad("cursor must be the id of a note of this mission"))?,
         ),
         None => None,
     };
-    let mut rows: Vec<NoteRow> = sqlx::query_as(&format!(
-        "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE mission_id = ?1 \
-         AND (?2 IS NULL OR type = ?2) \
-         AND (?3 IS NULL OR created_at < ?3 OR (created_at = ?3 AND rowid < ?4)) \
-         ORDER BY created_at DESC, rowid DESC LIMIT ?5"
-    ))
-    .bind(&id)
-    .bind(kind)
-    .bind(after.as_ref().map(|a| a.0.clone()))
-    .bind(after.as_ref().map(|a| a.1))
-    .bind(limit + 1)
-    .fetch_all(&mut *tx)
-    .await?;
-    let has_more = rows.len() as i64 > limit;
-    rows.truncate(limit as usize);
+    let mut notes = feed(&mut tx, &id, kind, after.as_ref(), limit + 1).await?;
+    let has_more = notes.len() as i64 > limit;
+    notes.truncate(limit as usize);
     let next_cursor = has_more
-        .then(|| rows.last().map(|n| n.id.clone()))
+        .then(|| notes.last().map(|n| n.id.clone()))
         .flatten();
     let page = NotesPage {
-        notes: rows.into_iter().map(NoteRow::into_note).collect(),
+        notes,
         next_cursor,
         has_more,
     };
@@ -170,6 +154,7 @@ impl NoteInput {
             worker_id: self.worker_id.clone(),
             default_choice: self.default_choice.clone(),
             options: self.options.clone(),
+            created_at: None,
         }
     }
 }
@@ -188,13 +173,7 @@ pub async fn create(
     let mut tx = state.db.write().await?;
     find_mission(&mut tx, &caller.team_id, &id).await?;
     if let Some(t) = &task_id {
-        let (found,): (i64,) =
-            sqlx::query_as("SELECT COUNT(*) FROM tasks WHERE id = ? AND mission_id = ?")
-                .bind(t)
-                .bind(&id)
-                .fetch_one(&mut *tx)
-                .await?;
-        if found == 0 {
+        if !is_in_mission(&mut tx, t, &id).await? {
             return Err(ApiError::bad("taskId must be a task of this mission"));
         }
     }
@@ -231,16 +210,9 @@ pub async fn reply(
         return Err(ApiError::NotFound("Note not found"));
     }
     let new = NewNote {
-        author: "user",
-        kind: "reply",
-        title: &title,
         body: text,
-        status: "answered",
         reply_to: Some(&note_id),
-        task_id: None,
-        worker_id: None,
-        default_choice: None,
-        options: vec![],
+        ..NewNote::new("user", "reply", &title, "answered")
     };
     let note = post(&mut tx, &caller.team_id, &id, new).await?;
     tx.commit().await?;
@@ -266,18 +238,9 @@ pub async fn team_list(
         Lookup::Hit(response) => return Ok(response),
         Lookup::Miss(pending) => pending,
     };
-    let rows: Vec<NoteRow> = sqlx::query_as(&format!(
-        "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE team_id = ?1 \
-         AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR type = ?3) \
-         ORDER BY created_at DESC, rowid DESC LIMIT 100"
-    ))
-    .bind(&caller.team_id)
-    .bind(status)
-    .bind(kind)
-    .fetch_all(&mut *tx)
-    .await?;
+    let notes = team_notes(&mut tx, &caller.team_id, status.map(String::as_str), kind).await?;
     let page = NotesPage {
-        notes: rows.into_iter().map(NoteRow::into_note).collect(),
+        notes,
         next_cursor: None,
         has_more: false,
     };

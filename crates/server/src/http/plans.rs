@@ -8,14 +8,17 @@ use crate::body::JsonObject;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::store::mission_tasks::mission_tasks;
-use crate::store::tasks::{find_task, TaskRow};
+use crate::store::missions::existing_mission;
+use crate::store::tasks::{
+    self, child_count, find_task, insert_unless_taken, record_plan_rejection, NewTask, TaskRow,
+};
 use crate::time::{new_id, now};
 use axum::extract::{Path, State};
 use axum::Json;
 use buildd_core::plan::plan_in_review;
 use buildd_core::plan_output::{branch_name, resolve_plan, validate_planning_output};
 use buildd_core::plan_phase::PlanRejection;
-use buildd_core::{ApprovedPlan, RejectedPlan, TaskMode, TaskStatus};
+use buildd_core::{ApprovedPlan, RejectedPlan, TaskClass, TaskMode, TaskStatus};
 use serde_json::{json, Value};
 
 /// The planning task `id` and its output, if it is in review; otherwise Buildd's refusal.
@@ -27,11 +30,7 @@ async fn plan_under_review(tx: &mut Tx, caller: &Caller, id: &str) -> ApiResult<
     if task.status() != TaskStatus::Completed {
         return Err(ApiError::bad("Planning task has not completed yet"));
     }
-    let (children,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM tasks WHERE parent_task_id = ?")
-        .bind(id)
-        .fetch_one(&mut **tx)
-        .await?;
-    if children > 0 {
+    if child_count(tx, id).await? > 0 {
         return Err(ApiError::Conflict("Plan already approved".into()));
     }
     let context: Value = serde_json::from_str(&task.context).unwrap_or(Value::Null);
@@ -68,15 +67,11 @@ pub async fn approve(
     let (plan_task, output) = plan_under_review(&mut tx, &caller, &id).await?;
     let plan = validate_planning_output(&output).map_err(|e| ApiError::bad(e.join("; ")))?;
     let resolved = resolve_plan(&plan.plan).map_err(ApiError::BadRequest)?;
-    let default_requirement: Option<String> = match &plan_task.mission_id {
+    let default_requirement = match &plan_task.mission_id {
         Some(m) => {
-            sqlx::query_as::<_, (Option<String>,)>(
-                "SELECT default_output_requirement FROM missions WHERE id = ?",
-            )
-            .bind(m)
-            .fetch_one(&mut *tx)
-            .await?
-            .0
+            existing_mission(&mut tx, m)
+                .await?
+                .default_output_requirement
         }
         None => None,
     };
@@ -91,36 +86,32 @@ pub async fn approve(
             .clone()
             .or_else(|| default_requirement.clone())
             .unwrap_or_else(|| "auto".into());
-        let depends_on: Vec<&String> = resolved.depends_on[i].iter().map(|&d| &ids[d]).collect();
+        let depends_on: Vec<String> = resolved.depends_on[i]
+            .iter()
+            .map(|&d| ids[d].clone())
+            .collect();
         let context = match resolved.base_branch[i] {
             Some(b) => json!({"baseBranch": branch_name(&ids[b], &plan.plan[b].title)}),
             None => json!({}),
         };
-        sqlx::query(
-            "INSERT INTO tasks (id, team_id, workspace_id, mission_id, parent_task_id, title, \
-             description, mode, task_class, status, creation_source, priority, role_slug, \
-             output_requirement, required_capabilities, depends_on, context, \
-             created_by_account_id, created_at, updated_at) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, 'execution', 'work', 'pending', 'api', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(child)
-        .bind(&caller.team_id)
-        .bind(&plan_task.workspace_id)
-        .bind(&plan_task.mission_id)
-        .bind(&id)
-        .bind(&step.title)
-        .bind(&step.description)
-        .bind(step.priority.unwrap_or(0))
-        .bind(&step.role_slug)
-        .bind(&requirement)
-        .bind(serde_json::to_string(&step.required_capabilities)?)
-        .bind(serde_json::to_string(&depends_on)?)
-        .bind(context.to_string())
-        .bind(&caller.account_id)
-        .bind(&at)
-        .bind(&at)
-        .execute(&mut *tx)
-        .await?;
+        let task = NewTask {
+            id: child.clone(),
+            mission_id: plan_task.mission_id.clone(),
+            parent_task_id: Some(id.clone()),
+            description: Some(step.description.clone()),
+            creation_source: Some("api".into()),
+            priority: step.priority.unwrap_or(0),
+            role_slug: step.role_slug.clone(),
+            output_requirement: requirement,
+            required_capabilities: step.required_capabilities.clone(),
+            depends_on,
+            context,
+            created_by_account_id: Some(caller.account_id.clone()),
+            created_at: at.clone(),
+            updated_at: at.clone(),
+            ..NewTask::new(&caller.team_id, &plan_task.workspace_id, step.title.clone())
+        };
+        tasks::insert(&mut tx, &task).await?;
     }
     tx.commit().await?;
     Ok(Json(ApprovedPlan { tasks: ids }))
@@ -148,52 +139,36 @@ pub async fn reject(
     context.remove("planRejection");
     context.insert("planFeedback".into(), Value::String(feedback.clone()));
     context.insert("previousPlanTaskId".into(), Value::String(id.clone()));
-    let revision = new_id();
-    let at = now();
-    let inserted = sqlx::query(
-        "INSERT INTO tasks (id, team_id, workspace_id, mission_id, parent_task_id, title, \
-         description, context, mode, task_class, status, creation_source, priority, role_slug, \
-         created_by_account_id, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'planning', 'bookkeeping', 'pending', 'api', ?, ?, ?, ?, ?)",
-    )
-    .bind(&revision)
-    .bind(&caller.team_id)
-    .bind(&old.workspace_id)
-    .bind(&old.mission_id)
-    .bind(&old.parent_task_id)
-    .bind(format!("{} (revised)", old.title))
-    .bind(&old.description)
-    .bind(Value::Object(context).to_string())
-    .bind(old.priority)
-    .bind(&old.role_slug)
-    .bind(&caller.account_id)
-    .bind(&at)
-    .bind(&at)
-    .execute(&mut *tx)
-    .await;
-    match inserted {
-        Ok(_) => {}
-        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-            return Err(ApiError::Conflict(
-                "The mission already has a planning task in flight".into(),
-            ))
-        }
-        Err(e) => return Err(e.into()),
+    let revision = NewTask {
+        mission_id: old.mission_id.clone(),
+        parent_task_id: old.parent_task_id.clone(),
+        description: old.description.clone(),
+        context: Value::Object(context),
+        mode: TaskMode::Planning,
+        task_class: TaskClass::Bookkeeping,
+        creation_source: Some("api".into()),
+        priority: old.priority,
+        role_slug: old.role_slug.clone(),
+        created_by_account_id: Some(caller.account_id.clone()),
+        ..NewTask::new(
+            &caller.team_id,
+            &old.workspace_id,
+            format!("{} (revised)", old.title),
+        )
+    };
+    if !insert_unless_taken(&mut tx, &revision).await? {
+        return Err(ApiError::Conflict(
+            "The mission already has a planning task in flight".into(),
+        ));
     }
+    let (revision, at) = (revision.id, revision.created_at);
     // The rejected plan keeps its context and records the rejection and its revision.
     let rejection = serde_json::to_value(PlanRejection {
         feedback: feedback.clone(),
         rejected_at: Some(at.clone()),
         revision_task_id: Some(revision.clone()),
     })?;
-    sqlx::query(
-        "UPDATE tasks SET context = json_set(context, '$.planRejection', json(?)),          updated_at = ? WHERE id = ?",
-    )
-    .bind(rejection.to_string())
-    .bind(&at)
-    .bind(&id)
-    .execute(&mut *tx)
-    .await?;
+    record_plan_rejection(&mut tx, &id, &rejection, &at).await?;
     tx.commit().await?;
     Ok(Json(RejectedPlan { task_id: revision }))
 }

@@ -9,16 +9,17 @@ use crate::error::{ApiError, ApiResult};
 use crate::flows::prs::merge::{maybe_auto_merge, merge};
 use crate::flows::prs::rails::{context, evaluate};
 use crate::flows::prs::review::{recheck_approval, request_review};
-use crate::store::prs::{find_pr, PrRow, PR_COLUMNS};
+use crate::store::prs::{find_pr, insert_check, team_prs, PrRow};
+use crate::store::tasks::task_by_id;
 use crate::store::workspaces::team_workspace;
-use crate::time::{new_id, now};
+use crate::time::now;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
 use buildd_core::markdown::is_web_address;
 use buildd_core::pr_rails::Files;
-use buildd_core::pull_request::{PullRequest, PullRequestList};
+use buildd_core::pull_request::{CheckRun, PullRequest, PullRequestList};
 use buildd_core::AccountLevel;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -27,11 +28,7 @@ use std::collections::HashMap;
 async fn view(tx: &mut Tx, pr: &PrRow) -> ApiResult<PullRequest> {
     let title: Option<String> = match (&pr.title, &pr.task_id) {
         (Some(title), _) => Some(title.clone()),
-        (None, Some(t)) => sqlx::query_as::<_, (String,)>("SELECT title FROM tasks WHERE id = ?")
-            .bind(t)
-            .fetch_optional(&mut **tx)
-            .await?
-            .map(|(t,)| t),
+        (None, Some(t)) => task_by_id(tx, t).await?.map(|t| t.title),
         (None, None) => None,
     };
     let ctx = context(tx, pr).await?;
@@ -90,15 +87,12 @@ pub async fn list(
         Lookup::Hit(response) => return Ok(response),
         Lookup::Miss(pending) => pending,
     };
-    let rows: Vec<PrRow> = sqlx::query_as(&format!(
-        "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.team_id = ?1 \
-         AND (?2 IS NULL OR p.mission_id = ?2) AND (?3 IS NULL OR p.workspace_id = ?3) \
-         ORDER BY p.number DESC LIMIT 200"
-    ))
-    .bind(&caller.team_id)
-    .bind(mission_id)
-    .bind(workspace_id)
-    .fetch_all(&mut *tx)
+    let rows = team_prs(
+        &mut tx,
+        &caller.team_id,
+        mission_id.map(String::as_str),
+        workspace_id.map(String::as_str),
+    )
     .await?;
     let mut prs = Vec::with_capacity(rows.len());
     for row in &rows {
@@ -165,20 +159,14 @@ pub async fn record_check(
     }
     let mut tx = state.db.write().await?;
     let pr = team_pr(&mut tx, &caller, &body, number).await?;
-    sqlx::query(
-        "INSERT INTO check_runs (id, pr_id, head_sha, name, status, conclusion, details_url, \
-         created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(new_id())
-    .bind(&pr.id)
-    .bind(&sha)
-    .bind(&name)
-    .bind(&status)
-    .bind(&conclusion)
-    .bind(&details_url)
-    .bind(now())
-    .execute(&mut *tx)
-    .await?;
+    let check = CheckRun {
+        name,
+        head_sha: sha,
+        status,
+        conclusion,
+        details_url,
+    };
+    insert_check(&mut tx, &pr.id, &check, &now()).await?;
     if pr.state == "open" && !maybe_auto_merge(&mut tx, &pr).await? {
         request_review(&mut tx, &pr).await?;
         // An approval that waited for CI on this commit is decided now.

@@ -6,11 +6,11 @@ use super::state::AppState;
 use crate::body::{Field, JsonObject};
 use crate::error::{ApiError, ApiResult};
 use crate::store::tasks::find_task;
-use crate::store::workers::{find_worker, WorkerRow, WORKER_COLUMNS, WORKER_ORDER};
+use crate::store::workers::{append_instruction, find_worker, newest_of_task};
 use crate::time::now;
 use axum::extract::{Path, State};
 use axum::Json;
-use buildd_core::{Instructed, InstructionEntry, TaskMessages, INSTRUCTION_HISTORY_CAP};
+use buildd_core::{Instructed, TaskMessages};
 
 /// Longest message a person can send an agent.
 const MESSAGE_LIMIT: usize = 4000;
@@ -38,21 +38,7 @@ pub async fn instruct(
     if worker.is_finished() {
         return Err(ApiError::bad("Cannot instruct completed or failed workers"));
     }
-    let mut history = worker.history();
-    history.push(InstructionEntry {
-        kind: "instruction".into(),
-        message,
-        timestamp: chrono::Utc::now().timestamp_millis(),
-        delivery_state: Some("pending".into()),
-    });
-    let overflow = history.len().saturating_sub(INSTRUCTION_HISTORY_CAP);
-    history.drain(..overflow);
-    sqlx::query("UPDATE workers SET instruction_history = ?, updated_at = ? WHERE id = ?")
-        .bind(serde_json::to_string(&history)?)
-        .bind(now())
-        .bind(&id)
-        .execute(&mut *tx)
-        .await?;
+    append_instruction(&mut tx, &worker, message, &now()).await?;
     tx.commit().await?;
     Ok(Json(Instructed {
         ok: true,
@@ -68,12 +54,7 @@ pub async fn messages(
 ) -> ApiResult<Json<TaskMessages>> {
     let mut tx = state.db.read().await?;
     find_task(&mut tx, &caller.team_id, &id).await?;
-    let newest: Option<WorkerRow> = sqlx::query_as(&format!(
-        "SELECT {WORKER_COLUMNS} FROM workers w WHERE w.task_id = ? ORDER BY {WORKER_ORDER} LIMIT 1"
-    ))
-    .bind(&id)
-    .fetch_optional(&mut *tx)
-    .await?;
+    let newest = newest_of_task(&mut tx, &id).await?;
     Ok(Json(TaskMessages {
         task_id: id,
         worker_id: newest.as_ref().map(|w| w.id.clone()),

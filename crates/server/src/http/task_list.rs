@@ -4,7 +4,7 @@ use super::caller::Caller;
 use super::paging;
 use super::state::AppState;
 use crate::error::{ApiError, ApiResult};
-use crate::store::tasks::{TaskRow, TASK_COLUMNS, TASK_FROM};
+use crate::store::tasks::list::{self, TaskFilter};
 use crate::store::workspaces::team_workspaces;
 use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Response};
@@ -49,25 +49,16 @@ pub async fn list(
     };
     let limit = paging::limit(&query, 200)?;
     let offset = paging::offset(&query)?;
-    let statuses_json = statuses.map(|s| serde_json::to_string(&s)).transpose()?;
-    let filter = "t.team_id = ?1 AND (?2 IS NULL OR t.mission_id = ?2) \
-        AND (?3 IS NULL OR t.workspace_id = ?3) \
-        AND (?4 IS NULL OR t.status IN (SELECT value FROM json_each(?4)))";
-    let mission_id = query.get("missionId");
-    let workspace_id = query.get("workspaceId");
+    let filter = TaskFilter {
+        team_id: &caller.team_id,
+        mission_id: query.get("missionId").map(String::as_str),
+        workspace_id: query.get("workspaceId").map(String::as_str),
+        statuses: statuses.as_deref(),
+    };
 
     let mut tx = state.db.read().await?;
     let Some(limit) = limit else {
-        let rows: Vec<TaskRow> = sqlx::query_as(&format!(
-            "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE {filter} \
-             ORDER BY t.created_at DESC, t.rowid DESC LIMIT 200"
-        ))
-        .bind(&caller.team_id)
-        .bind(mission_id)
-        .bind(workspace_id)
-        .bind(&statuses_json)
-        .fetch_all(&mut *tx)
-        .await?;
+        let rows = list::newest(&mut tx, &filter).await?;
         let workspaces: HashMap<String, TaskWorkspace> = team_workspaces(&mut tx, &caller.team_id)
             .await?
             .into_iter()
@@ -85,29 +76,8 @@ pub async fn list(
         .into_response());
     };
 
-    let rows: Vec<TaskRow> = sqlx::query_as(&format!(
-        "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE {filter} \
-         ORDER BY CASE t.status WHEN 'pending' THEN 0 WHEN 'assigned' THEN 1 \
-           WHEN 'in_progress' THEN 2 ELSE 3 END, t.priority DESC, t.created_at DESC, t.rowid DESC \
-         LIMIT ?5 OFFSET ?6"
-    ))
-    .bind(&caller.team_id)
-    .bind(mission_id)
-    .bind(workspace_id)
-    .bind(&statuses_json)
-    .bind(limit)
-    .bind(offset)
-    .fetch_all(&mut *tx)
-    .await?;
-    let (total, pending): (i64, i64) = sqlx::query_as(&format!(
-        "SELECT COUNT(*), COALESCE(SUM(t.status = 'pending'), 0) FROM tasks t WHERE {filter}"
-    ))
-    .bind(&caller.team_id)
-    .bind(mission_id)
-    .bind(workspace_id)
-    .bind(&statuses_json)
-    .fetch_one(&mut *tx)
-    .await?;
+    let rows = list::page(&mut tx, &filter, limit, offset).await?;
+    let (total, pending) = list::counts(&mut tx, &filter).await?;
     let tasks: Vec<TaskPageItem> = rows
         .iter()
         .map(|t| TaskPageItem {

@@ -5,16 +5,15 @@ use super::paging;
 use super::state::AppState;
 use crate::body::{Field, JsonObject};
 use crate::error::{ApiError, ApiResult};
-use crate::flows::leases::drop_runner;
 use crate::flows::outcomes::{requeue_blocked, task_finished};
 use crate::flows::task_checks::{
     check_dependencies, check_no_cycle, reopen_mission, resolve_workspace,
 };
 use crate::store::missions::find_mission;
-use crate::store::tasks::find_task;
-use crate::store::workers::{find_worker, WorkerRow, WORKER_COLUMNS, WORKER_ORDER};
+use crate::store::tasks::{self, find_task, NewTask, TaskPatch};
+use crate::store::workers::{self, fail_unfinished, find_worker, WorkerRow};
 use crate::store::workspaces::team_workspace;
-use crate::time::{new_id, now};
+use crate::time::now;
 use axum::extract::{Path, Query, State};
 use axum::Json;
 use buildd_core::{
@@ -97,8 +96,6 @@ pub async fn create(
             .await
             .map_err(|_| ApiError::bad("parentTaskId references an unknown task"))?;
     }
-    let id = new_id();
-    check_dependencies(&mut tx, &caller.team_id, &workspace.id, &id, &depends_on).await?;
     let requirement = requirement
         .map(|r| r.as_str().to_string())
         .or_else(|| {
@@ -107,38 +104,35 @@ pub async fn create(
                 .and_then(|m| m.default_output_requirement.clone())
         })
         .unwrap_or_else(|| "auto".into());
-    let at = now();
-    sqlx::query(
-        "INSERT INTO tasks (id, team_id, workspace_id, mission_id, parent_task_id, title, \
-         description, context, priority, task_class, created_by_account_id, created_by_worker_id, \
-         creation_source, category, output_requirement, role_slug, depends_on, requires_review, \
-         created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    let task = NewTask {
+        mission_id: mission_id.clone(),
+        parent_task_id,
+        description,
+        context: Value::Object(context),
+        priority,
+        task_class: class_for_new_task(&title),
+        created_by_account_id: Some(caller.account_id.clone()),
+        created_by_worker_id: created_by_worker,
+        creation_source: Some(source),
+        category,
+        role_slug,
+        depends_on,
+        requires_review,
+        output_requirement: requirement,
+        ..NewTask::new(&caller.team_id, &workspace.id, title)
+    };
+    let id = task.id.clone();
+    check_dependencies(
+        &mut tx,
+        &caller.team_id,
+        &workspace.id,
+        &id,
+        &task.depends_on,
     )
-    .bind(&id)
-    .bind(&caller.team_id)
-    .bind(&workspace.id)
-    .bind(&mission_id)
-    .bind(&parent_task_id)
-    .bind(&title)
-    .bind(&description)
-    .bind(Value::Object(context).to_string())
-    .bind(priority)
-    .bind(class_for_new_task(&title).as_str())
-    .bind(&caller.account_id)
-    .bind(&created_by_worker)
-    .bind(&source)
-    .bind(&category)
-    .bind(&requirement)
-    .bind(&role_slug)
-    .bind(serde_json::to_string(&depends_on)?)
-    .bind(requires_review)
-    .bind(&at)
-    .bind(&at)
-    .execute(&mut *tx)
     .await?;
+    tasks::insert(&mut tx, &task).await?;
     if let Some(m) = &mission_id {
-        reopen_mission(&mut tx, m, &at).await?;
+        reopen_mission(&mut tx, m, &task.created_at).await?;
     }
     let row = find_task(&mut tx, &caller.team_id, &id).await?;
     tx.commit().await?;
@@ -173,12 +167,7 @@ pub async fn detail(
         });
     }
     if include_workers {
-        let workers: Vec<WorkerRow> = sqlx::query_as(&format!(
-            "SELECT {WORKER_COLUMNS} FROM workers w WHERE w.task_id = ? ORDER BY {WORKER_ORDER}"
-        ))
-        .bind(&id)
-        .fetch_all(&mut *tx)
-        .await?;
+        let workers = workers::of_task(&mut tx, &id).await?;
         task.workers = Some(workers.iter().map(WorkerRow::to_task_worker).collect());
     }
     Ok(Json(task))
@@ -230,61 +219,26 @@ pub async fn update(
         check_dependencies(&mut tx, &caller.team_id, &row.workspace_id, &id, deps).await?;
         check_no_cycle(&mut tx, &caller.team_id, &id, deps).await?;
     }
-    if let Some(s) = &status {
-        if matches!(s, TaskStatus::Completed | TaskStatus::Failed) {
-            let (live,): (i64,) = sqlx::query_as(
-                "SELECT COUNT(*) FROM workers WHERE task_id = ? \
-                 AND status IN ('running', 'waiting_input')",
-            )
-            .bind(&id)
-            .fetch_one(&mut *tx)
-            .await?;
-            if live > 0 {
-                return Err(ApiError::Conflict(
-                    "Cannot change status directly — task has an active worker. \
-                     Use complete_task via the worker instead."
-                        .into(),
-                ));
-            }
-        }
+    let ends = matches!(status, Some(TaskStatus::Completed | TaskStatus::Failed));
+    if ends && workers::live_count(&mut tx, &id).await? > 0 {
+        return Err(ApiError::Conflict(
+            "Cannot change status directly — task has an active worker. \
+             Use complete_task via the worker instead."
+                .into(),
+        ));
     }
     let at = now();
-    let clear_claim = status == Some(TaskStatus::Pending);
-    sqlx::query(
-        "UPDATE tasks SET \
-           title = COALESCE(?1, title), \
-           description = CASE WHEN ?2 THEN ?3 ELSE description END, \
-           priority = COALESCE(?4, priority), \
-           role_slug = CASE WHEN ?5 THEN NULLIF(?6, '') ELSE role_slug END, \
-           mission_id = CASE WHEN ?7 THEN NULLIF(?8, '') ELSE mission_id END, \
-           depends_on = COALESCE(?9, depends_on), \
-           status = COALESCE(?10, status), \
-           claimed_by = CASE WHEN ?11 THEN NULL ELSE claimed_by END, \
-           claimed_at = CASE WHEN ?11 THEN NULL ELSE claimed_at END, \
-           expires_at = CASE WHEN ?11 THEN NULL ELSE expires_at END, \
-           updated_at = ?12 \
-         WHERE id = ?13",
-    )
-    .bind(&title)
-    .bind(!description.is_absent())
-    .bind(description.value())
-    .bind(priority.value())
-    .bind(!role_slug.is_absent())
-    .bind(role_slug.value())
-    .bind(!mission_id.is_absent())
-    .bind(mission_id.clone().value())
-    .bind(
-        depends_on
-            .value()
-            .map(|d| serde_json::to_string(&d))
-            .transpose()?,
-    )
-    .bind(status.as_ref().map(TaskStatus::as_str))
-    .bind(clear_claim)
-    .bind(&at)
-    .bind(&id)
-    .execute(&mut *tx)
-    .await?;
+    let patch = TaskPatch {
+        title,
+        description: description.patch(),
+        priority: priority.value(),
+        role_slug: role_slug.patch(),
+        mission_id: mission_id.clone().patch(),
+        depends_on: depends_on.value(),
+        status: status.clone(),
+    };
+    let clear_claim = patch.requeues();
+    tasks::update(&mut tx, &id, &patch, &at).await?;
     if status.as_ref().is_some_and(TaskStatus::is_terminal) && !row.status().is_terminal() {
         task_finished(&mut tx, &caller.team_id, &id).await?;
     }
@@ -293,7 +247,7 @@ pub async fn update(
     }
     // Back in the queue: a runner still on it has lost it, and its reports are refused.
     if clear_claim {
-        drop_runner(&mut tx, &id, "Returned to the queue by a person", &at).await?;
+        fail_unfinished(&mut tx, &id, "Returned to the queue by a person", &at).await?;
     }
     let updated = find_task(&mut tx, &caller.team_id, &id).await?;
     if let Some(m) = &updated.mission_id {
@@ -337,21 +291,7 @@ pub async fn delete(
              delete with force=true"
         )));
     }
-    sqlx::query(
-        "UPDATE tasks SET depends_on = \
-           (SELECT json_group_array(d.value) FROM json_each(tasks.depends_on) d WHERE d.value <> ?1), \
-         updated_at = ?2 \
-         WHERE team_id = ?3 AND EXISTS (SELECT 1 FROM json_each(tasks.depends_on) d WHERE d.value = ?1)",
-    )
-    .bind(&id)
-    .bind(now())
-    .bind(&caller.team_id)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query("DELETE FROM tasks WHERE id = ?")
-        .bind(&id)
-        .execute(&mut *tx)
-        .await?;
+    tasks::delete(&mut tx, &caller.team_id, &id).await?;
     tx.commit().await?;
     Ok(Json(Success { success: true }))
 }

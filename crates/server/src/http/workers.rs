@@ -12,15 +12,18 @@ use crate::flows::leases::renew;
 use crate::flows::outcomes::task_finished;
 use crate::flows::prs::record::route_pr;
 use crate::flows::prs::review::apply_verdict;
-use crate::store::tasks::find_task;
-use crate::store::workers::{find_worker, set_milestones, WorkerRow};
+use crate::store::tasks::{find_task, set_outcome};
+use crate::store::workers::{
+    self, deliver_pending, find_worker, report_progress, set_milestones, Finish, Progress,
+    WorkerRow,
+};
 use crate::time::now;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use buildd_core::plan_output::validate_planning_output;
 use buildd_core::reviewer::validate_reviewer_output;
-use buildd_core::{InstructionEntry, TaskMode, TaskStatus, WorkerStatus, PLAN_NOT_VALIDATED};
+use buildd_core::{TaskMode, TaskStatus, WorkerStatus, PLAN_NOT_VALIDATED};
 use serde_json::{json, Map, Value};
 
 /// Statuses a worker may report while it works.
@@ -115,20 +118,13 @@ pub async fn update(
     let progress = matches!(report, Report::Progress(_));
     match report {
         Report::Progress(status) => {
-            sqlx::query(
-                "UPDATE workers SET status = COALESCE(?, status), \
-                 current_action = CASE WHEN ? THEN ? ELSE current_action END, \
-                 pr_url = ?, pr_number = ?, updated_at = ? WHERE id = ?",
-            )
-            .bind(status.as_ref().map(WorkerStatus::as_str))
-            .bind(!current_action.is_absent())
-            .bind(current_action.clone().value())
-            .bind(&pr_url)
-            .bind(pr_number)
-            .bind(&at)
-            .bind(&id)
-            .execute(&mut *tx)
-            .await?;
+            let progress = Progress {
+                status: status.as_ref(),
+                current_action: current_action.clone().patch(),
+                pr_url: pr_url.as_deref(),
+                pr_number,
+            };
+            report_progress(&mut tx, &id, &progress, &at).await?;
             renew(&mut tx, &task.id, &id, chrono::Utc::now()).await?;
         }
         Report::Completed => {
@@ -268,7 +264,7 @@ pub async fn update(
         route_pr(&mut tx, &worker, &task, pr_report.as_ref(), false).await?;
     }
     // Queued instructions reach the worker in this answer, once.
-    let instructions = deliver_instructions(&mut tx, &id).await?;
+    let instructions = deliver_pending(&mut tx, &id).await?;
     let row = find_worker(&mut tx, &caller.team_id, &id).await?;
     tx.commit().await?;
     let mut out = serde_json::to_value(row.to_worker())?;
@@ -308,23 +304,13 @@ async fn finish(
     error: Option<&str>,
     at: &str,
 ) -> ApiResult<()> {
-    sqlx::query(
-        "UPDATE workers SET status = ?, error = ?, pr_url = ?, pr_number = ?, \
-         pr_lifecycle_status = CASE WHEN ? IS NOT NULL AND pr_lifecycle_status IS NULL \
-           THEN 'pr_open' ELSE pr_lifecycle_status END, \
-         current_action = NULL, completed_at = ?, updated_at = ? WHERE id = ?",
-    )
-    .bind(status.as_str())
-    .bind(error)
-    .bind(pr_url)
-    .bind(pr_number)
-    .bind(pr_url)
-    .bind(at)
-    .bind(at)
-    .bind(&worker.id)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
+    let finish = Finish {
+        status,
+        error,
+        pr_url: pr_url.as_deref(),
+        pr_number,
+    };
+    workers::finish(tx, &worker.id, &finish, at).await
 }
 
 async fn set_task_outcome(
@@ -334,38 +320,5 @@ async fn set_task_outcome(
     result: &Value,
     at: &str,
 ) -> ApiResult<()> {
-    sqlx::query("UPDATE tasks SET status = ?, result = ?, updated_at = ? WHERE id = ?")
-        .bind(status.as_str())
-        .bind(result.to_string())
-        .bind(at)
-        .bind(task_id)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
-}
-
-/// Marks the worker's pending instructions delivered and returns their text.
-async fn deliver_instructions(tx: &mut Tx, worker_id: &str) -> ApiResult<Option<String>> {
-    let (history,): (String,) =
-        sqlx::query_as("SELECT instruction_history FROM workers WHERE id = ?")
-            .bind(worker_id)
-            .fetch_one(&mut **tx)
-            .await?;
-    let mut entries: Vec<InstructionEntry> = serde_json::from_str(&history).unwrap_or_default();
-    let mut texts = Vec::new();
-    for e in entries.iter_mut() {
-        if e.delivery_state.as_deref() == Some("pending") {
-            e.delivery_state = Some("delivered".into());
-            texts.push(e.message.clone());
-        }
-    }
-    if texts.is_empty() {
-        return Ok(None);
-    }
-    sqlx::query("UPDATE workers SET instruction_history = ? WHERE id = ?")
-        .bind(serde_json::to_string(&entries)?)
-        .bind(worker_id)
-        .execute(&mut **tx)
-        .await?;
-    Ok(Some(texts.join("\n\n")))
+    set_outcome(tx, task_id, &status, Some(result), at).await
 }

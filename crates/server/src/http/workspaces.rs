@@ -3,11 +3,11 @@
 use super::caller::Caller;
 use super::state::AppState;
 use crate::body::{Field, JsonObject};
-use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::prs::review::start_reviews;
-use crate::store::workspaces::{team_workspace, team_workspaces};
-use crate::time::{new_id, now};
+use crate::store::workspaces::{
+    self, name_taken, team_workspace, team_workspaces, NewWorkspace, WorkspacePatch,
+};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
@@ -53,18 +53,6 @@ fn normalize_repo(key: &str, value: &str) -> ApiResult<String> {
     }
 }
 
-async fn name_taken(tx: &mut Tx, team_id: &str, name: &str, except: &str) -> ApiResult<bool> {
-    let (n,): (i64,) = sqlx::query_as(
-        "SELECT COUNT(*) FROM workspaces WHERE team_id = ? AND name = ? AND id != ?",
-    )
-    .bind(team_id)
-    .bind(name)
-    .bind(except)
-    .fetch_one(&mut **tx)
-    .await?;
-    Ok(n > 0)
-}
-
 /// `GET /api/workspaces/{id}/config`: what a runner reads at the start of every session.
 pub async fn config(
     State(state): State<AppState>,
@@ -98,21 +86,12 @@ pub async fn create(
             "name: a workspace called \"{name}\" already exists"
         )));
     }
-    let id = new_id();
-    let at = now();
-    sqlx::query(
-        "INSERT INTO workspaces (id, team_id, name, repo, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?)",
-    )
-    .bind(&id)
-    .bind(&caller.team_id)
-    .bind(&name)
-    .bind(&repo)
-    .bind(&at)
-    .bind(&at)
-    .execute(&mut *tx)
-    .await?;
-    let row = team_workspace(&mut tx, &caller.team_id, &id).await?;
+    let workspace = NewWorkspace {
+        repo,
+        ..NewWorkspace::new(&caller.team_id, name)
+    };
+    workspaces::insert(&mut tx, &workspace).await?;
+    let row = team_workspace(&mut tx, &caller.team_id, &workspace.id).await?;
     tx.commit().await?;
     Ok((
         StatusCode::CREATED,
@@ -194,32 +173,17 @@ pub async fn update(
         }
         None => None,
     };
-    sqlx::query(
-        "UPDATE workspaces SET \
-           name = COALESCE(?1, name), \
-           repo = CASE WHEN ?2 THEN ?3 ELSE repo END, \
-           local_path = CASE WHEN ?4 THEN ?5 ELSE local_path END, \
-           access_mode = COALESCE(?6, access_mode), \
-           data_class = COALESCE(?7, data_class), \
-           max_concurrent_tasks = COALESCE(?8, max_concurrent_tasks), \
-           git_config = COALESCE(?9, git_config), \
-           updated_at = ?10 \
-         WHERE id = ?11",
-    )
-    .bind(&name)
-    .bind(!repo.is_absent())
-    .bind(repo.value())
-    .bind(!branch.is_absent())
-    .bind(branch.value())
-    .bind(access_mode.as_ref().map(AccessMode::as_str))
-    .bind(&data_class)
-    .bind(max_concurrent)
-    .bind(&merged_git_config)
-    .bind(now())
-    .bind(&id)
-    .execute(&mut *tx)
-    .await?;
-    if merged_git_config.is_some() {
+    let patch = WorkspacePatch {
+        name,
+        repo: repo.patch(),
+        local_path: branch.patch(),
+        access_mode,
+        data_class,
+        max_concurrent_tasks: max_concurrent,
+        git_config: merged_git_config,
+    };
+    workspaces::update(&mut tx, &id, &patch).await?;
+    if patch.git_config.is_some() {
         // Open PRs that the new default puts under agent-review get their reviewer.
         start_reviews(&mut tx, None, Some(&id)).await?;
     }

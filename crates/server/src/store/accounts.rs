@@ -2,6 +2,7 @@
 //! tell keys apart), so it is shown once, when it is created.
 
 use crate::db::Tx;
+use crate::error::ApiResult;
 use crate::time::{new_id, now};
 use buildd_core::AccountLevel;
 use rand::RngCore;
@@ -85,4 +86,24 @@ pub async fn create_key(
     .execute(&mut **tx)
     .await?;
     Ok(key)
+}
+
+/// The ids of the team's accounts called `name`.
+pub async fn accounts_named(tx: &mut Tx, team_id: &str, name: &str) -> ApiResult<Vec<String>> {
+    let rows: Vec<(String,)> =
+        sqlx::query_as("SELECT id FROM accounts WHERE team_id = ? AND name = ?")
+            .bind(team_id)
+            .bind(name)
+            .fetch_all(&mut **tx)
+            .await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
+}
+
+/// Deletes account `id`: its key stops working.
+pub async fn delete_account(tx: &mut Tx, id: &str) -> ApiResult<()> {
+    sqlx::query("DELETE FROM accounts WHERE id = ?")
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }

@@ -7,8 +7,8 @@ use crate::time::{new_id, now};
 use buildd_core::note::MissionNote;
 
 #[derive(sqlx::FromRow)]
-pub struct NoteRow {
-    pub id: String,
+struct NoteRow {
+    id: String,
     mission_id: Option<String>,
     task_id: Option<String>,
     worker_id: Option<String>,
@@ -23,12 +23,11 @@ pub struct NoteRow {
     created_at: String,
 }
 
-pub const NOTE_COLUMNS: &str =
-    "id, mission_id, task_id, worker_id, author_type, type, title, body, \
+const NOTE_COLUMNS: &str = "id, mission_id, task_id, worker_id, author_type, type, title, body, \
     reply_to, default_choice, options, status, created_at";
 
 impl NoteRow {
-    pub fn into_note(self) -> MissionNote {
+    fn into_note(self) -> MissionNote {
         MissionNote {
             id: self.id,
             mission_id: self.mission_id,
@@ -48,14 +47,97 @@ impl NoteRow {
     }
 }
 
-pub async fn find_note(tx: &mut Tx, mission_id: &str, id: &str) -> ApiResult<Option<NoteRow>> {
-    Ok(sqlx::query_as(&format!(
+/// The note `id` of mission `mission_id`'s feed.
+pub async fn find_note(tx: &mut Tx, mission_id: &str, id: &str) -> ApiResult<Option<MissionNote>> {
+    let row: Option<NoteRow> = sqlx::query_as(&format!(
         "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE id = ? AND mission_id = ?"
     ))
     .bind(id)
     .bind(mission_id)
     .fetch_optional(&mut **tx)
+    .await?;
+    Ok(row.map(NoteRow::into_note))
+}
+
+/// Where note `id` stands in mission `mission_id`'s feed: when it was written, and its rowid
+/// (notes of the same millisecond keep their order by it).
+pub async fn feed_position(
+    tx: &mut Tx,
+    mission_id: &str,
+    id: &str,
+) -> ApiResult<Option<(String, i64)>> {
+    Ok(sqlx::query_as(
+        "SELECT created_at, rowid FROM mission_notes WHERE id = ? AND mission_id = ?",
+    )
+    .bind(id)
+    .bind(mission_id)
+    .fetch_optional(&mut **tx)
     .await?)
+}
+
+/// Up to `limit` notes of mission `mission_id`'s feed, of `kind` when given, newest first,
+/// from just after `after` (a [`feed_position`]) when given.
+pub async fn feed(
+    tx: &mut Tx,
+    mission_id: &str,
+    kind: Option<&str>,
+    after: Option<&(String, i64)>,
+    limit: i64,
+) -> ApiResult<Vec<MissionNote>> {
+    let rows: Vec<NoteRow> = sqlx::query_as(&format!(
+        "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE mission_id = ?1 \
+         AND (?2 IS NULL OR type = ?2) \
+         AND (?3 IS NULL OR created_at < ?3 OR (created_at = ?3 AND rowid < ?4)) \
+         ORDER BY created_at DESC, rowid DESC LIMIT ?5"
+    ))
+    .bind(mission_id)
+    .bind(kind)
+    .bind(after.map(|a| a.0.clone()))
+    .bind(after.map(|a| a.1))
+    .bind(limit)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows.into_iter().map(NoteRow::into_note).collect())
+}
+
+/// The team's newest 100 notes across missions, of `status` and `kind` when given.
+pub async fn team_notes(
+    tx: &mut Tx,
+    team_id: &str,
+    status: Option<&str>,
+    kind: Option<&str>,
+) -> ApiResult<Vec<MissionNote>> {
+    let rows: Vec<NoteRow> = sqlx::query_as(&format!(
+        "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE team_id = ?1 \
+         AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR type = ?3) \
+         ORDER BY created_at DESC, rowid DESC LIMIT 100"
+    ))
+    .bind(team_id)
+    .bind(status)
+    .bind(kind)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows.into_iter().map(NoteRow::into_note).collect())
+}
+
+/// Whether the server already said `title` on mission `mission_id`'s feed about task
+/// `task_id`.
+pub async fn system_note_exists(
+    tx: &mut Tx,
+    mission_id: &str,
+    task_id: &str,
+    title: &str,
+) -> ApiResult<bool> {
+    let (said,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM mission_notes WHERE mission_id = ? AND task_id = ? \
+         AND author_type = 'system' AND title = ?",
+    )
+    .bind(mission_id)
+    .bind(task_id)
+    .bind(title)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(said > 0)
 }
 
 /// A note about to be written.
@@ -70,6 +152,27 @@ pub struct NewNote<'a> {
     pub worker_id: Option<String>,
     pub default_choice: Option<String>,
     pub options: Vec<String>,
+    /// When it was written; `None` is now.
+    pub created_at: Option<String>,
+}
+
+impl<'a> NewNote<'a> {
+    /// A note of `kind` by `author`, with no body, task, worker or choices, written now.
+    pub fn new(author: &'a str, kind: &'a str, title: &'a str, status: &'a str) -> Self {
+        Self {
+            author,
+            kind,
+            title,
+            body: None,
+            status,
+            reply_to: None,
+            task_id: None,
+            worker_id: None,
+            default_choice: None,
+            options: vec![],
+            created_at: None,
+        }
+    }
 }
 
 /// A note from the server itself on `mission_id`, e.g. a reviewer's verdict.
@@ -83,24 +186,17 @@ pub async fn system_note(
     body: Option<String>,
 ) -> ApiResult<()> {
     let note = NewNote {
-        author: "system",
-        kind,
-        title,
         body,
-        status: "open",
-        reply_to: None,
         task_id: task_id.map(str::to_string),
-        worker_id: None,
-        default_choice: None,
-        options: vec![],
+        ..NewNote::new("system", kind, title, "open")
     };
     insert_note(tx, team_id, Some(mission_id), note)
         .await
         .map(|_| ())
 }
 
-/// Inserts a note (an answer marks its question answered) and returns it as stored.
-/// Inserts a note on `mission_id`'s feed, or with none on a task of no mission.
+/// Inserts a note on `mission_id`'s feed, or with none on a task of no mission (an answer
+/// marks its question answered), and returns it as stored.
 pub async fn insert_note(
     tx: &mut Tx,
     team_id: &str,
@@ -126,7 +222,7 @@ pub async fn insert_note(
     .bind(&n.default_choice)
     .bind(serde_json::to_string(&n.options)?)
     .bind(n.status)
-    .bind(now())
+    .bind(n.created_at.unwrap_or_else(now))
     .execute(&mut **tx)
     .await?;
     if let Some(parent) = n.reply_to {

@@ -2,7 +2,7 @@
 //! home of its Organizer checklist and active hours (`taskTemplate.context`, as Buildd keeps
 //! them).
 
-use super::missions::MissionRow;
+use super::missions::{set_schedule, MissionRow};
 use crate::config::CheckinConfig;
 use crate::db::Tx;
 use crate::error::ApiResult;
@@ -27,7 +27,8 @@ pub struct ScheduleRow {
     pub last_state_key: Option<String>,
 }
 
-pub const SCHEDULE_COLUMNS: &str = "s.id, s.cron_expression, s.task_template, s.next_run_at, \
+pub(in crate::store) const SCHEDULE_COLUMNS: &str =
+    "s.id, s.cron_expression, s.task_template, s.next_run_at, \
     s.last_run_at, s.last_deferral_reason, s.last_deferred_at, s.last_state_key";
 
 impl ScheduleRow {
@@ -95,38 +96,84 @@ fn cron_for(config: &CheckinConfig) -> Option<&'static str> {
     (config.interval.num_seconds() == 3600).then_some("0 * * * *")
 }
 
-/// Creates the mission's schedule and links it. `heartbeat` turns check-ins on.
+/// A schedule about to be written.
+#[derive(Clone, Debug)]
+pub struct NewSchedule {
+    pub id: String,
+    pub team_id: String,
+    pub workspace_id: Option<String>,
+    pub name: String,
+    pub cron_expression: Option<String>,
+    pub task_template: String,
+    pub enabled: bool,
+    pub next_run_at: Option<String>,
+    pub last_run_at: Option<String>,
+    pub total_runs: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl NewSchedule {
+    /// `mission`'s check-in schedule, its template carrying `context`: running when the
+    /// context turns check-ins on and the mission is active, first due one interval from now.
+    pub fn for_mission(
+        mission: &MissionRow,
+        context: &Map<String, Value>,
+        config: &CheckinConfig,
+    ) -> Self {
+        let at = now();
+        let heartbeat = context.get("heartbeat").and_then(Value::as_bool) == Some(true);
+        Self {
+            id: new_id(),
+            team_id: mission.team_id.clone(),
+            workspace_id: mission.workspace_id.clone(),
+            name: format!("Mission: {}", mission.title),
+            cron_expression: cron_for(config).map(str::to_string),
+            task_template: template(&mission.title, mission.priority, context),
+            enabled: heartbeat && mission.status == "active",
+            next_run_at: Some(iso(Utc::now() + config.interval)),
+            last_run_at: None,
+            total_runs: 0,
+            created_at: at.clone(),
+            updated_at: at,
+        }
+    }
+}
+
+/// Writes `schedule` and makes it mission `mission_id`'s.
+pub async fn insert_for_mission(tx: &mut Tx, mission_id: &str, s: &NewSchedule) -> ApiResult<()> {
+    sqlx::query(
+        "INSERT INTO schedules (id, team_id, workspace_id, name, cron_expression, task_template, \
+         enabled, next_run_at, last_run_at, total_runs, created_at, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(&s.id)
+    .bind(&s.team_id)
+    .bind(&s.workspace_id)
+    .bind(&s.name)
+    .bind(&s.cron_expression)
+    .bind(&s.task_template)
+    .bind(s.enabled)
+    .bind(&s.next_run_at)
+    .bind(&s.last_run_at)
+    .bind(s.total_runs)
+    .bind(&s.created_at)
+    .bind(&s.updated_at)
+    .execute(&mut **tx)
+    .await?;
+    set_schedule(tx, mission_id, &s.id).await
+}
+
+/// Creates the mission's schedule and links it; `heartbeat` in `context` turns check-ins on.
 pub async fn create_schedule(
     tx: &mut Tx,
     mission: &MissionRow,
     context: &Map<String, Value>,
     config: &CheckinConfig,
 ) -> ApiResult<String> {
-    let id = new_id();
-    let at = now();
-    let heartbeat = context.get("heartbeat").and_then(Value::as_bool) == Some(true);
-    sqlx::query(
-        "INSERT INTO schedules (id, team_id, workspace_id, name, cron_expression, task_template, \
-         enabled, next_run_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(&id)
-    .bind(&mission.team_id)
-    .bind(&mission.workspace_id)
-    .bind(format!("Mission: {}", mission.title))
-    .bind(cron_for(config))
-    .bind(template(&mission.title, mission.priority, context))
-    .bind(heartbeat && mission.status == "active")
-    .bind(iso(Utc::now() + config.interval))
-    .bind(&at)
-    .bind(&at)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query("UPDATE missions SET schedule_id = ? WHERE id = ?")
-        .bind(&id)
-        .bind(&mission.id)
-        .execute(&mut **tx)
-        .await?;
-    Ok(id)
+    let schedule = NewSchedule::for_mission(mission, context, config);
+    insert_for_mission(tx, &mission.id, &schedule).await?;
+    Ok(schedule.id)
 }
 
 /// Writes a new template context (and whether check-ins run) onto schedule `id`.
@@ -145,6 +192,52 @@ pub async fn save_context(
     .bind(format!("Mission: {}", mission.title))
     .bind(now())
     .bind(&schedule.id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Runs the check-ins of mission `mission_id` again, as its reopening does.
+pub async fn enable_for_mission(tx: &mut Tx, mission_id: &str, at: &str) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE schedules SET enabled = 1, updated_at = ? \
+         WHERE id = (SELECT schedule_id FROM missions WHERE id = ?)",
+    )
+    .bind(at)
+    .bind(mission_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// What one check-in leaves on its schedule.
+pub struct CheckinRun<'a> {
+    pub at: &'a str,
+    pub next_run_at: &'a str,
+    /// The organizer run it started.
+    pub started_task: Option<&'a str>,
+    pub deferral_reason: Option<&'a str>,
+    /// The mission's state, when the check-in remembers it for the next one.
+    pub state_key: Option<&'a str>,
+}
+
+/// Records check-in `run` on schedule `id`.
+pub async fn record_run(tx: &mut Tx, id: &str, run: &CheckinRun<'_>) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE schedules SET last_run_at = ?1, next_run_at = ?2, \
+         last_task_id = COALESCE(?3, last_task_id), \
+         total_runs = total_runs + CASE WHEN ?3 IS NULL THEN 0 ELSE 1 END, \
+         last_deferral_reason = ?4, last_deferred_at = CASE WHEN ?4 IS NULL THEN NULL ELSE ?1 END, \
+         last_state_key = CASE WHEN ?5 THEN ?6 ELSE last_state_key END \
+         WHERE id = ?7",
+    )
+    .bind(run.at)
+    .bind(run.next_run_at)
+    .bind(run.started_task)
+    .bind(run.deferral_reason)
+    .bind(run.state_key.is_some())
+    .bind(run.state_key)
+    .bind(id)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -186,39 +279,4 @@ pub fn settings(
         interval_seconds: config.interval.num_seconds(),
         last_check,
     }
-}
-
-#[derive(sqlx::FromRow)]
-pub struct CheckinRow {
-    at: String,
-    outcome: String,
-    reason: Option<String>,
-    text: String,
-    task_id: Option<String>,
-}
-
-pub const CHECKIN_COLUMNS: &str = "at, outcome, reason, text, task_id";
-
-impl CheckinRow {
-    pub fn into_check_in(self) -> CheckIn {
-        CheckIn {
-            at: self.at,
-            outcome: self.outcome,
-            reason: self.reason,
-            text: self.text,
-            task_id: self.task_id,
-        }
-    }
-}
-
-/// The mission's latest check-in.
-pub async fn last_check(tx: &mut Tx, mission_id: &str) -> ApiResult<Option<CheckIn>> {
-    let row: Option<CheckinRow> = sqlx::query_as(&format!(
-        "SELECT {CHECKIN_COLUMNS} FROM checkins WHERE mission_id = ? \
-         ORDER BY at DESC, rowid DESC LIMIT 1"
-    ))
-    .bind(mission_id)
-    .fetch_optional(&mut **tx)
-    .await?;
-    Ok(row.map(CheckinRow::into_check_in))
 }

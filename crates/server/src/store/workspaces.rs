@@ -1,9 +1,10 @@
-//! Workspaces as stored, and the team-scoped lookups.
+//! Workspaces as stored, the team-scoped lookups, and their writes.
 
 use super::json_text::json_or;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
-use buildd_core::{TaskWorkspace, Workspace};
+use crate::time::{new_id, now};
+use buildd_core::{AccessMode, TaskWorkspace, Workspace};
 use serde_json::Value;
 
 #[derive(sqlx::FromRow, Clone, Debug)]
@@ -89,4 +90,116 @@ pub async fn team_workspaces(tx: &mut Tx, team_id: &str) -> ApiResult<Vec<Worksp
     .bind(team_id)
     .fetch_all(&mut **tx)
     .await?)
+}
+
+/// The `gitConfig` of workspace `id`, as stored (a JSON object).
+pub async fn git_config(tx: &mut Tx, id: &str) -> ApiResult<String> {
+    let (git_config,): (String,) = sqlx::query_as("SELECT git_config FROM workspaces WHERE id = ?")
+        .bind(id)
+        .fetch_one(&mut **tx)
+        .await?;
+    Ok(git_config)
+}
+
+/// Whether another workspace of the team than `except` is called `name`.
+pub async fn name_taken(tx: &mut Tx, team_id: &str, name: &str, except: &str) -> ApiResult<bool> {
+    let (n,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM workspaces WHERE team_id = ? AND name = ? AND id != ?",
+    )
+    .bind(team_id)
+    .bind(name)
+    .bind(except)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(n > 0)
+}
+
+/// A workspace about to be written; the rest of its settings start at the schema's defaults.
+#[derive(Clone, Debug)]
+pub struct NewWorkspace {
+    pub id: String,
+    pub team_id: String,
+    pub name: String,
+    pub repo: Option<String>,
+    pub local_path: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl NewWorkspace {
+    /// Workspace `name` of `team_id`, with no repo, with a fresh id, created now.
+    pub fn new(team_id: &str, name: impl Into<String>) -> Self {
+        let at = now();
+        Self {
+            id: new_id(),
+            team_id: team_id.to_string(),
+            name: name.into(),
+            repo: None,
+            local_path: None,
+            created_at: at.clone(),
+            updated_at: at,
+        }
+    }
+}
+
+/// Writes `workspace`.
+pub async fn insert(tx: &mut Tx, w: &NewWorkspace) -> ApiResult<()> {
+    sqlx::query(
+        "INSERT INTO workspaces (id, team_id, name, repo, local_path, created_at, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(&w.id)
+    .bind(&w.team_id)
+    .bind(&w.name)
+    .bind(&w.repo)
+    .bind(&w.local_path)
+    .bind(&w.created_at)
+    .bind(&w.updated_at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// What a person changes on a workspace; `None` leaves a field as it is, `Some(None)`
+/// clears it.
+#[derive(Default)]
+pub struct WorkspacePatch {
+    pub name: Option<String>,
+    pub repo: Option<Option<String>>,
+    pub local_path: Option<Option<String>>,
+    pub access_mode: Option<AccessMode>,
+    pub data_class: Option<String>,
+    pub max_concurrent_tasks: Option<i64>,
+    /// The whole `gitConfig` object, as JSON.
+    pub git_config: Option<String>,
+}
+
+/// Writes `patch` onto workspace `id`.
+pub async fn update(tx: &mut Tx, id: &str, patch: &WorkspacePatch) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE workspaces SET \
+           name = COALESCE(?1, name), \
+           repo = CASE WHEN ?2 THEN ?3 ELSE repo END, \
+           local_path = CASE WHEN ?4 THEN ?5 ELSE local_path END, \
+           access_mode = COALESCE(?6, access_mode), \
+           data_class = COALESCE(?7, data_class), \
+           max_concurrent_tasks = COALESCE(?8, max_concurrent_tasks), \
+           git_config = COALESCE(?9, git_config), \
+           updated_at = ?10 \
+         WHERE id = ?11",
+    )
+    .bind(&patch.name)
+    .bind(patch.repo.is_some())
+    .bind(patch.repo.clone().flatten())
+    .bind(patch.local_path.is_some())
+    .bind(patch.local_path.clone().flatten())
+    .bind(patch.access_mode.as_ref().map(AccessMode::as_str))
+    .bind(&patch.data_class)
+    .bind(patch.max_concurrent_tasks)
+    .bind(&patch.git_config)
+    .bind(now())
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }

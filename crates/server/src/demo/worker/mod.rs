@@ -9,7 +9,10 @@ pub use client::WorkerClient;
 pub use script::{demo_plan, organizer_output, subject_of};
 
 use crate::db::Db;
-use crate::store::accounts::{create_key, ensure_team};
+use crate::error::ApiResult;
+use crate::store::accounts::{accounts_named, create_key, delete_account, ensure_team};
+use crate::store::tasks::requeue_claims_of;
+use crate::store::workers::fail_unfinished_of_account;
 use crate::time::now;
 use buildd_core::{ClaimResponse, ClaimedWorker, TaskMode};
 use serde_json::{json, Value};
@@ -212,36 +215,15 @@ impl ScriptedWorker {
 
 /// A fresh worker key for the scripted worker in `team`. Tasks the previous run held when
 /// it stopped go back to pending, so nothing stays claimed by a worker that is gone.
-pub async fn fresh_key(db: &Db, team: &str) -> Result<String, sqlx::Error> {
+pub async fn fresh_key(db: &Db, team: &str) -> ApiResult<String> {
     let mut tx = db.write().await?;
     let team_id = ensure_team(&mut tx, team).await?;
     let at = now();
-    let old = "SELECT id FROM accounts WHERE team_id = ?1 AND name = ?2";
-    sqlx::query(&format!(
-        "UPDATE workers SET status = 'failed', error = 'The scripted worker stopped', \
-         completed_at = ?3, updated_at = ?3 \
-         WHERE account_id IN ({old}) AND status NOT IN ('completed', 'failed', 'error')"
-    ))
-    .bind(&team_id)
-    .bind(SCRIPTED_WORKER_ACCOUNT)
-    .bind(&at)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query(&format!(
-        "UPDATE tasks SET status = 'pending', claimed_by = NULL, claimed_at = NULL, \
-         expires_at = NULL, updated_at = ?3 \
-         WHERE status IN ('assigned', 'in_progress') AND claimed_by IN ({old})"
-    ))
-    .bind(&team_id)
-    .bind(SCRIPTED_WORKER_ACCOUNT)
-    .bind(&at)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query("DELETE FROM accounts WHERE team_id = ? AND name = ?")
-        .bind(&team_id)
-        .bind(SCRIPTED_WORKER_ACCOUNT)
-        .execute(&mut *tx)
-        .await?;
+    for account in accounts_named(&mut tx, &team_id, SCRIPTED_WORKER_ACCOUNT).await? {
+        fail_unfinished_of_account(&mut tx, &account, "The scripted worker stopped", &at).await?;
+        requeue_claims_of(&mut tx, &account, &at).await?;
+        delete_account(&mut tx, &account).await?;
+    }
     let key = create_key(
         &mut tx,
         &team_id,

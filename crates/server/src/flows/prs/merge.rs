@@ -7,8 +7,10 @@ use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::flows::completion::maybe_complete;
 use crate::flows::organizer::{wake, Trigger};
-use crate::store::prs::PrRow;
-use crate::time::{new_id, now};
+use crate::store::prs::{mark_merged, record_release, PrRow};
+use crate::store::tasks::open_count_in_mission;
+use crate::store::workers::mark_pr_merged;
+use crate::time::now;
 
 /// Merges `pr` when its evaluation lets it merge by itself; returns whether it merged.
 pub async fn maybe_auto_merge(tx: &mut Tx, pr: &PrRow) -> ApiResult<bool> {
@@ -23,48 +25,12 @@ pub async fn maybe_auto_merge(tx: &mut Tx, pr: &PrRow) -> ApiResult<bool> {
 /// complete, or plans again.
 pub async fn merge(tx: &mut Tx, pr: &PrRow, by: &str) -> ApiResult<()> {
     let at = now();
-    sqlx::query(
-        "UPDATE pull_requests SET state = 'merged', merged_at = ?, merged_by = ?, updated_at = ? \
-         WHERE id = ? AND state = 'open'",
-    )
-    .bind(&at)
-    .bind(by)
-    .bind(&at)
-    .bind(&pr.id)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query(
-        "UPDATE workers SET merged_at = ?, pr_lifecycle_status = 'merged', updated_at = ? \
-         WHERE workspace_id = ? AND pr_number = ?",
-    )
-    .bind(&at)
-    .bind(&at)
-    .bind(&pr.workspace_id)
-    .bind(pr.number)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query(
-        "INSERT INTO release_events (id, team_id, workspace_id, pr_id, mission_id, merged_by, created_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(new_id())
-    .bind(&pr.team_id)
-    .bind(&pr.workspace_id)
-    .bind(&pr.id)
-    .bind(&pr.mission_id)
-    .bind(by)
-    .bind(&at)
-    .execute(&mut **tx)
-    .await?;
+    mark_merged(tx, pr, by, &at).await?;
+    mark_pr_merged(tx, &pr.workspace_id, pr.number, &at).await?;
+    record_release(tx, pr, by, &at).await?;
     if let Some(mission) = &pr.mission_id {
         let completed = maybe_complete(tx, mission).await?;
-        let (open,): (i64,) = sqlx::query_as(
-            "SELECT COUNT(*) FROM tasks WHERE mission_id = ? \
-             AND status NOT IN ('completed', 'failed', 'cancelled')",
-        )
-        .bind(mission)
-        .fetch_one(&mut **tx)
-        .await?;
+        let open = open_count_in_mission(tx, mission).await?;
         // With work still open the merge unblocks it; the organizer plans once it is done.
         if !completed && open == 0 {
             let trigger = Trigger {

@@ -4,7 +4,10 @@
 
 use crate::db::Tx;
 use crate::error::ApiResult;
-use crate::store::prs::{checks_of, reviews_of, PrRow, PR_COLUMNS};
+use crate::store::missions::mission_by_id;
+use crate::store::prs::{checks_of, other_open_prs, reviews_of, PrRow};
+use crate::store::tasks::task_by_id;
+use crate::store::workspaces::git_config;
 use buildd_core::merge_policy::{effective_policy, EffectivePolicy, MergePolicy};
 use buildd_core::migrations::{MigrationLayout, OpenMigration};
 use buildd_core::pr_rails::{evaluate_pr, Files, PrFacts, RailSettings};
@@ -80,28 +83,22 @@ impl PrContext {
 
 /// Reads what `pr` is judged by now.
 pub async fn context(tx: &mut Tx, pr: &PrRow) -> ApiResult<PrContext> {
-    let (git_config,): (String,) = sqlx::query_as("SELECT git_config FROM workspaces WHERE id = ?")
-        .bind(&pr.workspace_id)
-        .fetch_one(&mut **tx)
-        .await?;
-    let git: Value = serde_json::from_str(&git_config).unwrap_or(Value::Null);
-    let task_review: bool = match &pr.task_id {
-        Some(t) => sqlx::query_as::<_, (bool,)>("SELECT requires_review FROM tasks WHERE id = ?")
-            .bind(t)
-            .fetch_optional(&mut **tx)
-            .await?
-            .is_some_and(|(r,)| r),
+    let git: Value =
+        serde_json::from_str(&git_config(tx, &pr.workspace_id).await?).unwrap_or(Value::Null);
+    let task_review = match &pr.task_id {
+        Some(t) => task_by_id(tx, t).await?.is_some_and(|t| t.requires_review),
         None => false,
     };
-    let (mission_review, mission_policy, working_branch) = match &pr.mission_id {
-        Some(m) => sqlx::query_as::<_, (bool, Option<String>, Option<String>)>(
-            "SELECT requires_review, merge_policy, working_branch FROM missions WHERE id = ?",
-        )
-        .bind(m)
-        .fetch_optional(&mut **tx)
-        .await?
-        .map(|(r, p, b)| (r, p.and_then(|p| serde_json::from_str(&p).ok()), b))
-        .unwrap_or((false, None, None)),
+    let mission = match &pr.mission_id {
+        Some(m) => mission_by_id(tx, m).await?,
+        None => None,
+    };
+    let (mission_review, mission_policy, working_branch) = match mission {
+        Some(m) => (
+            m.requires_review,
+            m.merge_policy.and_then(|p| serde_json::from_str(&p).ok()),
+            m.working_branch,
+        ),
         None => (false, None, None),
     };
     let policy = effective_policy(
@@ -123,14 +120,7 @@ pub async fn context(tx: &mut Tx, pr: &PrRow) -> ApiResult<PrContext> {
             .unwrap_or(&defaults.schema_file)
             .to_string(),
     };
-    let others: Vec<PrRow> = sqlx::query_as(&format!(
-        "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.workspace_id = ? AND p.state = 'open' \
-         AND p.id <> ?"
-    ))
-    .bind(&pr.workspace_id)
-    .bind(&pr.id)
-    .fetch_all(&mut **tx)
-    .await?;
+    let others = other_open_prs(tx, &pr.workspace_id, &pr.id).await?;
     let open_migrations: Vec<OpenMigration> = others
         .iter()
         .flat_map(|o| match o.files() {

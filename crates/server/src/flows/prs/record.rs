@@ -5,10 +5,10 @@ use super::merge::maybe_auto_merge;
 use super::review::request_review;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
-use crate::store::prs::{find_pr, PrRow};
+use crate::store::prs::{self, find_pr, NewPr, PrRow, Reported};
 use crate::store::tasks::TaskRow;
 use crate::store::workers::WorkerRow;
-use crate::time::{new_id, now};
+use crate::time::now;
 use buildd_core::pull_request::PrFile;
 
 /// A PR's file listing as reported.
@@ -56,56 +56,37 @@ pub async fn record_pr(
     let at = now();
     match find_pr(tx, &task.workspace_id, number).await? {
         Some(existing) => {
-            sqlx::query(
-                "UPDATE pull_requests SET url = COALESCE(?, url), title = COALESCE(?, title), \
-                 base_branch = COALESCE(?, base_branch), \
-                 head_branch = COALESCE(?, head_branch), head_sha = COALESCE(?, head_sha), \
-                 files = CASE WHEN ? = 'missing' THEN files ELSE ? END, \
-                 files_state = CASE WHEN ? = 'missing' THEN files_state ELSE ? END, \
-                 task_id = CASE WHEN ? THEN task_id ELSE ? END, mission_id = ?, updated_at = ? \
-                 WHERE id = ?",
-            )
-            .bind(url)
-            .bind(title)
-            .bind(base)
-            .bind(&head)
-            .bind(sha)
-            .bind(files_state)
-            .bind(&files)
-            .bind(files_state)
-            .bind(files_state)
             // A fix pushed by an attempt (a reviewer retry) stays its deliverable's PR.
-            .bind(task.task_class == "attempt" && existing.task_id.is_some())
-            .bind(&task.id)
-            .bind(&task.mission_id)
-            .bind(&at)
-            .bind(&existing.id)
-            .execute(&mut **tx)
-            .await?;
+            let keeps_task = task.task_class == "attempt" && existing.task_id.is_some();
+            let reported = Reported {
+                url: url.as_deref(),
+                title: title.as_deref(),
+                base_branch: base.as_deref(),
+                head_branch: head.as_deref(),
+                head_sha: sha.as_deref(),
+                files: files.as_deref(),
+                files_state,
+                task_id: (!keeps_task).then_some(task.id.as_str()),
+                mission_id: task.mission_id.as_deref(),
+            };
+            prs::update_reported(tx, &existing.id, &reported, &at).await?;
         }
         None => {
-            sqlx::query(
-                "INSERT INTO pull_requests (id, team_id, workspace_id, task_id, mission_id, number, \
-                 url, title, base_branch, head_branch, head_sha, files, files_state, created_at, \
-                 updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            )
-            .bind(new_id())
-            .bind(&task.team_id)
-            .bind(&task.workspace_id)
-            .bind(&task.id)
-            .bind(&task.mission_id)
-            .bind(number)
-            .bind(url)
-            .bind(title)
-            .bind(base)
-            .bind(&head)
-            .bind(sha)
-            .bind(&files)
-            .bind(files_state)
-            .bind(&at)
-            .bind(&at)
-            .execute(&mut **tx)
-            .await?;
+            let pr = NewPr {
+                task_id: Some(task.id.clone()),
+                mission_id: task.mission_id.clone(),
+                url: url.clone(),
+                title: title.clone(),
+                base_branch: base.clone(),
+                head_branch: head,
+                head_sha: sha.clone(),
+                files,
+                files_state: files_state.into(),
+                created_at: at.clone(),
+                updated_at: at,
+                ..NewPr::new(&task.team_id, &task.workspace_id, number)
+            };
+            prs::insert(tx, &pr).await?;
         }
     }
     find_pr(tx, &task.workspace_id, number)

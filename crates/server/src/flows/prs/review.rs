@@ -8,14 +8,18 @@ use super::rails::{context, PrContext};
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::store::notes::system_note;
-use crate::store::prs::{find_pr, PrRow, PR_COLUMNS};
-use crate::store::tasks::TaskRow;
-use crate::time::{new_id, now};
+use crate::store::prs::{
+    awaiting_ci, escalate_review, find_pr, insert_review, latest_retry, live_reviews, open_prs,
+    pending_review, pr_by_id, record_decision, AwaitingCi, PendingReview, PrRow,
+};
+use crate::store::tasks::{self, task_by_id, NewTask, TaskRow};
+use crate::time::now;
 use buildd_core::pr_rails::{Files, PrFacts, RailSettings};
 use buildd_core::reviewer::{
     decide_review, escalations, ReviewContext, ReviewOutcome, ReviewerOutput, MAX_REVIEW_ITERATIONS,
 };
 use buildd_core::reviewer_patch::{render_reviewer_patch, DEFAULT_TOKEN_BUDGET};
+use buildd_core::TaskClass;
 use serde_json::{json, Value};
 
 /// Reviewer and fix tasks go ahead of ordinary work.
@@ -43,14 +47,9 @@ async fn task_title(tx: &mut Tx, id: Option<&str>) -> ApiResult<String> {
     let Some(id) = id else {
         return Ok("a change".into());
     };
-    Ok(
-        sqlx::query_as::<_, (String,)>("SELECT title FROM tasks WHERE id = ?")
-            .bind(id)
-            .fetch_optional(&mut **tx)
-            .await?
-            .map(|(t,)| t)
-            .unwrap_or_else(|| "a change".into()),
-    )
+    Ok(task_by_id(tx, id)
+        .await?
+        .map_or_else(|| "a change".into(), |t| t.title))
 }
 
 async fn note(
@@ -116,33 +115,6 @@ fn reviewer_brief(ctx: &PrContext, pr: &PrRow, title: &str, iteration: i64) -> S
     text
 }
 
-async fn insert_review(
-    tx: &mut Tx,
-    pr: &PrRow,
-    iteration: i64,
-    reviewer: Option<&str>,
-    outcome: Option<&str>,
-    reasons: &[String],
-) -> ApiResult<()> {
-    let at = now();
-    sqlx::query(
-        "INSERT INTO pr_reviews (id, pr_id, iteration, head_sha, reviewer_task_id, outcome, \
-         reasons, created_at, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(new_id())
-    .bind(&pr.id)
-    .bind(iteration)
-    .bind(&pr.head_sha)
-    .bind(reviewer)
-    .bind(outcome)
-    .bind(serde_json::to_string(reasons)?)
-    .bind(&at)
-    .bind(outcome.map(|_| at.clone()))
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
 /// Starts the review of `pr`'s head commit when its tier is agent-review and that commit has
 /// none: a reviewer task, or straight to a person when an escalation trigger already fires.
 pub async fn request_review(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
@@ -198,78 +170,26 @@ pub async fn request_review(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
         .agent_review
         .as_ref()
         .map(|a| a.reviewer_role.clone());
-    let reviewer = new_id();
-    let at = now();
-    let context = json!({"reviewerFor": root, "prNumber": pr.number, "headSha": head,
-                         "headBranch": pr.head_branch, "iteration": iteration});
-    sqlx::query(
-        "INSERT INTO tasks (id, team_id, workspace_id, mission_id, parent_task_id, title, \
-         description, context, mode, task_class, status, category, role_slug, output_requirement, \
-         creation_source, priority, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'execution', 'attempt', 'pending', 'review', ?, 'none', \
-         'reviewer', ?, ?, ?)",
-    )
-    .bind(&reviewer)
-    .bind(&pr.team_id)
-    .bind(&pr.workspace_id)
-    .bind(&pr.mission_id)
-    .bind(root)
-    .bind(format!("[reviewer] PR #{}: {title}", pr.number))
-    .bind(reviewer_brief(&ctx, pr, &title, iteration))
-    .bind(context.to_string())
-    .bind(role)
-    .bind(REVIEW_PRIORITY)
-    .bind(&at)
-    .bind(&at)
-    .execute(&mut **tx)
-    .await?;
-    insert_review(tx, pr, iteration, Some(&reviewer), None, &[]).await
-}
-
-struct PendingReview {
-    id: String,
-    pr_id: String,
-    iteration: i64,
-    head_sha: Option<String>,
-}
-
-async fn pending_review(tx: &mut Tx, reviewer_task: &str) -> ApiResult<Option<PendingReview>> {
-    let row: Option<(String, String, i64, Option<String>)> = sqlx::query_as(
-        "SELECT id, pr_id, iteration, head_sha FROM pr_reviews \
-         WHERE reviewer_task_id = ? AND outcome IS NULL",
-    )
-    .bind(reviewer_task)
-    .fetch_optional(&mut **tx)
-    .await?;
-    Ok(row.map(|(id, pr_id, iteration, head_sha)| PendingReview {
-        id,
-        pr_id,
-        iteration,
-        head_sha,
-    }))
-}
-
-async fn decide(
-    tx: &mut Tx,
-    review: &str,
-    output: Option<&ReviewerOutput>,
-    outcome: &str,
-    reasons: &[String],
-) -> ApiResult<()> {
-    sqlx::query(
-        "UPDATE pr_reviews SET verdict = ?, confidence = ?, summary = ?, outcome = ?, \
-         reasons = ?, decided_at = ? WHERE id = ?",
-    )
-    .bind(output.map(|o| o.verdict.clone()))
-    .bind(output.map(|o| o.confidence))
-    .bind(output.map(|o| o.summary.clone()))
-    .bind(outcome)
-    .bind(serde_json::to_string(reasons)?)
-    .bind(now())
-    .bind(review)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
+    let reviewer = NewTask {
+        mission_id: pr.mission_id.clone(),
+        parent_task_id: Some(root.clone()),
+        description: Some(reviewer_brief(&ctx, pr, &title, iteration)),
+        context: json!({"reviewerFor": root, "prNumber": pr.number, "headSha": head,
+                        "headBranch": pr.head_branch, "iteration": iteration}),
+        task_class: TaskClass::Attempt,
+        category: Some("review".into()),
+        role_slug: role,
+        output_requirement: "none".into(),
+        creation_source: Some("reviewer".into()),
+        priority: REVIEW_PRIORITY,
+        ..NewTask::new(
+            &pr.team_id,
+            &pr.workspace_id,
+            format!("[reviewer] PR #{}: {title}", pr.number),
+        )
+    };
+    tasks::insert(tx, &reviewer).await?;
+    insert_review(tx, pr, iteration, Some(&reviewer.id), None, &[]).await
 }
 
 /// Reviews of older commits still open are stale once a newer commit is pushed: their
@@ -282,38 +202,13 @@ async fn supersede(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
 /// Ends the live reviews of `pr` — those of other commits, or with `all` every one — as
 /// stale with `why`, and stops their reviewers.
 async fn retire(tx: &mut Tx, pr: &PrRow, all: bool, why: &str) -> ApiResult<()> {
-    let stale: Vec<(String, Option<String>)> = sqlx::query_as(
-        "SELECT id, reviewer_task_id FROM pr_reviews WHERE pr_id = ? \
-         AND (outcome IS NULL OR outcome = 'awaiting_ci') AND (? OR head_sha IS NOT ?)",
-    )
-    .bind(&pr.id)
-    .bind(all)
-    .bind(&pr.head_sha)
-    .fetch_all(&mut **tx)
-    .await?;
-    for (review, reviewer) in stale {
-        decide(tx, &review, None, "stale", &[why.to_string()]).await?;
+    for (review, reviewer) in live_reviews(tx, pr, all).await? {
+        record_decision(tx, &review, None, "stale", &[why.to_string()]).await?;
         if let Some(task) = reviewer {
-            sqlx::query(
-                "UPDATE tasks SET status = 'cancelled', updated_at = ? WHERE id = ? \
-                 AND status IN ('pending', 'assigned', 'in_progress')",
-            )
-            .bind(now())
-            .bind(&task)
-            .execute(&mut **tx)
-            .await?;
+            tasks::cancel(tx, &task, &now()).await?;
         }
     }
     Ok(())
-}
-
-async fn pr_by_id(tx: &mut Tx, id: &str) -> ApiResult<PrRow> {
-    Ok(sqlx::query_as(&format!(
-        "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.id = ?"
-    ))
-    .bind(id)
-    .fetch_one(&mut **tx)
-    .await?)
 }
 
 /// Applies the verdict of reviewer task `task`, checked against the PR as it is now.
@@ -328,7 +223,7 @@ pub async fn apply_verdict(tx: &mut Tx, task: &TaskRow, output: &ReviewerOutput)
         } else {
             "the PR's head changed since the review began: the verdict is stale".into()
         };
-        return decide(tx, &review.id, Some(output), "stale", &[why]).await;
+        return record_decision(tx, &review.id, Some(output), "stale", &[why]).await;
     }
     settle(tx, &pr, &review, Some(&task.id), output).await
 }
@@ -347,7 +242,7 @@ async fn settle(
             "the PR is no longer under agent review ({}): the verdict is not used",
             ctx.policy.reason
         )];
-        return decide(tx, &review.id, Some(output), "stale", &why).await;
+        return record_decision(tx, &review.id, Some(output), "stale", &why).await;
     }
     let (facts, settings, protected) = (ctx.facts(pr), ctx.settings(), ctx.protected_branches());
     let rc = review_context(&ctx, pr, &facts, &settings, &protected, review.iteration);
@@ -356,7 +251,7 @@ async fn settle(
         ReviewOutcome::Escalate(r) => r.clone(),
         _ => vec![],
     };
-    decide(tx, &review.id, Some(output), outcome.as_str(), &reasons).await?;
+    record_decision(tx, &review.id, Some(output), outcome.as_str(), &reasons).await?;
     let n = pr.number;
     let summary = output.summary.clone();
     match outcome {
@@ -424,23 +319,13 @@ async fn settle(
 
 /// An approval that waited for CI is decided again now that CI reported on `pr`.
 pub async fn recheck_approval(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
-    type Waiting = (
-        String,
-        i64,
-        Option<String>,
-        Option<String>,
-        Option<f64>,
-        Option<String>,
-    );
-    let waiting: Option<Waiting> = sqlx::query_as(
-        "SELECT id, iteration, head_sha, reviewer_task_id, confidence, summary FROM pr_reviews \
-         WHERE pr_id = ? AND outcome = 'awaiting_ci' AND head_sha IS ?",
-    )
-    .bind(&pr.id)
-    .bind(&pr.head_sha)
-    .fetch_optional(&mut **tx)
-    .await?;
-    let Some((id, iteration, head_sha, reviewer, confidence, summary)) = waiting else {
+    let Some(AwaitingCi {
+        review,
+        reviewer_task_id: reviewer,
+        confidence,
+        summary,
+    }) = awaiting_ci(tx, pr).await?
+    else {
         return Ok(());
     };
     let output = ReviewerOutput {
@@ -449,12 +334,6 @@ pub async fn recheck_approval(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
         summary: summary.unwrap_or_default(),
         feedback: None,
         escalation_reason: None,
-    };
-    let review = PendingReview {
-        id,
-        pr_id: pr.id.clone(),
-        iteration,
-        head_sha,
     };
     settle(tx, pr, &review, reviewer.as_deref(), &output).await
 }
@@ -469,35 +348,25 @@ async fn open_fix(
 ) -> ApiResult<()> {
     let title = task_title(tx, pr.task_id.as_deref()).await?;
     let branch = pr.head_branch.clone().unwrap_or_default();
-    let at = now();
     let context = json!({"headBranch": branch, "resumeBranch": branch, "baseBranch": pr.base_branch,
                          "prNumber": pr.number, "iteration": next, "maxIterations": MAX_REVIEW_ITERATIONS,
                          "reviewFeedback": feedback});
-    sqlx::query(
-        "INSERT INTO tasks (id, team_id, workspace_id, mission_id, parent_task_id, title, \
-         description, context, mode, task_class, status, output_requirement, creation_source, \
-         priority, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'execution', 'attempt', 'pending', 'pr_required', \
-         'reviewer', ?, ?, ?)",
-    )
-    .bind(new_id())
-    .bind(&pr.team_id)
-    .bind(&pr.workspace_id)
-    .bind(&pr.mission_id)
-    .bind(&pr.task_id)
-    .bind(format!("[reviewer retry] {title}"))
-    .bind(format!(
-        "The reviewer requested changes on PR #{} (review {iteration} of {MAX_REVIEW_ITERATIONS}). \
-         Push the fix to `{branch}` and report the same PR.\n\n{feedback}",
-        pr.number
-    ))
-    .bind(context.to_string())
-    .bind(REVIEW_PRIORITY)
-    .bind(&at)
-    .bind(&at)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
+    let fix = NewTask {
+        mission_id: pr.mission_id.clone(),
+        parent_task_id: pr.task_id.clone(),
+        description: Some(format!(
+            "The reviewer requested changes on PR #{} (review {iteration} of {MAX_REVIEW_ITERATIONS}). \
+             Push the fix to `{branch}` and report the same PR.\n\n{feedback}",
+            pr.number
+        )),
+        context,
+        task_class: TaskClass::Attempt,
+        output_requirement: "pr_required".into(),
+        creation_source: Some("reviewer".into()),
+        priority: REVIEW_PRIORITY,
+        ..NewTask::new(&pr.team_id, &pr.workspace_id, format!("[reviewer retry] {title}"))
+    };
+    tasks::insert(tx, &fix).await
 }
 
 /// A reviewer task that ended without a verdict (failed or cancelled), or a fix that ended
@@ -507,7 +376,7 @@ pub async fn review_run_ended(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
         let pr = pr_by_id(tx, &review.pr_id).await?;
         if pr.state != "open" || pr.head_sha != review.head_sha {
             let why = ["the reviewer stopped after the PR moved on".to_string()];
-            return decide(tx, &review.id, None, "stale", &why).await;
+            return record_decision(tx, &review.id, None, "stale", &why).await;
         }
         let why = format!("the reviewer run ended without a verdict ({})", task.status);
         return to_a_person(tx, &pr, task, &review.id, why).await;
@@ -529,15 +398,8 @@ async fn fix_ended(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
         return Ok(());
     };
     // The review that asked for this fix, still the latest on the PR's head.
-    let asked: Option<(String,)> = sqlx::query_as(
-        "SELECT id FROM pr_reviews WHERE pr_id = ? AND head_sha IS ? AND outcome = 'retry' \
-         ORDER BY created_at DESC, rowid DESC LIMIT 1",
-    )
-    .bind(&pr.id)
-    .bind(&pr.head_sha)
-    .fetch_optional(&mut **tx)
-    .await?;
-    let Some((review,)) = asked.filter(|_| pr.state == "open") else {
+    let asked = latest_retry(tx, &pr).await?;
+    let Some(review) = asked.filter(|_| pr.state == "open") else {
         return Ok(());
     };
     let why = format!(
@@ -556,14 +418,7 @@ async fn to_a_person(
     review: &str,
     why: String,
 ) -> ApiResult<()> {
-    sqlx::query(
-        "UPDATE pr_reviews SET outcome = 'escalated', reasons = ?, decided_at = ? WHERE id = ?",
-    )
-    .bind(serde_json::to_string(&[&why])?)
-    .bind(now())
-    .bind(review)
-    .execute(&mut **tx)
-    .await?;
+    escalate_review(tx, review, &why).await?;
     let title = format!("PR #{} escalated to you", pr.number);
     note(tx, pr, Some(&task.id), "reviewer_escalated", &title, why).await
 }
@@ -575,15 +430,7 @@ pub async fn start_reviews(
     mission: Option<&str>,
     workspace: Option<&str>,
 ) -> ApiResult<()> {
-    let open: Vec<PrRow> = sqlx::query_as(&format!(
-        "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.state = 'open' \
-         AND (?1 IS NULL OR p.mission_id = ?1) AND (?2 IS NULL OR p.workspace_id = ?2)"
-    ))
-    .bind(mission)
-    .bind(workspace)
-    .fetch_all(&mut **tx)
-    .await?;
-    for pr in &open {
+    for pr in &open_prs(tx, mission, workspace).await? {
         request_review(tx, pr).await?;
     }
     Ok(())

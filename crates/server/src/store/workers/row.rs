@@ -1,7 +1,5 @@
-//! Workers (one per claim of a task) as stored, and the lookup every layer uses.
+//! A worker (one per claim of a task) as stored, and the shapes the API answers with.
 
-use crate::db::Tx;
-use crate::error::{ApiError, ApiResult};
 use buildd_core::{InstructionEntry, TaskWorker, Worker, WorkerSession, WorkerStatus};
 use serde_json::Value;
 
@@ -29,14 +27,15 @@ pub struct WorkerRow {
     pub updated_at: String,
 }
 
-pub const WORKER_COLUMNS: &str = "w.id, w.task_id, w.workspace_id, w.account_id, w.name, \
+pub(super) const WORKER_COLUMNS: &str = "w.id, w.task_id, w.workspace_id, w.account_id, w.name, \
     w.runner, w.status, w.branch, w.current_action, w.pr_url, w.pr_number, w.merged_at, \
     w.pr_lifecycle_status, w.error, w.started_at, w.completed_at, w.instruction_history, \
     w.milestones, \
     w.created_at, w.updated_at";
 
 /// Newest first: by start, then creation.
-pub const WORKER_ORDER: &str = "COALESCE(w.started_at, w.created_at) DESC, w.created_at DESC";
+pub(super) const WORKER_ORDER: &str =
+    "COALESCE(w.started_at, w.created_at) DESC, w.created_at DESC";
 
 impl WorkerRow {
     pub fn status(&self) -> WorkerStatus {
@@ -115,54 +114,4 @@ impl WorkerRow {
             updated_at: Some(self.updated_at.clone()),
         }
     }
-}
-
-/// The worker `id` of the caller's team; another team's worker is "not found".
-pub async fn find_worker(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<WorkerRow> {
-    sqlx::query_as(&format!(
-        "SELECT {WORKER_COLUMNS} FROM workers w JOIN tasks t ON t.id = w.task_id \
-         WHERE w.id = ? AND t.team_id = ?"
-    ))
-    .bind(id)
-    .bind(team_id)
-    .fetch_optional(&mut **tx)
-    .await?
-    .ok_or(ApiError::NotFound("Worker not found"))
-}
-
-/// Links PR `number` (at `url`) to worker `id`, whose task it delivers.
-pub async fn set_worker_pr(
-    tx: &mut Tx,
-    id: &str,
-    url: Option<&str>,
-    number: i64,
-    at: &str,
-) -> ApiResult<()> {
-    sqlx::query(
-        "UPDATE workers SET pr_url = COALESCE(?, pr_url), pr_number = ?, \
-         pr_lifecycle_status = COALESCE(pr_lifecycle_status, 'pr_open'), updated_at = ? \
-         WHERE id = ?",
-    )
-    .bind(url)
-    .bind(number)
-    .bind(at)
-    .bind(id)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-/// Milestones a worker keeps: Buildd keeps the newest 50.
-const MILESTONES_KEPT: usize = 50;
-
-/// Replaces worker `id`'s milestones with `list` (its newest [`MILESTONES_KEPT`]).
-pub async fn set_milestones(tx: &mut Tx, id: &str, mut list: Vec<Value>) -> ApiResult<()> {
-    let overflow = list.len().saturating_sub(MILESTONES_KEPT);
-    list.drain(..overflow);
-    sqlx::query("UPDATE workers SET milestones = ? WHERE id = ?")
-        .bind(serde_json::to_string(&list)?)
-        .bind(id)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
 }

@@ -1,8 +1,6 @@
-//! Missions as stored, and the lookups every layer uses.
+//! A mission as stored, and the shape the API answers with.
 
-use super::json_text::json_opt;
-use crate::db::Tx;
-use crate::error::{ApiError, ApiResult};
+use crate::store::json_text::json_opt;
 use buildd_core::{Mission, MissionStatus, OrchestrationMode};
 
 #[derive(sqlx::FromRow, Clone, Debug)]
@@ -36,7 +34,8 @@ pub struct MissionRow {
     pub mode: String,
 }
 
-pub const MISSION_COLUMNS: &str = "m.id, m.team_id, m.workspace_id, m.title, m.description, \
+pub(in crate::store) const MISSION_COLUMNS: &str =
+    "m.id, m.team_id, m.workspace_id, m.title, m.description, \
     m.status, m.cost_budget_usd, m.priority, m.default_output_requirement, m.default_backend, \
     m.schedule_id, m.parent_mission_id, m.depends_on_mission_id, m.gate_condition, \
     m.dependency_met_at, m.max_concurrent_tasks, m.last_task_started_at, m.working_branch, \
@@ -95,26 +94,4 @@ impl MissionRow {
             mode: self.mode.clone(),
         }
     }
-}
-
-/// The mission `id` of `team_id`; another team's mission is "not found".
-pub async fn find_mission(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<MissionRow> {
-    sqlx::query_as::<_, MissionRow>(&format!(
-        "SELECT {MISSION_COLUMNS} FROM missions m WHERE m.id = ? AND m.team_id = ?"
-    ))
-    .bind(id)
-    .bind(team_id)
-    .fetch_optional(&mut **tx)
-    .await?
-    .ok_or(ApiError::NotFound("Mission not found"))
-}
-
-/// The mission `id`, whatever its team: for workflows that start from a row already scoped.
-pub async fn mission_by_id(tx: &mut Tx, id: &str) -> ApiResult<Option<MissionRow>> {
-    Ok(sqlx::query_as(&format!(
-        "SELECT {MISSION_COLUMNS} FROM missions m WHERE m.id = ?"
-    ))
-    .bind(id)
-    .fetch_optional(&mut **tx)
-    .await?)
 }

@@ -1,9 +1,7 @@
-//! Tasks as stored, joined with their latest worker (whose PR they carry), and the lookup
-//! every layer uses.
+//! A task as stored, joined with its latest worker (whose PR it carries), and the shapes
+//! the API answers with.
 
-use super::json_text::{json_opt, json_or, strings};
-use crate::db::Tx;
-use crate::error::{ApiError, ApiResult};
+use crate::store::json_text::{json_opt, json_or, strings};
 use buildd_core::{Task, TaskClass, TaskListItem, TaskMode, TaskResult, TaskStatus, TaskWorkspace};
 use serde_json::Value;
 
@@ -51,9 +49,9 @@ pub struct TaskRow {
 }
 
 /// Tasks joined with their latest worker, whose PR they carry.
-pub const TASK_FROM: &str = "tasks t LEFT JOIN workers lw ON lw.id = t.latest_worker_id";
+pub(super) const TASK_FROM: &str = "tasks t LEFT JOIN workers lw ON lw.id = t.latest_worker_id";
 
-pub const TASK_COLUMNS: &str = "t.id, t.team_id, t.workspace_id, t.mission_id, \
+pub(super) const TASK_COLUMNS: &str = "t.id, t.team_id, t.workspace_id, t.mission_id, \
     t.parent_task_id, t.title, t.description, t.context, t.status, t.priority, t.mode, \
     t.task_class, t.runner_preference, t.required_capabilities, t.claimed_by, t.claimed_at, \
     t.expires_at, t.created_by_account_id, t.created_by_worker_id, t.creation_source, \
@@ -182,16 +180,4 @@ impl TaskRow {
             merged_at: self.merged_at.clone(),
         }
     }
-}
-
-/// The task `id` of the caller's team; another team's task is "not found".
-pub async fn find_task(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<TaskRow> {
-    sqlx::query_as(&format!(
-        "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.id = ? AND t.team_id = ?"
-    ))
-    .bind(id)
-    .bind(team_id)
-    .fetch_optional(&mut **tx)
-    .await?
-    .ok_or(ApiError::NotFound("Task not found"))
 }

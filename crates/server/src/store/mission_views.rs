@@ -2,13 +2,14 @@
 //! workspace and schedule in a fixed number of queries, and the derived fields computed
 //! by buildd-core.
 
+use super::checkins::last_check;
+use super::mission_tasks::TASK_JSON;
+use super::missions::{find_mission, MissionRow, MISSION_COLUMNS};
+use super::schedules::{settings, ScheduleRow, SCHEDULE_COLUMNS};
+use super::task_memo::{TaskJson, TaskMemo};
 use crate::config::CheckinConfig;
 use crate::db::Tx;
 use crate::error::ApiResult;
-use crate::store::mission_tasks::TASK_JSON;
-use crate::store::missions::{find_mission, MissionRow, MISSION_COLUMNS};
-use crate::store::schedules::{last_check, settings, ScheduleRow, SCHEDULE_COLUMNS};
-use crate::store::task_memo::{TaskJson, TaskMemo};
 use buildd_core::merge_policy::{effective_policy, MergePolicy};
 use buildd_core::{
     compute_progress, progress_of, MissionDetail, MissionListItem, MissionStatus, MissionTask,

@@ -1,0 +1,249 @@
+//! Writing missions: created, changed by a person, completed and reopened, released to the
+//! missions waiting on them, and deleted with their schedule.
+
+use crate::db::Tx;
+use crate::error::ApiResult;
+use crate::time::{new_id, now};
+use buildd_core::{MissionStatus, OrchestrationMode};
+use serde_json::Value;
+
+/// A mission about to be written. [`NewMission::new`] gives the schema's defaults: active,
+/// auto, priority 0, dispatched, no workspace, policy or review.
+#[derive(Clone, Debug)]
+pub struct NewMission {
+    pub id: String,
+    pub team_id: String,
+    pub workspace_id: Option<String>,
+    pub title: String,
+    pub description: Option<String>,
+    pub status: MissionStatus,
+    pub priority: i64,
+    pub requires_review: bool,
+    pub orchestration_mode: OrchestrationMode,
+    pub merge_policy: Option<Value>,
+    /// How the mission is worked: `dispatch` or `interactive`.
+    pub mode: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl NewMission {
+    /// An active auto mission of `team_id`, with a fresh id, created now.
+    pub fn new(team_id: &str, title: impl Into<String>) -> Self {
+        let at = now();
+        Self {
+            id: new_id(),
+            team_id: team_id.to_string(),
+            workspace_id: None,
+            title: title.into(),
+            description: None,
+            status: MissionStatus::Active,
+            priority: 0,
+            requires_review: false,
+            orchestration_mode: OrchestrationMode::Auto,
+            merge_policy: None,
+            mode: "dispatch".into(),
+            created_at: at.clone(),
+            updated_at: at,
+        }
+    }
+}
+
+/// Writes `mission`.
+pub async fn insert(tx: &mut Tx, m: &NewMission) -> ApiResult<()> {
+    sqlx::query(
+        "INSERT INTO missions (id, team_id, workspace_id, title, description, status, priority, \
+         requires_review, orchestration_mode, merge_policy, mode, created_at, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(&m.id)
+    .bind(&m.team_id)
+    .bind(&m.workspace_id)
+    .bind(&m.title)
+    .bind(&m.description)
+    .bind(m.status.as_str())
+    .bind(m.priority)
+    .bind(m.requires_review)
+    .bind(m.orchestration_mode.as_str())
+    .bind(m.merge_policy.as_ref().map(Value::to_string))
+    .bind(&m.mode)
+    .bind(&m.created_at)
+    .bind(&m.updated_at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// What a person changes on a mission; `None` leaves a field as it is. The budget has its
+/// own write ([`set_budget`]), as raising it may resume the mission.
+#[derive(Default)]
+pub struct MissionPatch {
+    pub title: Option<String>,
+    /// `Some(None)` clears it.
+    pub description: Option<Option<String>>,
+    pub status: Option<MissionStatus>,
+    pub priority: Option<i64>,
+    pub orchestration_mode: Option<OrchestrationMode>,
+    /// `Some(None)` inherits the workspace's.
+    pub merge_policy: Option<Option<Value>>,
+    /// How the mission is worked: `dispatch` or `interactive`.
+    pub mode: Option<String>,
+    pub requires_review: Option<bool>,
+}
+
+/// Writes `patch` onto mission `id`.
+pub async fn update(tx: &mut Tx, id: &str, patch: &MissionPatch, at: &str) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE missions SET \
+           title = COALESCE(?, title), \
+           description = CASE WHEN ? THEN ? ELSE description END, \
+           status = COALESCE(?, status), \
+           priority = COALESCE(?, priority), \
+           orchestration_mode = COALESCE(?, orchestration_mode), \
+           updated_at = ? \
+         WHERE id = ?",
+    )
+    .bind(&patch.title)
+    .bind(patch.description.is_some())
+    .bind(patch.description.clone().flatten())
+    .bind(patch.status.as_ref().map(MissionStatus::as_str))
+    .bind(patch.priority)
+    .bind(
+        patch
+            .orchestration_mode
+            .as_ref()
+            .map(OrchestrationMode::as_str),
+    )
+    .bind(at)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    if let Some(policy) = &patch.merge_policy {
+        sqlx::query("UPDATE missions SET merge_policy = ? WHERE id = ?")
+            .bind(policy.as_ref().map(Value::to_string))
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    if let Some(mode) = &patch.mode {
+        sqlx::query("UPDATE missions SET mode = ? WHERE id = ?")
+            .bind(mode)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    if let Some(review) = patch.requires_review {
+        sqlx::query("UPDATE missions SET requires_review = ? WHERE id = ?")
+            .bind(review)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Sets mission `id`'s budget in USD (`None`: no budget), kept as a decimal with cents;
+/// `resume` makes a mission that ran out of budget active again.
+pub async fn set_budget(tx: &mut Tx, id: &str, usd: Option<f64>, resume: bool) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE missions SET cost_budget_usd = ?, \
+         status = CASE WHEN ? THEN 'active' ELSE status END WHERE id = ?",
+    )
+    .bind(usd.map(|n| format!("{n:.2}")))
+    .bind(resume)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Completes mission `id` if it is active; returns whether this call completed it.
+pub async fn complete(tx: &mut Tx, id: &str, at: &str) -> ApiResult<bool> {
+    let done = sqlx::query(
+        "UPDATE missions SET status = 'completed', updated_at = ? WHERE id = ? AND status = 'active'",
+    )
+    .bind(at)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Makes mission `id` active again if it was completed; returns whether it was.
+pub async fn reopen(tx: &mut Tx, id: &str, at: &str) -> ApiResult<bool> {
+    let reopened = sqlx::query(
+        "UPDATE missions SET status = 'active', updated_at = ? WHERE id = ? AND status = 'completed'",
+    )
+    .bind(at)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(reopened.rows_affected() > 0)
+}
+
+/// Marks the dependency of the missions waiting on mission `id` met; returns their ids.
+pub async fn release_dependents(tx: &mut Tx, id: &str, at: &str) -> ApiResult<Vec<String>> {
+    let dependents: Vec<(String,)> = sqlx::query_as(
+        "UPDATE missions SET dependency_met_at = ? \
+         WHERE depends_on_mission_id = ? AND dependency_met_at IS NULL RETURNING id",
+    )
+    .bind(at)
+    .bind(id)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(dependents.into_iter().map(|(id,)| id).collect())
+}
+
+/// Gives mission `id` its working branch, once, when `workspace_id` has a repo.
+pub async fn set_working_branch(
+    tx: &mut Tx,
+    id: &str,
+    workspace_id: &str,
+    branch: &str,
+) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE missions SET working_branch = ? WHERE id = ? AND working_branch IS NULL \
+         AND EXISTS (SELECT 1 FROM workspaces w WHERE w.id = ? AND w.repo IS NOT NULL)",
+    )
+    .bind(branch)
+    .bind(id)
+    .bind(workspace_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// A task of mission `id` was claimed at `at`.
+pub async fn task_started(tx: &mut Tx, id: &str, at: &str) -> ApiResult<()> {
+    sqlx::query("UPDATE missions SET last_task_started_at = ? WHERE id = ?")
+        .bind(at)
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Links mission `id` to its check-in schedule.
+pub async fn set_schedule(tx: &mut Tx, id: &str, schedule_id: &str) -> ApiResult<()> {
+    sqlx::query("UPDATE missions SET schedule_id = ? WHERE id = ?")
+        .bind(schedule_id)
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Deletes mission `id` and its check-in schedule `schedule_id`.
+pub async fn delete(tx: &mut Tx, id: &str, schedule_id: Option<&str>) -> ApiResult<()> {
+    sqlx::query("DELETE FROM missions WHERE id = ?")
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    if let Some(schedule_id) = schedule_id {
+        sqlx::query("DELETE FROM schedules WHERE id = ?")
+            .bind(schedule_id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,51 @@
+//! A PR's CI check runs, as reported for its head commits.
+
+use crate::db::Tx;
+use crate::error::ApiResult;
+use crate::time::new_id;
+use buildd_core::pull_request::CheckRun;
+
+/// Records check run `check` on PR `pr_id`, at `at`.
+pub async fn insert_check(tx: &mut Tx, pr_id: &str, check: &CheckRun, at: &str) -> ApiResult<()> {
+    sqlx::query(
+        "INSERT INTO check_runs (id, pr_id, head_sha, name, status, conclusion, details_url, \
+         created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(new_id())
+    .bind(pr_id)
+    .bind(&check.head_sha)
+    .bind(&check.name)
+    .bind(&check.status)
+    .bind(&check.conclusion)
+    .bind(&check.details_url)
+    .bind(at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// A check run's row: name, head commit, status, conclusion, log address.
+type CheckRow = (String, String, String, Option<String>, Option<String>);
+
+/// The check runs of PR `pr_id`, oldest first.
+pub async fn checks_of(tx: &mut Tx, pr_id: &str) -> ApiResult<Vec<CheckRun>> {
+    let rows: Vec<CheckRow> = sqlx::query_as(
+        "SELECT name, head_sha, status, conclusion, details_url FROM check_runs WHERE pr_id = ? \
+         ORDER BY created_at, rowid",
+    )
+    .bind(pr_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(
+            |(name, head_sha, status, conclusion, details_url)| CheckRun {
+                name,
+                head_sha,
+                status,
+                conclusion,
+                details_url,
+            },
+        )
+        .collect())
+}

@@ -1,0 +1,116 @@
+//! Tasks' `dependsOn` as stored (a JSON array of task ids): what a dependency lets through,
+//! the graph a change must not close a cycle in, and the dependents a failure reaches.
+
+use crate::db::Tx;
+use crate::error::ApiResult;
+use buildd_core::TaskStatus;
+use std::collections::{HashMap, HashSet};
+
+/// A dependency as a claim judges it: its status, and whether a PR of it is still open.
+pub struct DependencyState {
+    pub id: String,
+    pub status: TaskStatus,
+    pub open_pr: bool,
+}
+
+/// The state of each of `ids` that is a task of the team.
+pub async fn dependency_states(
+    tx: &mut Tx,
+    team_id: &str,
+    ids: &HashSet<String>,
+) -> ApiResult<Vec<DependencyState>> {
+    let rows: Vec<(String, String, bool)> = sqlx::query_as(
+        "SELECT d.id, d.status, EXISTS (SELECT 1 FROM workers w WHERE w.task_id = d.id \
+           AND w.pr_url IS NOT NULL AND w.merged_at IS NULL \
+           AND COALESCE(w.pr_lifecycle_status, '') NOT IN ('merged', 'closed')) \
+         FROM tasks d WHERE d.team_id = ? AND d.id IN (SELECT value FROM json_each(?))",
+    )
+    .bind(team_id)
+    .bind(serde_json::to_string(ids)?)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, status, open_pr)| DependencyState {
+            id,
+            status: TaskStatus::parse(&status),
+            open_pr,
+        })
+        .collect())
+}
+
+/// Which of `ids` are tasks of the team in `workspace_id`.
+pub async fn known_in_workspace(
+    tx: &mut Tx,
+    team_id: &str,
+    workspace_id: &str,
+    ids: &[String],
+) -> ApiResult<HashSet<String>> {
+    let known: Vec<(String,)> = sqlx::query_as(
+        "SELECT id FROM tasks WHERE team_id = ? AND workspace_id = ? \
+         AND id IN (SELECT value FROM json_each(?))",
+    )
+    .bind(team_id)
+    .bind(workspace_id)
+    .bind(serde_json::to_string(ids)?)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(known.into_iter().map(|(id,)| id).collect())
+}
+
+/// The team's dependency graph: each task with dependencies, and what it depends on.
+pub async fn dependency_graph(
+    tx: &mut Tx,
+    team_id: &str,
+) -> ApiResult<HashMap<String, Vec<String>>> {
+    let edges: Vec<(String, String)> =
+        sqlx::query_as("SELECT id, depends_on FROM tasks WHERE team_id = ? AND depends_on != '[]'")
+            .bind(team_id)
+            .fetch_all(&mut **tx)
+            .await?;
+    Ok(edges
+        .into_iter()
+        .map(|(id, d)| (id, serde_json::from_str(&d).unwrap_or_default()))
+        .collect())
+}
+
+/// The team's unfinished tasks that depend on `id`.
+pub async fn unfinished_dependents(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<Vec<String>> {
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT t.id FROM tasks t WHERE t.team_id = ? \
+         AND t.status NOT IN ('completed', 'failed', 'cancelled') \
+         AND EXISTS (SELECT 1 FROM json_each(t.depends_on) d WHERE d.value = ?)",
+    )
+    .bind(team_id)
+    .bind(id)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
+}
+
+/// The team's tasks that failed only because dependency `id` failed (their result says so).
+pub async fn blocked_by_failure_of(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<Vec<String>> {
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT t.id FROM tasks t WHERE t.team_id = ? AND t.status = 'failed' \
+         AND EXISTS (SELECT 1 FROM json_each(t.depends_on) d WHERE d.value = ?2) \
+         AND json_extract(t.result, '$.error') LIKE 'Blocked: dependency %' \
+         AND json_extract(t.result, '$.error') LIKE '%(' || ?2 || ') failed'",
+    )
+    .bind(team_id)
+    .bind(id)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
+}
+
+/// A dependency of task `id` that has failed, with its title, if any.
+pub async fn failed_dependency(tx: &mut Tx, id: &str) -> ApiResult<Option<(String, String)>> {
+    Ok(sqlx::query_as(
+        "SELECT o.id, o.title FROM tasks t, json_each(t.depends_on) d \
+         JOIN tasks o ON o.id = d.value \
+         WHERE t.id = ? AND o.status = 'failed' LIMIT 1",
+    )
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?)
+}

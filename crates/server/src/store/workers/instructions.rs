@@ -1,0 +1,58 @@
+//! Steering messages a person queues for a worker's agent, handed over with the worker's
+//! next report.
+
+use super::row::WorkerRow;
+use crate::db::Tx;
+use crate::error::ApiResult;
+use buildd_core::{InstructionEntry, INSTRUCTION_HISTORY_CAP};
+
+/// Queues `message` for `worker` (its history keeps the newest [`INSTRUCTION_HISTORY_CAP`]).
+pub async fn append_instruction(
+    tx: &mut Tx,
+    worker: &WorkerRow,
+    message: String,
+    at: &str,
+) -> ApiResult<()> {
+    let mut history = worker.history();
+    history.push(InstructionEntry {
+        kind: "instruction".into(),
+        message,
+        timestamp: chrono::Utc::now().timestamp_millis(),
+        delivery_state: Some("pending".into()),
+    });
+    let overflow = history.len().saturating_sub(INSTRUCTION_HISTORY_CAP);
+    history.drain(..overflow);
+    sqlx::query("UPDATE workers SET instruction_history = ?, updated_at = ? WHERE id = ?")
+        .bind(serde_json::to_string(&history)?)
+        .bind(at)
+        .bind(&worker.id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Marks worker `worker_id`'s pending instructions delivered and returns their text.
+pub async fn deliver_pending(tx: &mut Tx, worker_id: &str) -> ApiResult<Option<String>> {
+    let (history,): (String,) =
+        sqlx::query_as("SELECT instruction_history FROM workers WHERE id = ?")
+            .bind(worker_id)
+            .fetch_one(&mut **tx)
+            .await?;
+    let mut entries: Vec<InstructionEntry> = serde_json::from_str(&history).unwrap_or_default();
+    let mut texts = Vec::new();
+    for e in entries.iter_mut() {
+        if e.delivery_state.as_deref() == Some("pending") {
+            e.delivery_state = Some("delivered".into());
+            texts.push(e.message.clone());
+        }
+    }
+    if texts.is_empty() {
+        return Ok(None);
+    }
+    sqlx::query("UPDATE workers SET instruction_history = ? WHERE id = ?")
+        .bind(serde_json::to_string(&entries)?)
+        .bind(worker_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(Some(texts.join("\n\n")))
+}

@@ -1,0 +1,50 @@
+//! Finding workers: by id within a team, and a task's workers.
+
+use super::row::{WorkerRow, WORKER_COLUMNS, WORKER_ORDER};
+use crate::db::Tx;
+use crate::error::{ApiError, ApiResult};
+
+/// The worker `id` of the caller's team; another team's worker is "not found".
+pub async fn find_worker(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<WorkerRow> {
+    sqlx::query_as(&format!(
+        "SELECT {WORKER_COLUMNS} FROM workers w JOIN tasks t ON t.id = w.task_id \
+         WHERE w.id = ? AND t.team_id = ?"
+    ))
+    .bind(id)
+    .bind(team_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or(ApiError::NotFound("Worker not found"))
+}
+
+/// The workers of task `task_id`, newest first.
+pub async fn of_task(tx: &mut Tx, task_id: &str) -> ApiResult<Vec<WorkerRow>> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT {WORKER_COLUMNS} FROM workers w WHERE w.task_id = ? ORDER BY {WORKER_ORDER}"
+    ))
+    .bind(task_id)
+    .fetch_all(&mut **tx)
+    .await?)
+}
+
+/// The newest worker of task `task_id`.
+pub async fn newest_of_task(tx: &mut Tx, task_id: &str) -> ApiResult<Option<WorkerRow>> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT {WORKER_COLUMNS} FROM workers w WHERE w.task_id = ? ORDER BY {WORKER_ORDER} LIMIT 1"
+    ))
+    .bind(task_id)
+    .fetch_optional(&mut **tx)
+    .await?)
+}
+
+/// How many workers of task `task_id` an agent is working in now.
+pub async fn live_count(tx: &mut Tx, task_id: &str) -> ApiResult<i64> {
+    let (live,): (i64,) = sqlx::query_as(
+        "SELECT COUNT(*) FROM workers WHERE task_id = ? \
+         AND status IN ('running', 'waiting_input')",
+    )
+    .bind(task_id)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(live)
+}
