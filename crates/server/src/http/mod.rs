@@ -1,29 +1,20 @@
-//! The HTTP API under `/api`: one handler module per resource, the `Caller` extractor, the
-//! polled-read cache, and the single route table. Handlers parse and authorize, then run
-//! one transaction over `store` and `flows`; nothing below this layer imports it.
+//! The HTTP API under `/api`: a folder per feature (`missions/`, `tasks/`, `workers/`) and a
+//! module per smaller resource, the `Caller` extractor, the polled-read cache, and the
+//! single route table. Handlers parse and authorize, then run one transaction over `store`
+//! and `flows`; nothing below this layer imports it.
 
 mod accounts;
 mod cache;
 mod caller;
 mod capabilities;
-mod checkin_fields;
-mod claim;
 mod events;
 mod github_pr;
-mod mission_runs;
 mod missions;
 mod notes;
 mod paging;
-mod plans;
-mod pr_report;
 mod prs;
 mod refusals;
-mod runners;
 mod state;
-mod steering;
-mod task_list;
-mod task_notes;
-mod task_reassign;
 mod tasks;
 mod workers;
 mod workspaces;
@@ -49,16 +40,16 @@ pub fn router(db: Db, checkins: CheckinConfig, changes: ChangeFeed) -> Router {
                 .patch(missions::update)
                 .delete(missions::delete),
         )
-        .route("/missions/{id}/run", post(mission_runs::run))
-        .route("/missions/{id}/runs", get(mission_runs::runs))
+        .route("/missions/{id}/run", post(missions::run))
+        .route("/missions/{id}/runs", get(missions::runs))
         .route("/missions/{id}/notes", get(notes::list).post(notes::create))
         .route("/missions/{id}/notes/{note_id}/reply", post(notes::reply))
-        .route("/tasks", get(task_list::list).post(tasks::create))
-        .route("/tasks/{id}/approve-plan", post(plans::approve))
-        .route("/tasks/{id}/reject-plan", post(plans::reject))
-        .route("/tasks/{id}/messages", get(steering::messages))
-        .route("/tasks/{id}/notes", post(task_notes::create))
-        .route("/tasks/{id}/reassign", post(task_reassign::reassign_task))
+        .route("/tasks", get(tasks::list).post(tasks::create))
+        .route("/tasks/{id}/approve-plan", post(tasks::approve_plan))
+        .route("/tasks/{id}/reject-plan", post(tasks::reject_plan))
+        .route("/tasks/{id}/messages", get(tasks::messages))
+        .route("/tasks/{id}/notes", post(tasks::create_note))
+        .route("/tasks/{id}/reassign", post(tasks::reassign))
         .route(
             "/tasks/{id}",
             get(tasks::detail)
@@ -70,10 +61,10 @@ pub fn router(db: Db, checkins: CheckinConfig, changes: ChangeFeed) -> Router {
         .route("/prs", get(prs::list))
         .route("/prs/{number}/checks", post(prs::record_check))
         .route("/prs/{number}/merge", post(prs::merge_endpoint))
-        .route("/workers/claim", post(claim::claim))
-        .route("/workers/heartbeat", post(runners::heartbeat))
-        .route("/workers/{id}", get(runners::detail).patch(workers::update))
-        .route("/workers/{id}/instruct", post(steering::instruct))
+        .route("/workers/claim", post(workers::claim))
+        .route("/workers/heartbeat", post(workers::heartbeat))
+        .route("/workers/{id}", get(workers::detail).patch(workers::update))
+        .route("/workers/{id}/instruct", post(workers::instruct))
         .route(
             "/workspaces",
             get(workspaces::list).post(workspaces::create),

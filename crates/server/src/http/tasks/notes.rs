@@ -2,11 +2,11 @@
 //! one when an agent's task has no feed to post to. A task of a mission sends it to the
 //! mission's feed instead (409, as Buildd answers).
 
-use super::caller::Caller;
-use super::notes::read_note;
-use super::state::AppState;
 use crate::body::JsonObject;
 use crate::error::{ApiError, ApiResult};
+use crate::http::caller::Caller;
+use crate::http::notes::read_note;
+use crate::http::state::AppState;
 use crate::store::notes::insert_note;
 use crate::store::tasks::find_task;
 use axum::extract::{Path, State};
@@ -14,7 +14,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use buildd_core::note::{MissionNote, AGENT_NOTE_TYPES};
 
-pub async fn create(
+pub async fn create_note(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,

@@ -2,11 +2,11 @@
 //! (how much claimable work waits, so it claims at once) and `GET /api/workers/{id}` (its
 //! reconcile: a worker that is gone, or finished on the server, stops locally).
 
-use super::caller::Caller;
-use super::state::AppState;
 use crate::body::JsonObject;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::claims::Queue;
+use crate::http::caller::Caller;
+use crate::http::state::AppState;
 use crate::store::tasks::find_task;
 use crate::store::workers::find_worker;
 use crate::store::workspaces::team_workspace;

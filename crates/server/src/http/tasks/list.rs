@@ -1,9 +1,9 @@
 //! `GET /api/tasks`: filters (`missionId`, `status`, `workspaceId`) and pagination.
 
-use super::caller::Caller;
-use super::paging;
-use super::state::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::http::caller::Caller;
+use crate::http::paging;
+use crate::http::state::AppState;
 use crate::store::tasks::list::{self, TaskFilter};
 use crate::store::workspaces::team_workspaces;
 use axum::extract::{Query, State};

@@ -1,16 +1,15 @@
-//! Steering a running agent: `POST /api/workers/{id}/instruct` queues a message that the
-//! worker receives on its next update; `GET /api/tasks/{id}/messages` reads the history.
+//! `POST /api/workers/{id}/instruct`: a person queues a message for a running agent; the
+//! worker receives it with the answer to its next report.
 
-use super::caller::Caller;
-use super::state::AppState;
 use crate::body::{Field, JsonObject};
 use crate::error::{ApiError, ApiResult};
-use crate::store::tasks::find_task;
-use crate::store::workers::{append_instruction, find_worker, newest_of_task};
+use crate::http::caller::Caller;
+use crate::http::state::AppState;
+use crate::store::workers::{append_instruction, find_worker};
 use crate::time::now;
 use axum::extract::{Path, State};
 use axum::Json;
-use buildd_core::{Instructed, TaskMessages};
+use buildd_core::Instructed;
 
 /// Longest message a person can send an agent.
 const MESSAGE_LIMIT: usize = 4000;
@@ -44,20 +43,5 @@ pub async fn instruct(
         ok: true,
         message: "Instructions queued; the agent receives them with its next update".into(),
         worker_id: id,
-    }))
-}
-
-pub async fn messages(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> ApiResult<Json<TaskMessages>> {
-    let mut tx = state.db.read().await?;
-    find_task(&mut tx, &caller.team_id, &id).await?;
-    let newest = newest_of_task(&mut tx, &id).await?;
-    Ok(Json(TaskMessages {
-        task_id: id,
-        worker_id: newest.as_ref().map(|w| w.id.clone()),
-        messages: newest.map(|w| w.history()).unwrap_or_default(),
     }))
 }

@@ -2,11 +2,11 @@
 //! `GET /api/missions/{id}/runs` lists them, each labelled by its trigger, with its
 //! check-ins and their outcome — newest first.
 
-use super::cache::Lookup;
-use super::caller::Caller;
-use super::state::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::organizer::{dependency_blocked, open_run, RunOutcome, Trigger};
+use crate::http::cache::Lookup;
+use crate::http::caller::Caller;
+use crate::http::state::AppState;
 use crate::store::checkins;
 use crate::store::mission_runs::organizer_runs;
 use crate::store::missions::{find_mission, mission_by_id};

@@ -2,9 +2,7 @@
 //! run's output is checked against the planning schema; a run that returns no plan at all is
 //! force-failed. Instructions queued for the worker are handed over in the answer.
 
-use super::caller::Caller;
 use super::pr_report::pr_report;
-use super::state::AppState;
 use crate::body::{Field, JsonObject};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
@@ -12,6 +10,8 @@ use crate::flows::leases::renew;
 use crate::flows::outcomes::task_finished;
 use crate::flows::prs::record::route_pr;
 use crate::flows::prs::review::apply_verdict;
+use crate::http::caller::Caller;
+use crate::http::state::AppState;
 use crate::store::tasks::{find_task, set_outcome};
 use crate::store::workers::{
     self, deliver_pending, find_worker, report_progress, set_milestones, Finish, Progress,

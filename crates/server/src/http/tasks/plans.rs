@@ -2,11 +2,11 @@
 //! Both act only on a plan in review (buildd-core's `plan_in_review`): a completed planning
 //! run with no children that no later run replaced.
 
-use super::caller::Caller;
-use super::state::AppState;
 use crate::body::JsonObject;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
+use crate::http::caller::Caller;
+use crate::http::state::AppState;
 use crate::store::mission_tasks::mission_tasks;
 use crate::store::missions::existing_mission;
 use crate::store::tasks::{
@@ -57,7 +57,7 @@ async fn plan_under_review(tx: &mut Tx, caller: &Caller, id: &str) -> ApiResult<
     Ok((task, output))
 }
 
-pub async fn approve(
+pub async fn approve_plan(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
@@ -117,7 +117,7 @@ pub async fn approve(
     Ok(Json(ApprovedPlan { tasks: ids }))
 }
 
-pub async fn reject(
+pub async fn reject_plan(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,

@@ -2,13 +2,13 @@
 //! not all finished (buildd-core's `dependency_satisfied`) is not claimable; an empty answer
 //! says why in `diagnostics.reason`.
 
-use super::caller::Caller;
-use super::state::AppState;
 use crate::body::JsonObject;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::claims::{Queue, Readiness};
 use crate::flows::leases::lease_until;
+use crate::http::caller::Caller;
+use crate::http::state::AppState;
 use crate::store::missions::task_started;
 use crate::store::tasks::{self, find_task, TaskRow};
 use crate::store::workers::{self, NewWorker};

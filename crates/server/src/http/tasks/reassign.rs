@@ -2,11 +2,11 @@
 //! (its local UI's "take over": reassign, then claim). Scoped to the caller's team, unlike
 //! Buildd's, which finds any team's task by id.
 
-use super::caller::Caller;
-use super::paging;
-use super::state::AppState;
 use crate::error::{ApiError, ApiResult};
-use crate::flows::reassign::{reassign, Asker, Reassign};
+use crate::flows::reassign::{self, Asker, Reassign};
+use crate::http::caller::Caller;
+use crate::http::paging;
+use crate::http::state::AppState;
 use crate::store::tasks::find_task;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -15,7 +15,7 @@ use buildd_core::AccountLevel;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
-pub async fn reassign_task(
+pub async fn reassign(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
@@ -33,7 +33,7 @@ pub async fn reassign_task(
         admin: caller.level == AccountLevel::Admin,
         account_id: &caller.account_id,
     };
-    let outcome = reassign(&mut tx, &task, force, asker, chrono::Utc::now()).await?;
+    let outcome = reassign::reassign(&mut tx, &task, force, asker, chrono::Utc::now()).await?;
     let status = task.status;
     match outcome {
         Reassign::Queued { was_assigned } => {

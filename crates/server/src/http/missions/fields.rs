@@ -1,0 +1,59 @@
+//! The fields a mission create and update share, checked one by one so each refusal names
+//! its field.
+
+use crate::body::{Field, JsonObject};
+use crate::error::{ApiError, ApiResult};
+use buildd_core::merge_policy::validate_merge_policy;
+use buildd_core::OrchestrationMode;
+use serde_json::Value;
+
+pub(super) fn orchestration_mode(value: &str) -> ApiResult<OrchestrationMode> {
+    OrchestrationMode::known(value).ok_or_else(|| {
+        ApiError::bad("orchestrationMode must be \"auto\" or \"manual\"".to_string())
+    })
+}
+
+/// `mode` of a create or update: how the mission is worked.
+pub(super) fn work_mode(body: &JsonObject) -> ApiResult<Option<String>> {
+    match body.string("mode")? {
+        Field::Absent => Ok(None),
+        Field::Set(m) if m == "dispatch" || m == "interactive" => Ok(Some(m)),
+        _ => Err(ApiError::bad(
+            "mode must be \"dispatch\" or \"interactive\"",
+        )),
+    }
+}
+
+/// `mergePolicy` of a create or update: absent, null (inherit), or a valid policy.
+pub(super) fn merge_policy_field(body: &JsonObject) -> ApiResult<Option<Option<Value>>> {
+    match body.0.get("mergePolicy") {
+        None => Ok(None),
+        Some(Value::Null) => Ok(Some(None)),
+        Some(v) => {
+            let policy =
+                validate_merge_policy(v, "mergePolicy").map_err(|e| ApiError::bad(e.join("; ")))?;
+            Ok(Some(Some(serde_json::to_value(policy)?)))
+        }
+    }
+}
+
+/// `costBudgetUsd` of a PATCH: absent, null (no budget), or a non-negative amount, as a
+/// number or a decimal string.
+pub(super) fn cost_budget(body: &JsonObject) -> ApiResult<Option<Option<f64>>> {
+    let bad = || ApiError::bad("costBudgetUsd must be a non-negative amount in USD, or null");
+    match body.0.get("costBudgetUsd") {
+        None => Ok(None),
+        Some(serde_json::Value::Null) => Ok(Some(None)),
+        Some(v) => {
+            let n = v
+                .as_f64()
+                .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+                .ok_or_else(bad)?;
+            if n.is_finite() && n >= 0.0 {
+                Ok(Some(Some(n)))
+            } else {
+                Err(bad())
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! Deleting a task: who may, and what goes with it.
+
+use crate::error::{ApiError, ApiResult};
+use crate::http::caller::Caller;
+use crate::http::paging;
+use crate::http::state::AppState;
+use crate::store::tasks::{self, find_task};
+use axum::extract::{Path, Query, State};
+use axum::Json;
+use buildd_core::{AccountLevel, Success, TaskStatus};
+use std::collections::HashMap;
+
+/// `DELETE /api/tasks/{id}[?force=true]`: an admin key deletes any task of the team, a
+/// worker key the tasks its account created. A task a worker is on needs `force=true`, and
+/// then its worker goes with it (its runner's reports get 404). Tasks that depended on it
+/// stop waiting for it.
+pub async fn delete(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> ApiResult<Json<Success>> {
+    if caller.level == AccountLevel::Trigger {
+        return Err(ApiError::admin_required());
+    }
+    let force = paging::force(&query)?;
+    let mut tx = state.db.write().await?;
+    let row = find_task(&mut tx, &caller.team_id, &id).await?;
+    if caller.level != AccountLevel::Admin
+        && row.created_by_account_id.as_deref() != Some(caller.account_id.as_str())
+    {
+        return Err(ApiError::Forbidden(
+            "A worker key deletes only the tasks its account created".into(),
+        ));
+    }
+    let status = row.status();
+    if !force && matches!(status, TaskStatus::Assigned | TaskStatus::InProgress) {
+        return Err(ApiError::bad(format!(
+            "Cannot delete {status} tasks while a worker is on them. Wait for it to finish, or \
+             delete with force=true"
+        )));
+    }
+    tasks::delete(&mut tx, &caller.team_id, &id).await?;
+    tx.commit().await?;
+    Ok(Json(Success { success: true }))
+}

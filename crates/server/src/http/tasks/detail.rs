@@ -1,0 +1,45 @@
+//! `GET /api/tasks/{id}[?include=workers]`: a task with its workspace, mission and workers.
+
+use crate::error::ApiResult;
+use crate::http::caller::Caller;
+use crate::http::state::AppState;
+use crate::store::missions::find_mission;
+use crate::store::tasks::find_task;
+use crate::store::workers::{self, WorkerRow};
+use crate::store::workspaces::team_workspace;
+use axum::extract::{Path, Query, State};
+use axum::Json;
+use buildd_core::{Task, TaskMissionRef};
+use std::collections::HashMap;
+
+pub async fn detail(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> ApiResult<Json<Task>> {
+    let include_workers = query
+        .get("include")
+        .is_some_and(|i| i.split(',').any(|p| p.trim() == "workers"));
+    let mut tx = state.db.read().await?;
+    let row = find_task(&mut tx, &caller.team_id, &id).await?;
+    let mut task = row.to_task();
+    task.workspace = Some(
+        team_workspace(&mut tx, &caller.team_id, &row.workspace_id)
+            .await?
+            .to_workspace(),
+    );
+    if let Some(m) = &row.mission_id {
+        let mission = find_mission(&mut tx, &caller.team_id, m).await?;
+        task.mission = Some(TaskMissionRef {
+            id: mission.id.clone(),
+            title: mission.title.clone(),
+            status: mission.status(),
+        });
+    }
+    if include_workers {
+        let workers = workers::of_task(&mut tx, &id).await?;
+        task.workers = Some(workers.iter().map(WorkerRow::to_task_worker).collect());
+    }
+    Ok(Json(task))
+}

@@ -1,0 +1,13 @@
+//! `/api/workers`: the worker protocol of Buildd's runner — claims, heartbeats, a worker's
+//! reports and reconcile — and the instructions a person sends an agent.
+
+mod claim;
+mod instruct;
+mod pr_report;
+mod runners;
+mod update;
+
+pub use claim::claim;
+pub use instruct::instruct;
+pub use runners::{detail, heartbeat};
+pub use update::update;
