@@ -4,12 +4,13 @@
 
 use crate::body::{Field, JsonObject};
 use crate::error::{ApiError, ApiResult};
+use crate::flows::missions::CheckinChange;
 use buildd_core::checkin::{validate_active_hours, CHECKLIST_LIMIT};
 use serde_json::{Map, Value};
 
-pub struct CheckinFields {
-    pub heartbeat: Field<bool>,
-    pub checklist: Field<String>,
+pub(super) struct CheckinFields {
+    pub(super) heartbeat: Field<bool>,
+    checklist: Field<String>,
     start: Field<i64>,
     end: Field<i64>,
     timezone: Field<String>,
@@ -25,7 +26,7 @@ fn hour(body: &JsonObject, key: &str) -> ApiResult<Field<i64>> {
 }
 
 impl CheckinFields {
-    pub fn read(body: &JsonObject) -> ApiResult<Self> {
+    pub(super) fn read(body: &JsonObject) -> ApiResult<Self> {
         let checklist = body.string("heartbeatChecklist")?;
         if let Field::Set(c) = &checklist {
             if c.chars().count() > CHECKLIST_LIMIT {
@@ -43,9 +44,11 @@ impl CheckinFields {
             timezone: body.string("activeHoursTimezone")?,
         })
     }
+}
 
+impl CheckinChange for CheckinFields {
     /// Whether the body touches anything kept on the schedule.
-    pub fn any(&self) -> bool {
+    fn any(&self) -> bool {
         !(self.heartbeat.is_absent()
             && self.checklist.is_absent()
             && self.start.is_absent()
@@ -56,7 +59,7 @@ impl CheckinFields {
     /// Merges the fields into `context`: a non-blank checklist replaces the default, an empty
     /// or null one clears it; the active hours as they stand after the update must be all
     /// set or all null.
-    pub fn apply(&self, context: &mut Map<String, Value>) -> ApiResult<()> {
+    fn apply(&self, context: &mut Map<String, Value>) -> ApiResult<()> {
         match &self.heartbeat {
             Field::Set(true) => {
                 context.insert("heartbeat".into(), Value::Bool(true));

@@ -1,0 +1,146 @@
+//! Creating and changing a mission as a person does, in the caller's transaction: the row,
+//! its check-in schedule, the open PRs a new review policy concerns, a raised budget, and
+//! what a new status starts — a first organizer run, planning again on resume, or closing.
+
+use super::completion::closed;
+use super::organizer::{open_run, wake, Trigger};
+use super::prs::review::start_reviews;
+use crate::config::CheckinConfig;
+use crate::db::Tx;
+use crate::error::ApiResult;
+use crate::store::missions::{self, find_mission, MissionPatch, MissionRow, NewMission};
+use crate::store::schedules::{create_schedule, find_schedule, save_context, template_context};
+use crate::time::now;
+use buildd_core::MissionStatus;
+use serde_json::{Map, Value};
+
+/// Check-in settings a request asks for, merged into a schedule's template context.
+pub trait CheckinChange {
+    /// Whether the request touches them at all.
+    fn any(&self) -> bool;
+    /// Merges them into `context`, refusing settings that do not hold together.
+    fn apply(&self, context: &mut Map<String, Value>) -> ApiResult<()>;
+}
+
+/// Writes `mission`; `schedule` is the template context of its check-in schedule, when it
+/// gets one. With `plan_now` (an active auto mission with check-ins) its first organizer run
+/// opens; returns that run's task id.
+pub async fn create(
+    tx: &mut Tx,
+    mission: &NewMission,
+    schedule: Option<&Map<String, Value>>,
+    plan_now: bool,
+    config: &CheckinConfig,
+) -> ApiResult<Option<String>> {
+    missions::insert(tx, mission).await?;
+    let row = find_mission(tx, &mission.team_id, &mission.id).await?;
+    if let Some(context) = schedule {
+        create_schedule(tx, &row, context, config).await?;
+    }
+    if !plan_now {
+        return Ok(None);
+    }
+    let trigger = Trigger {
+        source: "created",
+        task_id: None,
+    };
+    Ok(open_run(tx, &row, trigger)
+        .await?
+        .map(|run| run.task().id.clone()))
+}
+
+/// What a person changes on a mission.
+pub struct MissionChange {
+    pub fields: MissionPatch,
+    /// The budget in USD; `Some(None)` removes it.
+    pub budget: Option<Option<f64>>,
+}
+
+/// Applies `change` to mission `row` (its transition already checked), with the check-in
+/// settings `checkins`.
+pub async fn update(
+    tx: &mut Tx,
+    row: &MissionRow,
+    change: &MissionChange,
+    checkins: &(impl CheckinChange + Sync),
+    config: &CheckinConfig,
+) -> ApiResult<()> {
+    let at = now();
+    missions::update(tx, &row.id, &change.fields, &at).await?;
+    // Open PRs that the change puts under agent-review get their reviewer.
+    if change.fields.merge_policy.is_some() || change.fields.requires_review.is_some() {
+        start_reviews(tx, Some(&row.id), None).await?;
+    }
+    let resumed = set_budget(tx, row, change.budget).await?;
+    let updated = find_mission(tx, &row.team_id, &row.id).await?;
+    save_checkins(tx, &updated, checkins, config).await?;
+    let (before, to) = (row.status(), change.fields.status.as_ref());
+    if to == Some(&MissionStatus::Active) && before == MissionStatus::Paused {
+        wake_for(tx, &row.id, "wake:resumed").await?;
+    }
+    if resumed {
+        wake_for(tx, &row.id, "wake:budget_raised").await?;
+    }
+    if to == Some(&MissionStatus::Completed) && before != MissionStatus::Completed {
+        closed(tx, &row.id, &at).await?;
+    }
+    Ok(())
+}
+
+/// Sets the budget when `budget` changes it; a raised budget resumes a mission that ran out
+/// of it. Returns whether it did.
+async fn set_budget(tx: &mut Tx, row: &MissionRow, budget: Option<Option<f64>>) -> ApiResult<bool> {
+    let Some(new) = budget else {
+        return Ok(false);
+    };
+    let old = row
+        .cost_budget_usd
+        .as_deref()
+        .and_then(|b| b.parse::<f64>().ok());
+    let raised = match (new, old) {
+        (Some(n), Some(o)) => n > o,
+        (None, Some(_)) => true,
+        _ => false,
+    };
+    let resumed = raised && row.status() == MissionStatus::BudgetExhausted;
+    missions::set_budget(tx, &row.id, new, resumed).await?;
+    Ok(resumed)
+}
+
+/// Check-in settings live on the schedule; check-ins run only while the mission is active,
+/// and their settings are kept so a reopened mission resumes as it was. A mission without a
+/// schedule gets one when the request touches them.
+async fn save_checkins(
+    tx: &mut Tx,
+    mission: &MissionRow,
+    checkins: &(impl CheckinChange + Sync),
+    config: &CheckinConfig,
+) -> ApiResult<()> {
+    let schedule = match &mission.schedule_id {
+        Some(s) => find_schedule(tx, s).await?,
+        None => None,
+    };
+    match schedule {
+        Some(schedule) => {
+            let mut context = template_context(&schedule.task_template);
+            checkins.apply(&mut context)?;
+            save_context(tx, &schedule, mission, &context).await
+        }
+        None if checkins.any() => {
+            let mut context = Map::new();
+            checkins.apply(&mut context)?;
+            create_schedule(tx, mission, &context, config).await?;
+            Ok(())
+        }
+        None => Ok(()),
+    }
+}
+
+/// Plans mission `id` again, as `source` says why.
+async fn wake_for(tx: &mut Tx, id: &str, source: &str) -> ApiResult<()> {
+    let trigger = Trigger {
+        source,
+        task_id: None,
+    };
+    wake(tx, id, trigger).await.map(|_| ())
+}

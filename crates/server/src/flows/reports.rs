@@ -1,0 +1,127 @@
+//! A runner's report on its worker, in the caller's transaction. Progress moves the worker
+//! and renews its claim; an end finishes the worker and its task, applies a reviewer's
+//! verdict, routes the PR (merged, or sent for review) before anything asks whether the
+//! mission still has open work, and runs what follows the task's end. Either way the
+//! instructions queued for the worker are handed over, once.
+
+use super::leases::renew;
+use super::outcomes::task_finished;
+use super::prs::record::{route_pr, PrReport};
+use super::prs::review::apply_verdict;
+use crate::db::Tx;
+use crate::error::ApiResult;
+use crate::store::tasks::{set_outcome, TaskRow};
+use crate::store::workers::{
+    self, deliver_pending, report_progress, set_milestones, Finish, Progress, WorkerRow,
+};
+use crate::time::now;
+use buildd_core::reviewer::ReviewerOutput;
+use buildd_core::{TaskStatus, WorkerStatus};
+use serde_json::Value;
+
+/// What a report says, checked.
+pub struct Report {
+    /// The whole milestone list, replacing the worker's.
+    pub milestones: Option<Vec<Value>>,
+    /// Milestones reached since the last report.
+    pub appended: Option<Vec<Value>>,
+    /// The worker's PR after this report: the one it names, else the one it named before.
+    pub pr_url: Option<String>,
+    pub pr_number: Option<i64>,
+    /// The PR fields of the report, for the rails.
+    pub pr: Option<PrReport>,
+    pub step: Step,
+}
+
+/// Where the worker is.
+pub enum Step {
+    /// Still working: its status when it says one, its current action when it names one
+    /// (`Some(None)` clears it).
+    Progress {
+        status: Option<WorkerStatus>,
+        current_action: Option<Option<String>>,
+    },
+    /// Done, one way or the other.
+    Ended(Ending),
+}
+
+/// How a worker ended.
+pub struct Ending {
+    /// The task's result.
+    pub result: Value,
+    /// Why it failed; `None` when it completed.
+    pub error: Option<String>,
+    /// A reviewer's verdict on the PR it reviewed.
+    pub verdict: Option<ReviewerOutput>,
+}
+
+/// Applies `report` of `worker` on `task`; returns the instructions it hands over.
+pub async fn apply(
+    tx: &mut Tx,
+    worker: &WorkerRow,
+    task: &TaskRow,
+    mut report: Report,
+) -> ApiResult<Option<String>> {
+    if report.milestones.is_some() || report.appended.is_some() {
+        let mut list = report
+            .milestones
+            .take()
+            .unwrap_or_else(|| worker.milestones());
+        list.extend(report.appended.take().unwrap_or_default());
+        set_milestones(tx, &worker.id, list).await?;
+    }
+    let at = now();
+    match &report.step {
+        Step::Progress {
+            status,
+            current_action,
+        } => {
+            let progress = Progress {
+                status: status.as_ref(),
+                current_action: current_action.clone(),
+                pr_url: report.pr_url.as_deref(),
+                pr_number: report.pr_number,
+            };
+            report_progress(tx, &worker.id, &progress, &at).await?;
+            renew(tx, &task.id, &worker.id, chrono::Utc::now()).await?;
+            // A PR reported with progress is recorded too.
+            route_pr(tx, worker, task, report.pr.as_ref(), false).await?;
+        }
+        Step::Ended(ending) => end(tx, worker, task, &report, ending, &at).await?,
+    }
+    deliver_pending(tx, &worker.id).await
+}
+
+/// Finishes `worker` and `task` as `ending` says, and runs what follows.
+async fn end(
+    tx: &mut Tx,
+    worker: &WorkerRow,
+    task: &TaskRow,
+    report: &Report,
+    ending: &Ending,
+    at: &str,
+) -> ApiResult<()> {
+    let completed = ending.error.is_none();
+    let finish = Finish {
+        status: if completed {
+            WorkerStatus::Completed
+        } else {
+            WorkerStatus::Failed
+        },
+        error: ending.error.as_deref(),
+        pr_url: report.pr_url.as_deref(),
+        pr_number: report.pr_number,
+    };
+    workers::finish(tx, &worker.id, &finish, at).await?;
+    let status = if completed {
+        TaskStatus::Completed
+    } else {
+        TaskStatus::Failed
+    };
+    set_outcome(tx, &task.id, &status, Some(&ending.result), at).await?;
+    if let Some(verdict) = &ending.verdict {
+        apply_verdict(tx, task, verdict).await?;
+    }
+    route_pr(tx, worker, task, report.pr.as_ref(), completed).await?;
+    task_finished(tx, &task.team_id, &task.id).await
+}

@@ -1,0 +1,82 @@
+//! Tasks written through the API, in the caller's transaction: a task filed, or edited by a
+//! person — checked, written, and followed through. An end runs what follows a task's end, a
+//! failed task queued again takes back the dependents its failure blocked, a return to the
+//! queue drops the runner that held it, and new work reopens a completed mission.
+
+use super::outcomes::{requeue_blocked, task_finished};
+use super::task_checks::{check_dependencies, check_no_cycle, reopen_mission};
+use crate::db::Tx;
+use crate::error::{ApiError, ApiResult};
+use crate::store::missions::find_mission;
+use crate::store::tasks::{self, find_task, NewTask, TaskPatch, TaskRow};
+use crate::store::workers::{fail_unfinished, live_count};
+use crate::time::now;
+use buildd_core::TaskStatus;
+
+/// Writes `task` once its dependencies are known tasks of its workspace.
+pub async fn file(tx: &mut Tx, task: &NewTask) -> ApiResult<()> {
+    check_dependencies(
+        tx,
+        &task.team_id,
+        &task.workspace_id,
+        &task.id,
+        &task.depends_on,
+    )
+    .await?;
+    tasks::insert(tx, task).await?;
+    if let Some(m) = &task.mission_id {
+        reopen_mission(tx, m, &task.created_at).await?;
+    }
+    Ok(())
+}
+
+/// Applies `patch` to task `row`; returns the task as it is then.
+pub async fn edit(tx: &mut Tx, row: &TaskRow, patch: &TaskPatch) -> ApiResult<TaskRow> {
+    check(tx, row, patch).await?;
+    let at = now();
+    tasks::update(tx, &row.id, patch, &at).await?;
+    let (before, to) = (row.status(), patch.status.as_ref());
+    if to.is_some_and(TaskStatus::is_terminal) && !before.is_terminal() {
+        task_finished(tx, &row.team_id, &row.id).await?;
+    }
+    if to == Some(&TaskStatus::Pending) && before == TaskStatus::Failed {
+        requeue_blocked(tx, &row.team_id, &row.id).await?;
+    }
+    // Back in the queue: a runner still on it has lost it, and its reports are refused.
+    if patch.requeues() {
+        fail_unfinished(tx, &row.id, "Returned to the queue by a person", &at).await?;
+    }
+    let updated = find_task(tx, &row.team_id, &row.id).await?;
+    if let Some(m) = &updated.mission_id {
+        let reopens =
+            to.is_some_and(|s| !s.is_terminal()) || matches!(patch.mission_id, Some(Some(_)));
+        if reopens {
+            reopen_mission(tx, m, &at).await?;
+        }
+    }
+    Ok(updated)
+}
+
+/// Refuses an edit naming a mission of no such id, dependencies that are not tasks of the
+/// task's workspace or that close a cycle, or an end to a task an agent is working on.
+async fn check(tx: &mut Tx, row: &TaskRow, patch: &TaskPatch) -> ApiResult<()> {
+    if let Some(Some(m)) = &patch.mission_id {
+        find_mission(tx, &row.team_id, m).await?;
+    }
+    if let Some(deps) = &patch.depends_on {
+        check_dependencies(tx, &row.team_id, &row.workspace_id, &row.id, deps).await?;
+        check_no_cycle(tx, &row.team_id, &row.id, deps).await?;
+    }
+    let ends = matches!(
+        patch.status,
+        Some(TaskStatus::Completed | TaskStatus::Failed)
+    );
+    if ends && live_count(tx, &row.id).await? > 0 {
+        return Err(ApiError::Conflict(
+            "Cannot change status directly — task has an active worker. \
+             Use complete_task via the worker instead."
+                .into(),
+        ));
+    }
+    Ok(())
+}
