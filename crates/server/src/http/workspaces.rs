@@ -108,6 +108,37 @@ pub async fn update(
     body: JsonObject,
 ) -> ApiResult<Json<Success>> {
     caller.require_admin()?;
+    let (mut patch, git_config) = read_patch(&body)?;
+    let mut tx = state.db.write().await?;
+    let row = team_workspace(&mut tx, &caller.team_id, &id).await?;
+    if let Some(n) = &patch.name {
+        if name_taken(&mut tx, &caller.team_id, n, &id).await? {
+            return Err(ApiError::Conflict(format!(
+                "name: a workspace called \"{n}\" already exists"
+            )));
+        }
+    }
+    // gitConfig is merged key by key over what is stored.
+    patch.git_config = git_config.map(|given| {
+        let mut current: serde_json::Map<String, Value> =
+            serde_json::from_str(&row.git_config).unwrap_or_default();
+        current.extend(given);
+        Value::Object(current).to_string()
+    });
+    workspaces::update(&mut tx, &id, &patch).await?;
+    if patch.git_config.is_some() {
+        // Open PRs that the new default puts under agent-review get their reviewer.
+        start_reviews(&mut tx, None, Some(&id)).await?;
+    }
+    tx.commit().await?;
+    Ok(Json(Success { success: true }))
+}
+
+/// The change a PATCH body asks for, read field by field in the order refusals name them,
+/// and the `gitConfig` keys it sets (merged over the stored ones once they are read).
+fn read_patch(
+    body: &JsonObject,
+) -> ApiResult<(WorkspacePatch, Option<serde_json::Map<String, Value>>)> {
     let name = body.non_blank_string("name")?;
     let repo = match (body.string("repo")?, body.string("repoUrl")?) {
         (Field::Set(r), _) => Field::Set(normalize_repo("repo", &r)?),
@@ -134,61 +165,39 @@ pub async fn update(
         }
         None => None,
     };
-    let max_concurrent = match body.integer("maxConcurrentTasks")? {
+    let max_concurrent_tasks = match body.integer("maxConcurrentTasks")? {
         Field::Set(n) if n >= 1 => Some(n),
         Field::Absent => None,
         _ => return Err(ApiError::bad("maxConcurrentTasks must be an integer >= 1")),
     };
-    let git_config = body.object("gitConfig")?;
-    if matches!(git_config, Field::Null) {
-        return Err(ApiError::bad("gitConfig must be an object"));
-    }
-    if let Field::Set(config) = &git_config {
-        check_git_switches(config)?;
-        match config.get("mergePolicy") {
-            None | Some(Value::Null) => {}
-            Some(policy) => {
-                validate_merge_policy(policy, "gitConfig.mergePolicy")
-                    .map_err(|e| ApiError::bad(e.join("; ")))?;
-            }
-        }
-    }
-
-    let mut tx = state.db.write().await?;
-    let row = team_workspace(&mut tx, &caller.team_id, &id).await?;
-    if let Some(n) = &name {
-        if name_taken(&mut tx, &caller.team_id, n, &id).await? {
-            return Err(ApiError::Conflict(format!(
-                "name: a workspace called \"{n}\" already exists"
-            )));
-        }
-    }
-    // gitConfig is merged key by key over what is stored.
-    let merged_git_config = match git_config.value() {
-        Some(patch) => {
-            let mut current: serde_json::Map<String, Value> =
-                serde_json::from_str(&row.git_config).unwrap_or_default();
-            current.extend(patch);
-            Some(Value::Object(current).to_string())
-        }
-        None => None,
+    let git_config = match body.object("gitConfig")? {
+        Field::Null => return Err(ApiError::bad("gitConfig must be an object")),
+        field => field.value(),
     };
+    if let Some(config) = &git_config {
+        check_git_config(config)?;
+    }
     let patch = WorkspacePatch {
         name,
         repo: repo.patch(),
         local_path: branch.patch(),
         access_mode,
         data_class,
-        max_concurrent_tasks: max_concurrent,
-        git_config: merged_git_config,
+        max_concurrent_tasks,
+        git_config: None,
     };
-    workspaces::update(&mut tx, &id, &patch).await?;
-    if patch.git_config.is_some() {
-        // Open PRs that the new default puts under agent-review get their reviewer.
-        start_reviews(&mut tx, None, Some(&id)).await?;
+    Ok((patch, git_config))
+}
+
+/// A `gitConfig` patch: its switches (see [`check_git_switches`]) and its `mergePolicy`.
+fn check_git_config(config: &serde_json::Map<String, Value>) -> ApiResult<()> {
+    check_git_switches(config)?;
+    match config.get("mergePolicy") {
+        None | Some(Value::Null) => Ok(()),
+        Some(policy) => validate_merge_policy(policy, "gitConfig.mergePolicy")
+            .map(|_| ())
+            .map_err(|e| ApiError::bad(e.join("; "))),
     }
-    tx.commit().await?;
-    Ok(Json(Success { success: true }))
 }
 
 /// The switches of `gitConfig` are booleans and its paths strings, named when they are not.
