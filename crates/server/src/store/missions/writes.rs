@@ -247,3 +247,41 @@ pub async fn delete(tx: &mut Tx, id: &str, schedule_id: Option<&str>) -> ApiResu
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::Db;
+    use crate::store::accounts::ensure_team;
+    use crate::store::missions::find_mission;
+
+    /// A mission written with `NewMission::new` reads back as one the schema's defaults made.
+    #[tokio::test]
+    async fn new_mission_defaults_are_the_schema_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        let mut tx = db.write().await.unwrap();
+        let team = ensure_team(&mut tx, "t").await.unwrap();
+        let ours = NewMission::new(&team, "ours");
+        insert(&mut tx, &ours).await.unwrap();
+        sqlx::query(
+            "INSERT INTO missions (id, team_id, title, created_at, updated_at) \
+             VALUES ('theirs', ?, 'theirs', ?, ?)",
+        )
+        .bind(&team)
+        .bind(&ours.created_at)
+        .bind(&ours.updated_at)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+        let read = |m: crate::store::missions::MissionRow| {
+            let mut v = serde_json::to_value(m.to_mission()).unwrap();
+            v["id"] = Value::Null;
+            v["title"] = Value::Null;
+            v
+        };
+        let ours = read(find_mission(&mut tx, &team, &ours.id).await.unwrap());
+        let theirs = read(find_mission(&mut tx, &team, "theirs").await.unwrap());
+        assert_eq!(ours, theirs);
+    }
+}
