@@ -2,6 +2,7 @@
 //! dashboard and the API server share. A derived number (progress, grouping, health) is
 //! computed here once so every surface shows the same value. No I/O.
 
+pub mod budget;
 pub mod capabilities;
 pub mod checkin;
 pub mod checkin_readback;
@@ -20,6 +21,7 @@ pub mod merge_policy;
 #[cfg(feature = "sql")]
 pub mod migrations;
 pub mod mission;
+pub mod money;
 pub mod note;
 pub mod organizer_runs;
 pub mod plan;
@@ -37,6 +39,7 @@ pub mod reviewer_patch;
 pub mod runner;
 pub mod runs;
 pub mod schedule;
+pub mod spend;
 pub mod task;
 pub mod task_groups;
 pub mod task_prs;
