@@ -14,6 +14,7 @@ pub mod dependencies;
 pub mod enums;
 pub mod error;
 pub mod event_stream;
+pub mod forecast;
 pub mod grouping;
 pub mod lifecycle;
 pub mod markdown;
