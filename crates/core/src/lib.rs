@@ -26,6 +26,7 @@ pub mod money;
 pub mod note;
 pub mod organizer_runs;
 pub mod plan;
+pub mod plan_diff;
 pub mod plan_output;
 pub mod plan_phase;
 pub mod planning_loop;
@@ -46,6 +47,7 @@ pub mod task_groups;
 pub mod task_prs;
 #[cfg(test)]
 mod test_support;
+pub mod word_diff;
 pub mod worker;
 pub mod workspace;
 
