@@ -27,6 +27,7 @@ pub mod note;
 pub mod organizer_runs;
 pub mod plan;
 pub mod plan_diff;
+pub mod plan_feedback;
 pub mod plan_output;
 pub mod plan_phase;
 pub mod planning_loop;
