@@ -11,6 +11,7 @@ pub mod command_center;
 pub mod completion;
 pub mod connect;
 pub mod dependencies;
+pub mod duration;
 pub mod enums;
 pub mod error;
 pub mod event_stream;
