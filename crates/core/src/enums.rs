@@ -1,11 +1,33 @@
 //! Buildd's string enumerations. Unknown values round-trip as `Other` so a newer Buildd
-//! never breaks parsing.
+//! never breaks parsing. Each value also has a label, the value in words for people.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Cow;
 use std::fmt;
 
+/// A wire value in words: underscores become spaces ("waiting_input" → "waiting input").
+/// For values that are not (yet) an enum here, such as a check run's status.
+pub fn words(value: &str) -> Cow<'_, str> {
+    if value.contains('_') {
+        Cow::Owned(value.replace('_', " "))
+    } else {
+        Cow::Borrowed(value)
+    }
+}
+
+/// The label given, else the wire text in words (written out where the enum is declared,
+/// so a label costs no work at run time).
+macro_rules! label_or {
+    ($label:literal $text:literal) => {
+        $label
+    };
+    ($text:literal) => {
+        $text
+    };
+}
+
 macro_rules! string_enum {
-    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal $(as $label:literal)?),+ $(,)? }) => {
         $(#[$meta])*
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
         pub enum $name {
@@ -35,6 +57,15 @@ macro_rules! string_enum {
 
             pub fn parse(s: &str) -> Self {
                 Self::known(s).unwrap_or_else(|| $name::Other(s.to_string()))
+            }
+
+            /// The value in words for people ("in progress", "budget exhausted"); an unknown
+            /// value with its underscores as spaces.
+            pub fn label(&self) -> Cow<'_, str> {
+                match self {
+                    $($name::$variant => Cow::Borrowed(label_or!($($label)? $text)),)+
+                    $name::Other(s) => words(s),
+                }
             }
 
             /// The known values joined for error messages: "a, b, c".
@@ -71,7 +102,7 @@ string_enum!(
         Paused => "paused",
         Completed => "completed",
         Archived => "archived",
-        BudgetExhausted => "budget_exhausted",
+        BudgetExhausted => "budget_exhausted" as "budget exhausted",
     }
 );
 
@@ -80,7 +111,7 @@ string_enum!(
     TaskStatus {
         Pending => "pending",
         Assigned => "assigned",
-        InProgress => "in_progress",
+        InProgress => "in_progress" as "in progress",
         Review => "review",
         Completed => "completed",
         Failed => "failed",
@@ -127,7 +158,7 @@ string_enum!(
         Idle => "idle",
         Starting => "starting",
         Running => "running",
-        WaitingInput => "waiting_input",
+        WaitingInput => "waiting_input" as "waiting input",
         Paused => "paused",
         Completed => "completed",
         Failed => "failed",
@@ -156,8 +187,8 @@ string_enum!(
 string_enum!(
     /// `tasks.outputRequirement`.
     OutputRequirement {
-        PrRequired => "pr_required",
-        ArtifactRequired => "artifact_required",
+        PrRequired => "pr_required" as "PR required",
+        ArtifactRequired => "artifact_required" as "artifact required",
         None => "none",
         Auto => "auto",
     }
@@ -186,5 +217,40 @@ mod tests {
             MissionStatus::list(),
             "active, paused, completed, archived, budget_exhausted"
         );
+    }
+
+    #[test]
+    fn labels_are_words_for_people() {
+        assert_eq!(TaskStatus::InProgress.label(), "in progress");
+        assert_eq!(TaskStatus::Pending.label(), "pending");
+        assert_eq!(MissionStatus::BudgetExhausted.label(), "budget exhausted");
+        assert_eq!(WorkerStatus::WaitingInput.label(), "waiting input");
+        assert_eq!(OutputRequirement::PrRequired.label(), "PR required");
+        assert_eq!(TaskStatus::Other("on_hold".into()).label(), "on hold");
+        // The wire text stays as Buildd spells it.
+        assert_eq!(TaskStatus::InProgress.to_string(), "in_progress");
+        let labels = [
+            MissionStatus::ALL
+                .iter()
+                .map(|v| v.label())
+                .collect::<Vec<_>>(),
+            TaskStatus::ALL.iter().map(|v| v.label()).collect(),
+            TaskMode::ALL.iter().map(|v| v.label()).collect(),
+            TaskClass::ALL.iter().map(|v| v.label()).collect(),
+            AccountLevel::ALL.iter().map(|v| v.label()).collect(),
+            WorkerStatus::ALL.iter().map(|v| v.label()).collect(),
+            OrchestrationMode::ALL.iter().map(|v| v.label()).collect(),
+            OutputRequirement::ALL.iter().map(|v| v.label()).collect(),
+            AccessMode::ALL.iter().map(|v| v.label()).collect(),
+        ];
+        for label in labels.iter().flatten() {
+            assert!(!label.contains('_') && !label.is_empty(), "{label}");
+        }
+    }
+
+    #[test]
+    fn words_spell_any_wire_value() {
+        assert_eq!(words("in_progress"), "in progress");
+        assert!(matches!(words("queued"), Cow::Borrowed("queued")));
     }
 }

@@ -2,6 +2,7 @@
 //! dashboard and the API server share. A derived number (progress, grouping, health) is
 //! computed here once so every surface shows the same value. No I/O.
 
+pub mod budget;
 pub mod capabilities;
 pub mod checkin;
 pub mod checkin_readback;
@@ -10,9 +11,11 @@ pub mod command_center;
 pub mod completion;
 pub mod connect;
 pub mod dependencies;
+pub mod duration;
 pub mod enums;
 pub mod error;
 pub mod event_stream;
+pub mod forecast;
 pub mod grouping;
 pub mod lifecycle;
 pub mod markdown;
@@ -20,9 +23,12 @@ pub mod merge_policy;
 #[cfg(feature = "sql")]
 pub mod migrations;
 pub mod mission;
+pub mod money;
 pub mod note;
 pub mod organizer_runs;
 pub mod plan;
+pub mod plan_diff;
+pub mod plan_feedback;
 pub mod plan_output;
 pub mod plan_phase;
 pub mod planning_loop;
@@ -37,11 +43,13 @@ pub mod reviewer_patch;
 pub mod runner;
 pub mod runs;
 pub mod schedule;
+pub mod spend;
 pub mod task;
 pub mod task_groups;
 pub mod task_prs;
 #[cfg(test)]
 mod test_support;
+pub mod word_diff;
 pub mod worker;
 pub mod workspace;
 

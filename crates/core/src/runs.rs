@@ -39,15 +39,9 @@ pub fn quiet_for(run: &TaskWorker, now_ms: i64) -> Option<Duration> {
     (silent > QUIET_AFTER).then_some(silent)
 }
 
-/// "45s", "12m", "3h 5m", "2d 4h".
+/// "45s", "12m", "3h 5m", "2d 4h": [`crate::duration::span`] of a chrono duration.
 pub fn span(d: Duration) -> String {
-    let s = d.num_seconds().max(0);
-    match s {
-        0..=59 => format!("{s}s"),
-        60..=3599 => format!("{}m", s / 60),
-        3600..=86_399 => format!("{}h {}m", s / 3600, s % 3600 / 60),
-        _ => format!("{}d {}h", s / 86_400, s % 86_400 / 3600),
-    }
+    crate::duration::span(d.num_seconds())
 }
 
 #[cfg(test)]

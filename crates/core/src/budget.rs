@@ -1,0 +1,275 @@
+//! A mission's cost budget: when spend exhausts it, what raising it does, and how it reads.
+//!
+//! Buildd's rule, kept: an `active` mission with a budget is exhausted once its spend
+//! reaches the budget (`spend ≥ budget`), so a budget of $0 stops a mission at its first
+//! check: zero means "spend nothing", not "no cap" (no cap is a null budget). Exhaustion
+//! stops new claims and planning; it never stops a running worker.
+//!
+//! Raising differs from Buildd on purpose. Buildd resumes an exhausted mission when the new
+//! budget is above the *old budget*, even if still at or below the spend (the mission then
+//! runs until the next check exhausts it again), and keeps it exhausted when the budget is
+//! cleared. Here a new budget resumes the mission only when it is above what was already
+//! spent, is refused (400) otherwise, and clearing the budget resumes it.
+
+use crate::enums::MissionStatus;
+use crate::money::Usd;
+use serde_json::Value;
+
+/// The budget a mission's stored `costBudgetUsd` sets, if any. An unreadable or negative
+/// value caps nothing (Buildd would read it as NaN and exhaust the mission at once).
+pub fn budget_of(cost_budget_usd: Option<&str>) -> Option<Usd> {
+    cost_budget_usd
+        .and_then(Usd::parse)
+        .filter(|b| !b.is_negative())
+}
+
+/// A `costBudgetUsd` as a create or update body sends it: `null` clears the budget; a
+/// number or a decimal string sets it, rounded to whole cents as Buildd's `decimal(10,2)`
+/// column stores it.
+pub fn parse_budget(value: &Value) -> Result<Option<Usd>, String> {
+    if value.is_null() {
+        return Ok(None);
+    }
+    Usd::from_json(value)
+        .filter(|b| !b.is_negative())
+        .map(|b| Some(b.round_to_cents()))
+        .ok_or_else(|| "costBudgetUsd must be a non-negative number or null".into())
+}
+
+/// The budget as Buildd stores and sends it: "25.00".
+pub fn budget_string(budget: Usd) -> String {
+    budget.fixed(2)
+}
+
+/// Whether a mission in `status` that spent `spend` becomes `budget_exhausted`: only an
+/// active one with a budget, once spend reaches it.
+pub fn exhausts(status: &MissionStatus, spend: Usd, budget: Option<Usd>) -> bool {
+    *status == MissionStatus::Active && budget.is_some_and(|b| spend >= b)
+}
+
+/// What setting a mission's budget to `new_budget` (`None`: cleared) does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BudgetChange {
+    /// Store it; the status stays (the mission was not exhausted).
+    Store,
+    /// Store it and make the exhausted mission `active` again (and wake its organizer).
+    Resume,
+    /// Refuse with this message (a 400): the budget would still be exhausted.
+    Refuse(String),
+}
+
+/// Decides a budget change for a mission in `status` that spent `spend`.
+///
+/// The refusal names the spend rounded *down* to cents: budgets are whole cents, so "above
+/// the $1.40 already spent" is exactly the rule ($1.41 is accepted for a spend of $1.405).
+pub fn budget_change(status: &MissionStatus, spend: Usd, new_budget: Option<Usd>) -> BudgetChange {
+    if *status != MissionStatus::BudgetExhausted {
+        return BudgetChange::Store;
+    }
+    match new_budget {
+        Some(b) if b <= spend => BudgetChange::Refuse(format!(
+            "costBudgetUsd must be above the {} already spent",
+            Usd::from_cents(spend.floor_cents())
+        )),
+        _ => BudgetChange::Resume,
+    }
+}
+
+/// The title of the warning note posted when a mission's budget runs out.
+pub const EXHAUSTED_NOTE_TITLE: &str = "Budget exhausted";
+
+/// The body of that note, worded as Buildd writes it (spend to four places, budget to two):
+/// "$1.4000 spent vs $1.00 budget — no new tasks will be spawned. Raise costBudgetUsd to
+/// resume."
+pub fn exhausted_note(spend: Usd, budget: Usd) -> String {
+    format!(
+        "${} spent vs ${} budget — no new tasks will be spawned. Raise costBudgetUsd to resume.",
+        spend.fixed(4),
+        budget.fixed(2)
+    )
+}
+
+/// How much of a budget is spent, for the dashboard's bar.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BudgetBar {
+    /// Spent over budget, clamped to 0..=1 (1 for a $0 budget).
+    pub fraction: f64,
+    /// Spend reached the budget: the mission is, or will be at its next check, exhausted.
+    pub reached: bool,
+    /// At least 80 % spent, where Buildd's dashboard turns the figure amber.
+    pub nearing: bool,
+    /// How far spend went past the budget ($0 when it did not).
+    pub over_by: Usd,
+    /// "$0.40 of $1.00 spent", "$1.00 of $1.00 spent — budget reached",
+    /// "$1.40 of $1.00 spent — $0.40 over".
+    pub text: String,
+}
+
+/// Spend against the budget; `None` when the mission has no budget.
+pub fn budget_bar(spend: Usd, budget: Option<Usd>) -> Option<BudgetBar> {
+    let budget = budget?;
+    let spend = spend.max(Usd::ZERO);
+    let fraction = if budget <= Usd::ZERO {
+        1.0
+    } else {
+        (spend.as_f64() / budget.as_f64()).clamp(0.0, 1.0)
+    };
+    let reached = spend >= budget;
+    let over_by = if spend > budget {
+        spend - budget
+    } else {
+        Usd::ZERO
+    };
+    let mut text = format!("{spend} of {budget} spent");
+    if over_by.cents() > 0 {
+        text.push_str(&format!(" — {over_by} over"));
+    } else if reached {
+        text.push_str(" — budget reached");
+    }
+    Some(BudgetBar {
+        fraction,
+        reached,
+        nearing: spend.micros().saturating_mul(5) >= budget.micros().saturating_mul(4),
+        over_by,
+        text,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn usd(cents: i64) -> Usd {
+        Usd::from_cents(cents)
+    }
+
+    #[test]
+    fn a_stored_budget_reads_leniently() {
+        assert_eq!(budget_of(Some("25.00")), Some(usd(2500)));
+        assert_eq!(budget_of(Some("5")), Some(usd(500)));
+        assert_eq!(budget_of(Some("lots")), None);
+        assert_eq!(budget_of(Some("-1.00")), None);
+        assert_eq!(budget_of(None), None);
+    }
+
+    #[test]
+    fn a_sent_budget_is_a_number_or_string_rounded_to_cents() {
+        assert_eq!(parse_budget(&json!(25)), Ok(Some(usd(2500))));
+        assert_eq!(parse_budget(&json!("5.00")), Ok(Some(usd(500))));
+        assert_eq!(parse_budget(&json!(1.005)), Ok(Some(usd(101))));
+        assert_eq!(parse_budget(&json!(0)), Ok(Some(Usd::ZERO)));
+        assert_eq!(parse_budget(&json!(null)), Ok(None));
+        for bad in [
+            json!(-1),
+            json!("NaN"),
+            json!("inf"),
+            json!(true),
+            json!({}),
+        ] {
+            assert_eq!(
+                parse_budget(&bad),
+                Err("costBudgetUsd must be a non-negative number or null".into()),
+                "{bad}"
+            );
+        }
+        assert_eq!(budget_string(usd(2500)), "25.00");
+    }
+
+    #[test]
+    fn an_active_mission_is_exhausted_once_spend_reaches_its_budget() {
+        let active = MissionStatus::Active;
+        assert!(!exhausts(&active, usd(99), Some(usd(100))));
+        assert!(exhausts(&active, usd(100), Some(usd(100))));
+        assert!(exhausts(&active, usd(140), Some(usd(100))));
+        // No budget, no cap; a $0 budget allows nothing.
+        assert!(!exhausts(&active, usd(1_000_000), None));
+        assert!(exhausts(&active, Usd::ZERO, Some(Usd::ZERO)));
+        // Only an active mission changes status.
+        for status in [
+            MissionStatus::Paused,
+            MissionStatus::Completed,
+            MissionStatus::Archived,
+            MissionStatus::BudgetExhausted,
+        ] {
+            assert!(!exhausts(&status, usd(140), Some(usd(100))), "{status}");
+        }
+    }
+
+    #[test]
+    fn raising_above_the_spend_or_clearing_resumes() {
+        let exhausted = MissionStatus::BudgetExhausted;
+        assert_eq!(
+            budget_change(&exhausted, usd(140), Some(usd(200))),
+            BudgetChange::Resume
+        );
+        assert_eq!(
+            budget_change(&exhausted, usd(140), None),
+            BudgetChange::Resume
+        );
+        assert_eq!(
+            budget_change(&exhausted, usd(140), Some(usd(141))),
+            BudgetChange::Resume
+        );
+    }
+
+    #[test]
+    fn a_budget_still_spent_is_refused_naming_the_field() {
+        let exhausted = MissionStatus::BudgetExhausted;
+        let refused =
+            BudgetChange::Refuse("costBudgetUsd must be above the $1.40 already spent".into());
+        assert_eq!(budget_change(&exhausted, usd(140), Some(usd(140))), refused);
+        assert_eq!(budget_change(&exhausted, usd(140), Some(usd(120))), refused);
+        // Spend between cents: the message rounds down, and the next cent is accepted.
+        let spend = Usd::from_micros(1_405_000);
+        assert_eq!(budget_change(&exhausted, spend, Some(usd(140))), refused);
+        assert_eq!(
+            budget_change(&exhausted, spend, Some(usd(141))),
+            BudgetChange::Resume
+        );
+    }
+
+    #[test]
+    fn a_mission_not_exhausted_just_stores_the_budget() {
+        for status in [MissionStatus::Active, MissionStatus::Paused] {
+            assert_eq!(
+                budget_change(&status, usd(140), Some(usd(100))),
+                BudgetChange::Store
+            );
+            assert_eq!(budget_change(&status, usd(140), None), BudgetChange::Store);
+        }
+    }
+
+    #[test]
+    fn the_note_is_worded_as_buildd_writes_it() {
+        assert_eq!(EXHAUSTED_NOTE_TITLE, "Budget exhausted");
+        assert_eq!(
+            exhausted_note(Usd::from_micros(1_400_050), usd(100)),
+            "$1.4001 spent vs $1.00 budget — no new tasks will be spawned. Raise costBudgetUsd to resume."
+        );
+    }
+
+    #[test]
+    fn the_bar_says_how_much_is_spent() {
+        let bar = budget_bar(usd(40), Some(usd(100))).unwrap();
+        assert_eq!(bar.text, "$0.40 of $1.00 spent");
+        assert!((bar.fraction - 0.4).abs() < 1e-9);
+        assert!(!bar.reached && !bar.nearing);
+        assert_eq!(bar.over_by, Usd::ZERO);
+
+        let near = budget_bar(usd(80), Some(usd(100))).unwrap();
+        assert!(near.nearing && !near.reached);
+
+        let at = budget_bar(usd(100), Some(usd(100))).unwrap();
+        assert_eq!(at.text, "$1.00 of $1.00 spent — budget reached");
+        assert!(at.reached && at.fraction == 1.0);
+
+        let over = budget_bar(usd(140), Some(usd(100))).unwrap();
+        assert_eq!(over.text, "$1.40 of $1.00 spent — $0.40 over");
+        assert_eq!((over.fraction, over.over_by), (1.0, usd(40)));
+
+        let zero = budget_bar(Usd::ZERO, Some(Usd::ZERO)).unwrap();
+        assert_eq!((zero.fraction, zero.reached), (1.0, true));
+        assert!(budget_bar(usd(140), None).is_none());
+    }
+}
