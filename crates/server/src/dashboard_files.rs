@@ -8,15 +8,23 @@
 //! browser keeps them for a year without asking again; `index.html`, which names them, and
 //! everything else is revalidated on every load. A hashed name that is not there is a 404,
 //! never the app's page in its place.
+//!
+//! The page goes out with a `Content-Security-Policy` allowing this origin only: its scripts,
+//! styles, fetches and images, wasm compilation (`'wasm-unsafe-eval'`), and the inline module
+//! script trunk writes into `index.html` to load the wasm, by its hash, read from the file
+//! (so a rebuild while the server runs is followed).
 
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{from_fn_with_state, Next};
 use axum::response::{IntoResponse, Response};
 use axum::{Json, Router};
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -30,8 +38,13 @@ pub fn serve(router: Router, dist: &Path) -> Router {
         .precompressed_br()
         .precompressed_gzip()
         .fallback(index);
+    let policy = Arc::new(PagePolicy {
+        index: dist.join("index.html"),
+        kept: Mutex::new(None),
+    });
     router.fallback_service(
         tower::ServiceBuilder::new()
+            .layer(from_fn_with_state(policy, page_policy))
             .layer(from_fn_with_state(dist.to_path_buf(), cache_policy))
             // The same path answers brotli, gzip or plain bytes.
             .layer(SetResponseHeaderLayer::appending(
@@ -70,6 +83,98 @@ async fn cache_policy(State(dist): State<PathBuf>, request: Request, next: Next)
     response
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+    response
+}
+
+/// Everything but the page's own inline scripts: this origin only; `style` attributes (the
+/// dashboard sets widths in them) but no `<style>` elements; no plugins, no `<base>`, forms
+/// posting nowhere else, and no framing.
+const POLICY_REST: &str = "style-src 'self'; style-src-attr 'unsafe-inline'; \
+    object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// The page's policy, kept while `index.html` is unchanged.
+struct PagePolicy {
+    index: PathBuf,
+    kept: Mutex<Option<((SystemTime, u64), HeaderValue)>>,
+}
+
+impl PagePolicy {
+    fn current(&self) -> HeaderValue {
+        let stamp = std::fs::metadata(&self.index)
+            .ok()
+            .and_then(|m| Some((m.modified().ok()?, m.len())));
+        let mut kept = self.kept.lock().expect("policy lock");
+        if let (Some(stamp), Some((at, value))) = (stamp, kept.as_ref()) {
+            if *at == stamp {
+                return value.clone();
+            }
+        }
+        let page = std::fs::read_to_string(&self.index).unwrap_or_default();
+        let value = HeaderValue::from_str(&page_policy_for(&page)).expect("ASCII");
+        if let Some(stamp) = stamp {
+            *kept = Some((stamp, value.clone()));
+        }
+        value
+    }
+}
+
+/// The policy for a page whose HTML is `page`: its inline scripts allowed by their SHA-256.
+fn page_policy_for(page: &str) -> String {
+    let hashes: String = inline_scripts(page)
+        .iter()
+        .map(|script| {
+            // The browser hashes the text as parsed, where a CR LF is a LF.
+            let digest = Sha256::digest(script.replace("\r\n", "\n").as_bytes());
+            let encoded = base64::engine::general_purpose::STANDARD.encode(digest);
+            format!(" 'sha256-{encoded}'")
+        })
+        .collect();
+    format!("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{hashes}; {POLICY_REST}")
+}
+
+/// The text of each `<script>` without a `src`.
+fn inline_scripts(page: &str) -> Vec<&str> {
+    // ASCII lowercasing keeps every byte where it was.
+    let lower = page.to_ascii_lowercase();
+    let mut scripts = Vec::new();
+    let mut at = 0;
+    while let Some(found) = lower[at..].find("<script") {
+        let tag = at + found + "<script".len();
+        let Some(tag_end) = lower[tag..].find('>').map(|i| tag + i) else {
+            break;
+        };
+        let Some(close) = lower[tag_end..].find("</script").map(|i| tag_end + i) else {
+            break;
+        };
+        let attributes = &lower[tag..tag_end];
+        let external = attributes
+            .split(|c: char| c.is_ascii_whitespace())
+            .any(|a| a.starts_with("src=") || a == "src");
+        if !external {
+            scripts.push(&page[tag_end + 1..close]);
+        }
+        at = close;
+    }
+    scripts
+}
+
+/// The page's policy on every HTML answer (`/`, `/index.html`, and deep links).
+async fn page_policy(
+    State(policy): State<Arc<PagePolicy>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let mut response = next.run(request).await;
+    let is_page = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if is_page {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_SECURITY_POLICY, policy.current());
+    }
     response
 }
 

@@ -1,12 +1,15 @@
-//! `buildd-server serve | worker | classify-migrations | key create`.
+//! `buildd-server serve | backup | worker | classify-migrations | key create`.
 
 use buildd_core::migrations::{classify_sql, Verdict};
 use buildd_core::AccountLevel;
 use buildd_server::demo::worker::{fresh_key, ScriptedWorker, WorkerClient};
 use buildd_server::serving::{self, Limits};
 use buildd_server::upstream::{Upstream, UpstreamOptions};
-use buildd_server::{app_with_changes, demo, keys, scheduler, ChangeFeed, CheckinConfig, Db};
-use clap::{Parser, Subcommand};
+use buildd_server::{
+    app_with_options, demo, keys, metrics_router, scheduler, AppOptions, ChangeFeed, CheckinConfig,
+    Db,
+};
+use clap::{Parser, Subcommand, ValueEnum};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -19,11 +22,24 @@ use std::path::PathBuf;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// How log lines are written to stderr: text (for people) or json (one object a line,
+    /// for a log collector). A served request logs one line at info: method, route template,
+    /// status, latency and request id (never a key, a query or a body). RUST_LOG sets the
+    /// levels (default: info,sqlx=warn; health probes and scrapes log at debug).
+    #[arg(long, global = true, env = "BUILDD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve the API under /api and the dashboard from --dist.
+    /// Serve the API under /api and the dashboard from --dist; /healthz and /readyz answer
+    /// without a key, /metrics an admin key (or anyone on --metrics-listen).
     Serve {
         /// Address and port to listen on.
         #[arg(long, env = "BUILDD_LISTEN", default_value = "127.0.0.1:8080")]
@@ -64,6 +80,23 @@ enum Command {
         /// 0s for no grace).
         #[arg(long, env = "BUILDD_CHECKIN_GRACE", default_value = "2h", value_parser = parse_grace)]
         checkin_grace: chrono::Duration,
+        /// Serve /metrics (Prometheus text, no key) on this address alone, e.g.
+        /// 127.0.0.1:9100, and not on --listen. Without it, /metrics on --listen answers
+        /// admin keys only (and, in upstream mode, nobody).
+        #[arg(long, env = "BUILDD_METRICS_LISTEN")]
+        metrics_listen: Option<SocketAddr>,
+    },
+    /// Copy the database into a new file while the server runs (SQLite's VACUUM INTO): every
+    /// write acknowledged before the backup began is in it, and the copy passes an
+    /// integrity check before this returns. To restore: stop the server, copy the backup
+    /// over the database file, remove its -wal and -shm files, start the server.
+    Backup {
+        /// The server's SQLite database file.
+        #[arg(long, env = "BUILDD_DB", default_value = "buildd.db")]
+        db: PathBuf,
+        /// The backup file to write; it must not exist yet.
+        #[arg(long)]
+        to: PathBuf,
     },
     /// Run the scripted worker against a Buildd API: it claims tasks with a worker key and
     /// completes them (planning runs with a plan, execution tasks with a PR).
@@ -219,16 +252,51 @@ fn fail(message: String) -> ! {
     std::process::exit(1)
 }
 
+/// Log lines to stderr at the levels RUST_LOG sets, as text or one JSON object a line (the
+/// request's span, with its id and route, in each).
+fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| "info,sqlx=warn".into());
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .with_span_list(false)
+            .init(),
+    }
+}
+
+/// Serves `/metrics` alone on `addr`, until the process ends.
+async fn serve_metrics(addr: SocketAddr) {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .unwrap_or_else(|e| fail(format!("listening on {addr} for metrics: {e}")));
+    println!(
+        "Metrics on http://{}/metrics",
+        listener.local_addr().expect("bound address")
+    );
+    let limits = Limits {
+        max_connections: 16,
+        ..Limits::for_this_process(1)
+    };
+    tokio::spawn(serving::serve(
+        listener,
+        metrics_router(),
+        limits,
+        std::future::pending(),
+    ));
+}
+
 #[tokio::main]
 async fn main() {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,sqlx=warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    init_logging(cli.log_format);
+    match cli.command {
         Command::Serve {
             listen,
             db,
@@ -241,6 +309,7 @@ async fn main() {
             upstream,
             upstream_ca,
             upstream_timeout,
+            metrics_listen,
         } => {
             let stop = shutdown_signal();
             if let Some(dist) = &dist {
@@ -262,6 +331,9 @@ async fn main() {
                 println!("Forwarding the API to the Buildd at {}.", upstream.name());
                 println!("Open the dashboard and connect with an API key of that Buildd:");
                 println!("    http://{addr}/connect");
+                if let Some(addr) = metrics_listen {
+                    serve_metrics(addr).await;
+                }
                 let router = buildd_server::upstream::app(upstream, dist.as_deref());
                 // Each connection may hold one to the upstream as well.
                 serve_until_signal(listener, router, Limits::for_this_process(2), stop).await;
@@ -289,6 +361,9 @@ async fn main() {
             } else {
                 println!("Buildd API server listening on http://{addr}");
             }
+            if let Some(addr) = metrics_listen {
+                serve_metrics(addr).await;
+            }
             if worker {
                 let key = fresh_key(&database, demo::DEMO_TEAM)
                     .await
@@ -304,8 +379,13 @@ async fn main() {
             };
             tokio::spawn(scheduler::run(database.clone(), checkins));
             let changes = ChangeFeed::new(database.clone());
-            let router =
-                app_with_changes(database.clone(), dist.as_deref(), checkins, changes.clone());
+            let options = AppOptions {
+                checkins,
+                changes: Some(changes.clone()),
+                metrics_for_admins: metrics_listen.is_none(),
+                ..AppOptions::default()
+            };
+            let router = app_with_options(database.clone(), dist.as_deref(), options);
             // Open change streams end as the server stops, so the drain waits only on requests.
             let stop = async move {
                 stop.await;
@@ -314,6 +394,14 @@ async fn main() {
             serve_until_signal(listener, router, Limits::for_this_process(1), stop).await;
             database.close().await;
         }
+        Command::Backup { db, to } => match buildd_server::db::backup(&db, &to).await {
+            Ok(bytes) => println!(
+                "Backed up {} to {} ({bytes} bytes); the copy passes its integrity check.",
+                db.display(),
+                to.display()
+            ),
+            Err(e) => fail(e),
+        },
         Command::Worker { url, key, pace: p } => {
             let client = WorkerClient::new(&url, &key);
             println!("The scripted worker is claiming tasks from {url}.");

@@ -2,7 +2,8 @@
 //! request head and to keep an idle connection, at most `max_connections` are open at once
 //! (the rest wait in the kernel's backlog, so a flood of slow clients cannot use up the
 //! process's files), and shutdown stops accepting, lets the requests in flight finish for
-//! a bounded time, then returns. Uses nothing of the crate but the router it is given.
+//! a bounded time, then returns. Every request carries the address the server listens on
+//! ([`Listening`]). Uses nothing of the crate but the router it is given.
 
 use axum::Router;
 use hyper::server::conn::http1;
@@ -10,6 +11,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -26,6 +28,12 @@ pub struct Limits {
     /// How long shutdown waits for requests in flight.
     pub drain: Duration,
 }
+
+/// The address the server listens on, in every request's extensions: a server on loopback
+/// only expects loopback names in `Host` (the MCP endpoint refuses others, against DNS
+/// rebinding).
+#[derive(Clone, Copy, Debug)]
+pub struct Listening(pub SocketAddr);
 
 /// Files kept free for the database, the listener and outgoing connections.
 const FILES_KEPT_FREE: u64 = 64;
@@ -83,6 +91,10 @@ pub async fn serve(
     limits: Limits,
     shutdown: impl Future<Output = ()>,
 ) {
+    let router = match listener.local_addr() {
+        Ok(addr) => router.layer(axum::Extension(Listening(addr))),
+        Err(_) => router,
+    };
     let permits = Arc::new(Semaphore::new(limits.max_connections));
     let graceful = GracefulShutdown::new();
     let mut builder = http1::Builder::new();

@@ -5,6 +5,7 @@
 
 use buildd_core::AccountLevel;
 use buildd_server::demo::worker::{demo_plan, WorkerClient};
+use buildd_server::serving::{self, Limits};
 use buildd_server::{app, keys, Db};
 use serde_json::{json, Value};
 
@@ -35,7 +36,13 @@ async fn serve() -> Served {
     tx.commit().await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app(db, None)).await });
+    // As `buildd-server serve` serves: on loopback, so `Host` must be a loopback name.
+    tokio::spawn(serving::serve(
+        listener,
+        app(db, None),
+        Limits::for_this_process(1),
+        std::future::pending(),
+    ));
     let admin = WorkerClient::new(&base, &admin_key);
     let (status, created) = admin
         .send(
@@ -119,12 +126,18 @@ impl Agent {
 
 /// A POST of `body` exactly as given, which a JSON client could not send.
 async fn raw_post(s: &Served, key: &str, body: &str) -> (u16, Value) {
+    let host = format!("Host: {}\r\n", s.base.trim_start_matches("http://"));
+    raw_post_with(s, key, body, &host).await
+}
+
+/// [`raw_post`] with `headers` (each line ending in CRLF, `Host` among them) as given.
+async fn raw_post_with(s: &Served, key: &str, body: &str, headers: &str) -> (u16, Value) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut stream = tokio::net::TcpStream::connect(s.base.trim_start_matches("http://"))
         .await
         .unwrap();
     let request = format!(
-        "POST /api/mcp HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer {key}\r\n\
+        "POST /api/mcp HTTP/1.1\r\n{headers}Authorization: Bearer {key}\r\n\
          Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
@@ -511,4 +524,46 @@ async fn a_cancelled_task_fences_its_agent_and_bad_params_are_named() {
     assert!(is_error && text.contains("TASK CANCELLED"), "{text}");
     let (text, is_error) = agent.act("update_progress", json!({"progress": 90})).await;
     assert!(is_error && text.contains("ABORT"), "{text}");
+}
+
+/// DNS rebinding protection: a browser page of another origin, or any client naming this
+/// loopback server by another name, is refused; Buildd's runner (no `Origin`, the address it
+/// connects to as `Host`) and a page of this origin are not.
+#[tokio::test(flavor = "multi_thread")]
+async fn another_origin_or_a_rebound_name_is_refused() {
+    let s = serve().await;
+    let addr = s.base.trim_start_matches("http://").to_string();
+    let port = addr.rsplit(':').next().unwrap().to_string();
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#;
+    let accepted = [
+        format!("Host: {addr}\r\n"),
+        format!("Host: {addr}\r\nOrigin: {}\r\n", s.base),
+        format!("Host: localhost:{port}\r\nOrigin: http://localhost:{port}\r\n"),
+    ];
+    for headers in &accepted {
+        let (status, answer) = raw_post_with(&s, &s.worker_key, init, headers).await;
+        assert_eq!(status, 200, "{headers:?}: {answer}");
+        assert_eq!(answer["result"]["protocolVersion"], "2025-06-18");
+    }
+    let other_origins = [
+        format!("Host: {addr}\r\nOrigin: http://evil.example\r\n"),
+        format!("Host: {addr}\r\nOrigin: http://127.0.0.1:1\r\n"),
+        format!("Host: {addr}\r\nOrigin: null\r\n"),
+    ];
+    for headers in &other_origins {
+        let (status, answer) = raw_post_with(&s, &s.worker_key, init, headers).await;
+        assert_eq!(status, 403, "{headers:?}: {answer}");
+        let error = answer["error"].as_str().unwrap();
+        assert!(error.starts_with("Origin: "), "{error}");
+    }
+    // A rebound name, with or without a matching Origin.
+    for headers in [
+        format!("Host: evil.example:{port}\r\n"),
+        format!("Host: evil.example:{port}\r\nOrigin: http://evil.example:{port}\r\n"),
+    ] {
+        let (status, answer) = raw_post_with(&s, &s.worker_key, init, &headers).await;
+        assert_eq!(status, 403, "{headers:?}: {answer}");
+        let error = answer["error"].as_str().unwrap();
+        assert!(error.starts_with("Host: evil.example"), "{error}");
+    }
 }

@@ -134,3 +134,47 @@ async fn each_polled_read_revalidates_and_moves_with_its_data() {
     let ours = get(&app, "/api/prs", &app.admin, None, false).await;
     assert_ne!(etag(&theirs), etag(&ours));
 }
+
+/// A value holding `&` and `=` once decoded is one value: the read whose `missionId` is
+/// `M&workspaceId=W` is not the read filtered by mission `M` and workspace `W`, whichever is
+/// asked first.
+#[tokio::test]
+async fn an_encoded_ampersand_is_not_a_second_parameter() {
+    let app = TestApp::new().await;
+    let m = app.mission("Cart").await;
+    let t = app.task(Some(&m), "Change").await;
+    let (status, body) = app
+        .complete_task(
+            &t,
+            json!({"summary": "done", "prNumber": 7,
+                   "prUrl": "https://github.com/acme/web/pull/7",
+                   "baseBranch": "main", "headBranch": "buildd/7", "headSha": "sha7"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let w = &app.workspace;
+    let filtered = format!("/api/prs?missionId={m}&workspaceId={w}");
+    let one_value = format!("/api/prs?missionId={m}%26workspaceId%3D{w}");
+    let prs = |got: &Got| {
+        let list: serde_json::Value = serde_json::from_slice(&got.body).unwrap();
+        list["prs"].as_array().unwrap().len()
+    };
+    for order in [[&one_value, &filtered], [&filtered, &one_value]] {
+        for path in order {
+            let got = get(&app, path, &app.admin, None, false).await;
+            assert_eq!(got.status, StatusCode::OK, "{path}");
+            let expected = if path == &filtered { 1 } else { 0 };
+            assert_eq!(prs(&got), expected, "{path}");
+        }
+        // A write: the next order starts with nothing kept.
+        let (status, _) = app
+            .call(
+                "POST",
+                &format!("/api/missions/{m}/notes"),
+                &app.admin,
+                Some(json!({"type": "question", "title": "Which order?"})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED);
+    }
+}

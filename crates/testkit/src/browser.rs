@@ -3,6 +3,7 @@
 
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -55,7 +56,8 @@ impl Browser {
         );
         let deadline = Instant::now() + Duration::from_secs(30);
         let client = loop {
-            match ClientBuilder::native()
+            // Chromedriver listens on loopback HTTP: a plain connector, no TLS stack.
+            match ClientBuilder::new(HttpConnector::new())
                 .capabilities(caps.clone())
                 .connect(&format!("http://127.0.0.1:{port}"))
                 .await

@@ -90,6 +90,7 @@ pub async fn open_run(
         .await?
         .ok_or_else(|| ApiError::Internal("the organizer run vanished".into()))?;
     Ok(Some(if inserted {
+        metrics::counter!("buildd_organizer_runs_started_total").increment(1);
         RunOutcome::Started(task)
     } else {
         RunOutcome::Deduped(task)

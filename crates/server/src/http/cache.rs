@@ -158,12 +158,13 @@ impl ResponseCache {
     }
 }
 
-/// The cache key of a read: the team, the path, and the query in a fixed order.
+/// The cache key of a read: the team, the path, and the query's decoded pairs in a fixed
+/// order, written as JSON, so no name or value can pass for another (a value holding `&` or
+/// `=` once decoded stays one value).
 pub fn read_key(team_id: &str, path: &str, query: &HashMap<String, String>) -> String {
     let mut pairs: Vec<_> = query.iter().collect();
     pairs.sort();
-    let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    format!("{team_id}{path}?{}", query.join("&"))
+    serde_json::json!([team_id, path, pairs]).to_string()
 }
 
 fn respond(kept: &Kept, gzip: bool) -> Response {

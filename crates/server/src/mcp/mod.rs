@@ -4,11 +4,14 @@
 //! action through the REST API with the caller's key, so the rules stay the handlers'.
 //!
 //! It sits above `http`: it takes the API's router as a value and calls it like a client.
+//! A request from a page of another origin, or naming another host to a server on
+//! loopback, is refused (`origin`).
 
 mod actions;
 mod admin_actions;
 mod api;
 mod context;
+mod origin;
 mod reply;
 mod rpc;
 mod task_actions;
@@ -44,6 +47,7 @@ pub fn router(api: Router) -> Router {
                 .fallback(|| async { ApiError::MethodNotAllowed }),
         )
         .with_state(api)
+        .layer(axum::middleware::from_fn(origin::guard))
 }
 
 /// Stateless: there is no stream to open and no session to end. A 405 tells MCP clients

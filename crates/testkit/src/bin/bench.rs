@@ -1,7 +1,8 @@
 //! `cargo xtask bench`: the dashboard's shipped size and the command center's first load in
 //! headless Chromium, `GET /api/missions/{id}` latency for a mission with 2,000 tasks,
-//! approve-plan on a 100-step plan, the time to render that mission, and an idle page's
-//! traffic.
+//! what the request log and metrics add to it, approve-plan on a 100-step plan, the time to
+//! render that mission, and an idle page's traffic. Log lines are written as the server
+//! writes them (at info, to nowhere), so every figure includes them.
 //! Figures are printed with their budgets; nothing is asserted.
 
 use buildd_testkit::{is_chunk, Browser, TestServer, WorkerVerbs};
@@ -382,6 +383,47 @@ fn api_latency(server: &TestServer, mission: &str, runtime: &tokio::runtime::Han
     }
 }
 
+/// What the request log, request metrics and claim counting add to a request: the same GETs
+/// to the server and to a second one on the same database built without them.
+async fn layers_cost(server: &TestServer, mission: &str) {
+    let options = buildd_server::AppOptions {
+        instrumented: false,
+        ..Default::default()
+    };
+    let bare = buildd_server::app_with_options(
+        server.db.clone(),
+        Some(&buildd_testkit::dist_dir()),
+        options,
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let bare_addr = listener.local_addr().expect("address");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, bare).await;
+    });
+    let path = format!("/api/missions/{mission}");
+    let (with, without) = tokio::task::block_in_place(|| {
+        let (with, _) = timed_gets_at(server.addr, &server.key, &path, "", 300, || {});
+        let (without, _) = timed_gets_at(bare_addr, &server.key, &path, "", 300, || {});
+        (with, without)
+    });
+    println!("\nRequest log and metrics: GET /api/missions/{{id}} ({TASKS} tasks, unchanged data, one keep-alive connection each)");
+    for (name, times) in [("with them", &with), ("without them", &without)] {
+        println!(
+            "  {name:<14} p50 {:>6.2} ms   p99 {:>6.2} ms   ({} requests)",
+            percentile(times, 0.5),
+            percentile(times, 0.99),
+            times.len()
+        );
+    }
+    println!(
+        "  added          p50 {:>+6.2} ms   p99 {:>+6.2} ms",
+        percentile(&with, 0.5) - percentile(&without, 0.5),
+        percentile(&with, 0.99) - percentile(&without, 0.99)
+    );
+}
+
 /// What the upstream mode adds to a request: the same GETs straight to the server and
 /// through a second server forwarding to it, over loopback.
 async fn proxy_overhead(server: &TestServer, mission: &str) {
@@ -700,6 +742,11 @@ fn print_idle(how: &str, minutes: [(u64, f64); 2]) {
 
 #[tokio::main]
 async fn main() {
+    // As `buildd-server serve` logs, with the lines going nowhere.
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new("info,sqlx=warn"))
+        .with_writer(std::io::sink)
+        .init();
     let dist = std::env::args().nth(1).unwrap_or_else(|| "dist".into());
     std::env::set_var(
         "BUILDD_DIST",
@@ -711,6 +758,7 @@ async fn main() {
     let mission = seed_big_mission(&server).await;
     let runtime = tokio::runtime::Handle::current();
     tokio::task::block_in_place(|| api_latency(&server, &mission, &runtime));
+    layers_cost(&server, &mission).await;
     proxy_overhead(&server, &mission).await;
     tokio::task::block_in_place(|| throughput(&server, &mission));
     approve_time(&server).await;
