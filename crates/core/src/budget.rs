@@ -89,6 +89,17 @@ pub fn exhausted_note(spend: Usd, budget: Usd) -> String {
     )
 }
 
+/// Why a mission out of budget starts nothing, for a refusal, a check-in or a claim:
+/// "its budget is spent ($1.40 of $1.00): raise costBudgetUsd to resume".
+pub fn stopped_reason(spend: Usd, budget: Option<Usd>) -> String {
+    match budget {
+        Some(budget) => {
+            format!("its budget is spent ({spend} of {budget}): raise costBudgetUsd to resume")
+        }
+        None => "its budget is spent: raise costBudgetUsd to resume".into(),
+    }
+}
+
 /// How much of a budget is spent, for the dashboard's bar.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BudgetBar {
@@ -174,6 +185,18 @@ mod tests {
             );
         }
         assert_eq!(budget_string(usd(2500)), "25.00");
+    }
+
+    #[test]
+    fn a_stopped_mission_says_what_it_spent_of_what() {
+        assert_eq!(
+            stopped_reason(Usd::from_micros(1_404_000), Some(usd(100))),
+            "its budget is spent ($1.40 of $1.00): raise costBudgetUsd to resume"
+        );
+        assert_eq!(
+            stopped_reason(usd(5), None),
+            "its budget is spent: raise costBudgetUsd to resume"
+        );
     }
 
     #[test]

@@ -6,9 +6,12 @@
 //! and merged PRs — see [`state_key`]. Organizer runs are not part of it, so a run that filed
 //! nothing does not make an idle mission look changed.
 
+use crate::budget::stopped_reason;
 use crate::dependencies::has_open_pr;
+use crate::duration::ago;
 use crate::enums::TaskStatus;
 use crate::mission::MissionTask;
+use crate::money::Usd;
 use crate::progress::is_deliverable;
 use chrono::{DateTime, Duration, Utc};
 
@@ -69,6 +72,10 @@ pub fn state_key(tasks: &[MissionTask]) -> String {
 /// What a check-in knows about its mission.
 #[derive(Clone, Debug)]
 pub struct CheckinFacts {
+    /// The mission spent its budget: what it spent, and of what budget.
+    pub out_of_budget: Option<(Usd, Option<Usd>)>,
+    /// Its work is done and waits for a person to close it (`completion::is_dormant`).
+    pub dormant: bool,
     pub manual: bool,
     pub held: bool,
     /// The mission waits on another mission that has not landed.
@@ -99,18 +106,21 @@ fn defer(reason: &'static str, text: impl Into<String>) -> CheckinDecision {
     }
 }
 
-fn ago(d: Duration) -> String {
-    let minutes = d.num_minutes().max(0);
-    if minutes < 60 {
-        format!("{minutes} min ago")
-    } else {
-        format!("{} h {} min ago", minutes / 60, minutes % 60)
-    }
-}
-
 /// Decides a check-in at `now`: the organizer starts only when there is no open work, no
 /// organizer run started within `grace`, and the state changed since the last check-in.
 pub fn decide_checkin(f: &CheckinFacts, now: DateTime<Utc>, grace: Duration) -> CheckinDecision {
+    if let Some((spend, budget)) = f.out_of_budget {
+        return defer(
+            "budget_exhausted",
+            format!("deferred: {}", stopped_reason(spend, budget)),
+        );
+    }
+    if f.dormant {
+        return defer(
+            "dormant",
+            "deferred: the work is done and waits for you to close the mission",
+        );
+    }
     if !f.within_active_hours {
         return defer("active_hours", "outside active hours");
     }
@@ -143,7 +153,7 @@ pub fn decide_checkin(f: &CheckinFacts, now: DateTime<Utc>, grace: Duration) -> 
         if now - last <= grace {
             return defer(
                 "recent_organizer_run",
-                format!("deferred: ran {}", ago(now - last)),
+                format!("deferred: ran {}", ago((now - last).num_seconds())),
             );
         }
     }

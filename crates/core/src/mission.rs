@@ -66,6 +66,10 @@ pub struct Mission {
     /// `dispatch` or `interactive` (this server's addition; Buildd sends none).
     #[serde(default = "dispatch")]
     pub mode: String,
+    /// What its tasks cost so far, every worker of every task (this server's addition, a
+    /// decimal string as Buildd writes money; Buildd's answers carry none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spend_usd: Option<String>,
 }
 
 fn default_gate_condition() -> String {
@@ -149,6 +153,9 @@ pub struct MissionTask {
     pub depends_on: Vec<String>,
     #[serde(default)]
     pub workers: Vec<WorkerSummary>,
+    /// What all its workers cost (this server's addition, a decimal string).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<String>,
 }
 
 impl MissionTask {

@@ -68,6 +68,9 @@ mod tests {
             completed_at: completed.map(str::to_string),
             created_at: Some(started.into()),
             updated_at: Some(updated.into()),
+            cost_usd: None,
+            input_tokens: None,
+            output_tokens: None,
         }
     }
 

@@ -138,7 +138,10 @@ pub fn read_usage_report(body: &Map<String, Value>) -> Result<UsageReport, Vec<S
     }
     let mut errors = Vec::new();
     let present = |field: &str| body.get(field).filter(|v| !v.is_null());
-    let cost_usd = present("costUsd").and_then(|v| keep(cost_usd_of(v), &mut errors));
+    let cost_usd = match present("costUsd") {
+        Some(v) => keep(cost_usd_of(v), &mut errors),
+        None => body.get("resultMeta").and_then(result_meta_cost),
+    };
     let [input_tokens, output_tokens] = ["inputTokens", "outputTokens"]
         .map(|field| present(field).and_then(|v| keep(tokens_of(field, v), &mut errors)));
     if errors.is_empty() {
@@ -150,6 +153,21 @@ pub fn read_usage_report(body: &Map<String, Value>) -> Result<UsageReport, Vec<S
     } else {
         Err(errors)
     }
+}
+
+/// The cost a finished session's `resultMeta` states: the sum of `modelUsage.*.costUSD`.
+/// Buildd's runner sends its cost only there (never `costUsd`), so this is what makes its
+/// workers' spend count. Values that are not non-negative numbers are passed over: the
+/// metadata is the SDK's, not a field a runner chose.
+pub fn result_meta_cost(meta: &Value) -> Option<Usd> {
+    let models = meta.get("modelUsage")?.as_object()?;
+    let costs: Vec<Usd> = models
+        .values()
+        .filter_map(|m| m.get("costUSD")?.as_f64())
+        .filter_map(Usd::from_f64)
+        .filter(|c| !c.is_negative())
+        .collect();
+    (!costs.is_empty()).then(|| costs.into_iter().sum())
 }
 
 #[cfg(test)]
@@ -168,6 +186,32 @@ mod tests {
 
     fn object(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn a_runners_result_meta_states_its_cost_when_cost_usd_is_absent() {
+        let body = object(json!({
+            "status": "completed",
+            "inputTokens": 12000,
+            "resultMeta": {"modelUsage": {
+                "claude-sonnet": {"inputTokens": 10000, "costUSD": 0.05},
+                "claude-haiku": {"inputTokens": 2000, "costUSD": 0.0125},
+                "broken": {"costUSD": "lots"}
+            }}
+        }));
+        let report = read_usage_report(&body).unwrap();
+        assert_eq!(report.cost_usd, Some(Usd::from_micros(62_500)));
+        assert_eq!(report.input_tokens, Some(12000));
+        // An explicit costUsd wins over the metadata.
+        let mut explicit = body.clone();
+        explicit.insert("costUsd".into(), json!(0.5));
+        assert_eq!(
+            read_usage_report(&explicit).unwrap().cost_usd,
+            Some(Usd::from_cents(50))
+        );
+        // Metadata without a cost states none.
+        assert_eq!(result_meta_cost(&json!({"numTurns": 3})), None);
+        assert_eq!(result_meta_cost(&json!({"modelUsage": {}})), None);
     }
 
     #[test]

@@ -73,6 +73,13 @@ pub struct TaskWorker {
     /// When its runner last reported.
     #[serde(default)]
     pub updated_at: Option<String>,
+    /// What this attempt cost so far (a decimal string), and its tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<i64>,
 }
 
 /// Every column of `tasks`, as `GET /api/tasks/{id}`, `POST /api/tasks` and
@@ -162,6 +169,9 @@ pub struct Task {
     pub pr_number: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merged_at: Option<String>,
+    /// What all its workers cost (this server's addition, a decimal string).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<String>,
 }
 
 fn default_mode() -> TaskMode {

@@ -22,6 +22,7 @@ pub fn task(id: &str, status: TaskStatus) -> MissionTask {
         task_class: Some(TaskClass::Work),
         depends_on: vec![],
         workers: vec![],
+        cost_usd: None,
     }
 }
 

@@ -10,6 +10,8 @@ fn at(h: u32, m: u32) -> DateTime<Utc> {
 /// A mission that looks stuck: every condition for a run holds.
 fn stuck() -> CheckinFacts {
     CheckinFacts {
+        out_of_budget: None,
+        dormant: false,
         manual: false,
         held: false,
         dependency_blocked: false,
@@ -81,7 +83,7 @@ fn the_reasons_read_as_sentences() {
         decide_checkin(&f, now, Duration::hours(GRACE)),
         CheckinDecision::Defer {
             reason: "recent_organizer_run",
-            text: "deferred: ran 40 min ago".into()
+            text: "deferred: ran 40m ago".into()
         }
     );
 }
@@ -132,6 +134,27 @@ fn active_hours_manual_held_planning_and_review_defer_first() {
     assert_eq!(
         reason(decide_checkin(&f, at(12, 0), Duration::hours(GRACE))),
         "active_hours"
+    );
+}
+
+#[test]
+fn a_mission_out_of_budget_or_done_defers_before_anything_else() {
+    let mut f = stuck();
+    f.out_of_budget = Some((Usd::from_cents(140), Some(Usd::from_cents(100))));
+    f.within_active_hours = false;
+    f.dormant = true;
+    assert_eq!(
+        decide_checkin(&f, at(12, 0), Duration::hours(GRACE)),
+        CheckinDecision::Defer {
+            reason: "budget_exhausted",
+            text: "deferred: its budget is spent ($1.40 of $1.00): raise costBudgetUsd to resume"
+                .into()
+        }
+    );
+    f.out_of_budget = None;
+    assert_eq!(
+        reason(decide_checkin(&f, at(12, 0), Duration::hours(GRACE))),
+        "dormant"
     );
 }
 

@@ -19,7 +19,7 @@ use buildd_core::checkin::{
 use buildd_core::completion::is_dormant;
 use buildd_core::organizer_runs::CheckIn;
 use buildd_core::plan::plan_in_review;
-use buildd_core::{OrchestrationMode, TaskMode};
+use buildd_core::{MissionStatus, OrchestrationMode, TaskMode};
 use chrono::{DateTime, Utc};
 
 /// Runs every check-in due at `now`; returns how many ran.
@@ -61,8 +61,12 @@ pub async fn check_in(
         .map(|c| c.with_timezone(&Utc))
         .max();
     let key = state_key(&tasks);
+    let mode = OrchestrationMode::parse(&mission.orchestration_mode);
     let facts = CheckinFacts {
-        manual: OrchestrationMode::parse(&mission.orchestration_mode) == OrchestrationMode::Manual,
+        out_of_budget: (mission.status() == MissionStatus::BudgetExhausted)
+            .then(|| (mission.spend(), mission.budget())),
+        dormant: is_dormant(&mission.status(), mission.requires_review, &mode, &tasks),
+        manual: mode == OrchestrationMode::Manual,
         held: mission.is_held,
         dependency_blocked: dependency_blocked(&mission),
         within_active_hours: hours.as_ref().is_none_or(|h| within_active_hours(h, now)),
@@ -76,24 +80,7 @@ pub async fn check_in(
         state_key: key.clone(),
         last_state_key: schedule.last_state_key.clone(),
     };
-    let mut decision = if mission.status == "budget_exhausted" {
-        CheckinDecision::Defer {
-            reason: "budget_exhausted",
-            text: "waiting on budget".into(),
-        }
-    } else if is_dormant(
-        &mission.status(),
-        mission.requires_review,
-        &OrchestrationMode::parse(&mission.orchestration_mode),
-        &tasks,
-    ) {
-        CheckinDecision::Defer {
-            reason: "dormant",
-            text: "deferred: the work is done and waits for you to close the mission".into(),
-        }
-    } else {
-        decide_checkin(&facts, now, config.grace)
-    };
+    let mut decision = decide_checkin(&facts, now, config.grace);
     let mut started_task = None;
     if decision == CheckinDecision::Start {
         let trigger = Trigger {

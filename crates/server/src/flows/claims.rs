@@ -1,10 +1,10 @@
 //! The queue a runner claims from: a team's pending tasks, and whether each may start now —
-//! not before its start time, not while its mission is paused or held, and only once every
-//! dependency finished (buildd-core's `dependency_satisfied`).
+//! not before its start time, not while its mission is paused, held or out of budget, and
+//! only once every dependency finished (buildd-core's `dependency_satisfied`).
 
 use crate::db::Tx;
 use crate::error::ApiResult;
-use crate::store::missions::paused_ids;
+use crate::store::missions::stopped_missions;
 use crate::store::tasks::{dependency_states, pending_queue, TaskRow};
 use buildd_core::dependencies::dependency_satisfied;
 use std::collections::{HashMap, HashSet};
@@ -14,8 +14,10 @@ pub enum Readiness {
     Ready,
     /// Its start time has not come.
     Deferred,
-    /// Its mission is paused, archived, out of budget or held.
+    /// Its mission is paused, archived or held.
     Paused,
+    /// Its mission spent its budget.
+    OutOfBudget,
     /// A dependency has not finished, or left a PR open.
     Blocked,
 }
@@ -24,7 +26,8 @@ pub enum Readiness {
 pub struct Queue {
     pub candidates: Vec<TaskRow>,
     gates: HashMap<String, bool>,
-    paused: HashSet<String>,
+    /// Missions whose tasks may not start, each with whether only its budget stops them.
+    stopped: HashMap<String, bool>,
 }
 
 impl Queue {
@@ -38,24 +41,25 @@ impl Queue {
     ) -> ApiResult<Self> {
         let candidates = pending_queue(tx, team_id, workspace_id, task_id).await?;
         let gates = dependency_gates(tx, team_id, &candidates).await?;
-        let paused = paused_ids(tx, team_id).await?;
+        let stopped = stopped_missions(tx, team_id).await?;
         Ok(Self {
             candidates,
             gates,
-            paused,
+            stopped,
         })
     }
 
     /// Whether `task` may be claimed at `at`.
     pub fn readiness(&self, task: &TaskRow, at: &str) -> Readiness {
+        let stopped = task.mission_id.as_ref().and_then(|m| self.stopped.get(m));
         if task.start_at.as_deref().is_some_and(|s| s > at) {
             Readiness::Deferred
-        } else if task
-            .mission_id
-            .as_ref()
-            .is_some_and(|m| self.paused.contains(m))
-        {
-            Readiness::Paused
+        } else if let Some(&by_budget) = stopped {
+            if by_budget {
+                Readiness::OutOfBudget
+            } else {
+                Readiness::Paused
+            }
         } else if task
             .depends_on()
             .iter()

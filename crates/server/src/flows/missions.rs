@@ -1,7 +1,8 @@
 //! Creating and changing a mission as a person does, in the caller's transaction: the row,
-//! its check-in schedule, the open PRs a new review policy concerns, a raised budget, and
-//! what a new status starts — a first organizer run, planning again on resume, or closing.
+//! its check-in schedule, the open PRs a new review policy concerns, its budget, and what a
+//! new status starts — a first organizer run, planning again on resume, or closing.
 
+use super::budget;
 use super::completion::closed;
 use super::organizer::{open_run, wake, Trigger};
 use super::prs::review::start_reviews;
@@ -11,6 +12,7 @@ use crate::error::ApiResult;
 use crate::store::missions::{self, find_mission, MissionPatch, MissionRow, NewMission};
 use crate::store::schedules::{create_schedule, find_schedule, save_context, template_context};
 use crate::time::now;
+use buildd_core::money::Usd;
 use buildd_core::MissionStatus;
 use serde_json::{Map, Value};
 
@@ -52,8 +54,8 @@ pub async fn create(
 /// What a person changes on a mission.
 pub struct MissionChange {
     pub fields: MissionPatch,
-    /// The budget in USD; `Some(None)` removes it.
-    pub budget: Option<Option<f64>>,
+    /// The budget; `Some(None)` removes it.
+    pub budget: Option<Option<Usd>>,
 }
 
 /// Applies `change` to mission `row` (its transition already checked), with the check-in
@@ -71,40 +73,21 @@ pub async fn update(
     if change.fields.merge_policy.is_some() || change.fields.requires_review.is_some() {
         start_reviews(tx, Some(&row.id), None).await?;
     }
-    let resumed = set_budget(tx, row, change.budget).await?;
     let updated = find_mission(tx, &row.team_id, &row.id).await?;
+    // A mission made active again stops at once if its spend already reached its budget.
+    match change.budget {
+        Some(budget) => budget::set(tx, &updated, budget).await?,
+        None => budget::enforce(tx, &row.id).await?,
+    }
     save_checkins(tx, &updated, checkins, config).await?;
     let (before, to) = (row.status(), change.fields.status.as_ref());
     if to == Some(&MissionStatus::Active) && before == MissionStatus::Paused {
         wake_for(tx, &row.id, "wake:resumed").await?;
     }
-    if resumed {
-        wake_for(tx, &row.id, "wake:budget_raised").await?;
-    }
     if to == Some(&MissionStatus::Completed) && before != MissionStatus::Completed {
         closed(tx, &row.id, &at).await?;
     }
     Ok(())
-}
-
-/// Sets the budget when `budget` changes it; a raised budget resumes a mission that ran out
-/// of it. Returns whether it did.
-async fn set_budget(tx: &mut Tx, row: &MissionRow, budget: Option<Option<f64>>) -> ApiResult<bool> {
-    let Some(new) = budget else {
-        return Ok(false);
-    };
-    let old = row
-        .cost_budget_usd
-        .as_deref()
-        .and_then(|b| b.parse::<f64>().ok());
-    let raised = match (new, old) {
-        (Some(n), Some(o)) => n > o,
-        (None, Some(_)) => true,
-        _ => false,
-    };
-    let resumed = raised && row.status() == MissionStatus::BudgetExhausted;
-    missions::set_budget(tx, &row.id, new, resumed).await?;
-    Ok(resumed)
 }
 
 /// Check-in settings live on the schedule; check-ins run only while the mission is active,

@@ -1,9 +1,11 @@
-//! A runner's report on its worker, in the caller's transaction. Progress moves the worker
-//! and renews its claim; an end finishes the worker and its task, applies a reviewer's
+//! A runner's report on its worker, in the caller's transaction. Its cost is counted first,
+//! so spend that reaches the mission's budget stops it before anything plans more work.
+//! Progress moves the worker and renews its claim; an end finishes the worker and its task, applies a reviewer's
 //! verdict, routes the PR (merged, or sent for review) before anything asks whether the
 //! mission still has open work, and runs what follows the task's end. Either way the
 //! instructions queued for the worker are handed over, once.
 
+use super::budget;
 use super::leases::renew;
 use super::outcomes::task_finished;
 use super::prs::record::{route_pr, PrReport};
@@ -12,10 +14,12 @@ use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::store::tasks::{set_outcome, TaskRow};
 use crate::store::workers::{
-    self, deliver_pending, report_progress, set_milestones, Finish, Progress, WorkerRow,
+    self, deliver_pending, record_usage, report_progress, set_milestones, Finish, Progress,
+    WorkerRow,
 };
 use crate::time::now;
 use buildd_core::reviewer::ReviewerOutput;
+use buildd_core::spend::UsageReport;
 use buildd_core::{TaskStatus, WorkerStatus};
 use serde_json::Value;
 
@@ -30,6 +34,8 @@ pub struct Report {
     pub pr_number: Option<i64>,
     /// The PR fields of the report, for the rails.
     pub pr: Option<PrReport>,
+    /// The worker's running totals of cost and tokens, where the report states them.
+    pub usage: UsageReport,
     pub step: Step,
 }
 
@@ -69,6 +75,11 @@ pub async fn apply(
             .unwrap_or_else(|| worker.milestones());
         list.extend(report.appended.take().unwrap_or_default());
         set_milestones(tx, &worker.id, list).await?;
+    }
+    // Spend is counted before anything that would plan or claim more work asks the budget.
+    record_usage(tx, &worker.id, &report.usage).await?;
+    if let (Some(_), Some(mission)) = (report.usage.cost_usd, &task.mission_id) {
+        budget::enforce(tx, mission).await?;
     }
     let at = now();
     match &report.step {

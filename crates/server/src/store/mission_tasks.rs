@@ -18,6 +18,7 @@ macro_rules! task_fields {
          'updatedAt', t.updated_at, 'kind', t.kind, 'mode', t.mode, 'category', t.category, \
          'parentTaskId', t.parent_task_id, 'creationSource', t.creation_source, \
          'taskClass', t.task_class, 'dependsOn', json(t.depends_on), \
+         'costUsd', printf('%d.%06d', t.cost_micros / 1000000, t.cost_micros % 1000000), \
          'workers', CASE WHEN w.id IS NULL THEN json('[]') ELSE json_array(json_object( \
              'id', w.id, 'status', w.status, 'prUrl', w.pr_url, 'mergedAt', w.merged_at, \
              'prNumber', w.pr_number, 'prLifecycleStatus', w.pr_lifecycle_status)) END"

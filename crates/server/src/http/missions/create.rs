@@ -2,7 +2,7 @@
 //! when it plans by itself.
 
 use super::checkin_fields::CheckinFields;
-use super::fields::{merge_policy_field, orchestration_mode, work_mode};
+use super::fields::{cost_budget, merge_policy_field, orchestration_mode, work_mode};
 use crate::body::{Field, JsonObject};
 use crate::error::{ApiError, ApiResult};
 use crate::flows::missions::{self, CheckinChange};
@@ -74,7 +74,9 @@ fn read_mission(body: &JsonObject, team_id: &str) -> ApiResult<(NewMission, Chec
     let checkins = CheckinFields::read(body)?;
     let merge_policy = merge_policy_field(body)?.flatten();
     let mode = work_mode(body)?.unwrap_or_else(|| "dispatch".into());
+    let cost_budget_usd = cost_budget(body)?.flatten();
     let mission = NewMission {
+        cost_budget_usd,
         workspace_id,
         description,
         status,

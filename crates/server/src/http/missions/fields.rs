@@ -3,7 +3,9 @@
 
 use crate::body::{Field, JsonObject};
 use crate::error::{ApiError, ApiResult};
+use buildd_core::budget::parse_budget;
 use buildd_core::merge_policy::validate_merge_policy;
+use buildd_core::money::Usd;
 use buildd_core::OrchestrationMode;
 use serde_json::Value;
 
@@ -37,23 +39,12 @@ pub(super) fn merge_policy_field(body: &JsonObject) -> ApiResult<Option<Option<V
     }
 }
 
-/// `costBudgetUsd` of a PATCH: absent, null (no budget), or a non-negative amount, as a
-/// number or a decimal string.
-pub(super) fn cost_budget(body: &JsonObject) -> ApiResult<Option<Option<f64>>> {
-    let bad = || ApiError::bad("costBudgetUsd must be a non-negative amount in USD, or null");
-    match body.0.get("costBudgetUsd") {
-        None => Ok(None),
-        Some(serde_json::Value::Null) => Ok(Some(None)),
-        Some(v) => {
-            let n = v
-                .as_f64()
-                .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
-                .ok_or_else(bad)?;
-            if n.is_finite() && n >= 0.0 {
-                Ok(Some(Some(n)))
-            } else {
-                Err(bad())
-            }
-        }
-    }
+/// `costBudgetUsd` of a body: absent, null (no budget), or a non-negative amount as a
+/// number or a decimal string, kept to the cent (buildd-core's `parse_budget`).
+pub(super) fn cost_budget(body: &JsonObject) -> ApiResult<Option<Option<Usd>>> {
+    body.0
+        .get("costBudgetUsd")
+        .map(parse_budget)
+        .transpose()
+        .map_err(ApiError::BadRequest)
 }

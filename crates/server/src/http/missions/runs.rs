@@ -3,6 +3,7 @@
 //! check-ins and their outcome — newest first.
 
 use crate::error::{ApiError, ApiResult};
+use crate::flows::budget;
 use crate::flows::organizer::{dependency_blocked, open_run, RunOutcome, Trigger};
 use crate::http::cache::Lookup;
 use crate::http::caller::Caller;
@@ -14,6 +15,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
+use buildd_core::budget::{exhausts, stopped_reason};
 use buildd_core::organizer_runs::MissionRuns;
 use buildd_core::MissionStatus;
 use serde_json::{json, Value};
@@ -44,7 +46,8 @@ pub async fn runs(
 
 /// `POST /api/missions/{id}/run`: 201 `{task}` when a run starts, 200 `{task, deduped}` when
 /// one is in flight, 200 `{task: null, skippedBlocked, blockedReason}` while the mission it
-/// depends on has not landed, 400 when the mission is not active. Active hours and manual
+/// depends on has not landed, 200 `{task: null, skippedBudgetExhausted, reason}` when its
+/// spend reached its budget, 400 when the mission is not active (out of budget: saying so). Active hours and manual
 /// mode do not stop it.
 pub async fn run(
     State(state): State<AppState>,
@@ -54,6 +57,23 @@ pub async fn run(
     caller.require_admin()?;
     let mut tx = state.db.write().await?;
     let mission = find_mission(&mut tx, &caller.team_id, &id).await?;
+    // As Buildd: spend that reached the budget stops the mission instead of planning.
+    if exhausts(&mission.status(), mission.spend(), mission.budget()) {
+        budget::enforce(&mut tx, &id).await?;
+        tx.commit().await?;
+        let reason = stopped_reason(mission.spend(), mission.budget());
+        return Ok((
+            StatusCode::OK,
+            Json(json!({"task": null, "skippedBudgetExhausted": true, "reason": reason})),
+        ));
+    }
+    if mission.status() == MissionStatus::BudgetExhausted {
+        return Err(ApiError::bad(format!(
+            "Cannot run mission with status: budget_exhausted. Only active missions can be \
+             run, and {}.",
+            stopped_reason(mission.spend(), mission.budget())
+        )));
+    }
     if mission.status() != MissionStatus::Active {
         return Err(ApiError::bad(format!(
             "Cannot run mission with status: {}. Only active missions can be run.",

@@ -29,6 +29,7 @@ struct Skipped {
     blocked: i64,
     deferred: i64,
     paused: i64,
+    out_of_budget: i64,
     raced: i64,
 }
 
@@ -36,6 +37,8 @@ impl Skipped {
     fn reason(&self) -> &'static str {
         if self.blocked > 0 {
             "deps_blocked"
+        } else if self.out_of_budget > 0 {
+            "budget_exhausted"
         } else if self.paused > 0 {
             "context_paused"
         } else if self.deferred > 0 {
@@ -106,6 +109,7 @@ pub async fn claim(
         match queue.readiness(task, &at) {
             Readiness::Deferred => skipped.deferred += 1,
             Readiness::Paused => skipped.paused += 1,
+            Readiness::OutOfBudget => skipped.out_of_budget += 1,
             Readiness::Blocked => skipped.blocked += 1,
             Readiness::Ready => match take(&mut tx, &caller, &runner, task, &at).await? {
                 Some(worker) => claimed.push(worker),

@@ -16,6 +16,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use buildd_core::plan_output::validate_planning_output;
 use buildd_core::reviewer::{validate_reviewer_output, ReviewerOutput};
+use buildd_core::spend::{read_usage_report, UsageReport};
 use buildd_core::{TaskMode, WorkerStatus, PLAN_NOT_VALIDATED};
 use serde_json::{json, Map, Value};
 
@@ -72,6 +73,7 @@ struct Fields {
     summary: Option<String>,
     next_suggestion: Option<String>,
     structured: Option<Value>,
+    usage: UsageReport,
 }
 
 impl Fields {
@@ -90,6 +92,7 @@ impl Fields {
                 Some(v @ Value::Object(_)) => Some(v.clone()),
                 Some(_) => return Err(ApiError::bad("structuredOutput must be an object")),
             },
+            usage: read_usage_report(&body.0).map_err(|e| ApiError::bad(e.join("; ")))?,
         })
     }
 
@@ -137,6 +140,7 @@ impl Fields {
             pr_url,
             pr_number,
             pr,
+            usage: self.usage,
             step,
         })
     }

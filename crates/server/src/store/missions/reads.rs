@@ -3,7 +3,7 @@
 use super::row::{MissionRow, MISSION_COLUMNS};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 /// The mission `id` of `team_id`; another team's mission is "not found".
 pub async fn find_mission(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<MissionRow> {
@@ -34,16 +34,17 @@ pub async fn existing_mission(tx: &mut Tx, id: &str) -> ApiResult<MissionRow> {
         .ok_or_else(|| ApiError::Internal(format!("mission {id} vanished")))
 }
 
-/// The team's missions whose tasks wait: paused, archived, out of budget, or held.
-pub async fn paused_ids(tx: &mut Tx, team_id: &str) -> ApiResult<HashSet<String>> {
-    let rows: Vec<(String,)> = sqlx::query_as(
-        "SELECT id FROM missions WHERE team_id = ? \
+/// The team's missions whose tasks may not start now, each with whether it is only its
+/// budget that stops them: paused, archived, held, or out of budget.
+pub async fn stopped_missions(tx: &mut Tx, team_id: &str) -> ApiResult<HashMap<String, bool>> {
+    let rows: Vec<(String, bool)> = sqlx::query_as(
+        "SELECT id, status = 'budget_exhausted' AND is_held = 0 FROM missions WHERE team_id = ? \
          AND (status IN ('paused', 'archived', 'budget_exhausted') OR is_held = 1)",
     )
     .bind(team_id)
     .fetch_all(&mut **tx)
     .await?;
-    Ok(rows.into_iter().map(|(id,)| id).collect())
+    Ok(rows.into_iter().collect())
 }
 
 /// How many missions the database holds, of every team.

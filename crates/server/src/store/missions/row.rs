@@ -1,6 +1,8 @@
 //! A mission as stored, and the shape the API answers with.
 
 use crate::store::json_text::json_opt;
+use buildd_core::budget::budget_of;
+use buildd_core::money::Usd;
 use buildd_core::{Mission, MissionStatus, OrchestrationMode};
 
 #[derive(sqlx::FromRow, Clone, Debug)]
@@ -32,6 +34,7 @@ pub struct MissionRow {
     pub created_at: String,
     pub updated_at: String,
     pub mode: String,
+    pub spend_micros: i64,
 }
 
 pub(in crate::store) const MISSION_COLUMNS: &str =
@@ -40,11 +43,21 @@ pub(in crate::store) const MISSION_COLUMNS: &str =
     m.schedule_id, m.parent_mission_id, m.depends_on_mission_id, m.gate_condition, \
     m.dependency_met_at, m.max_concurrent_tasks, m.last_task_started_at, m.working_branch, \
     m.requires_review, m.merge_policy, m.orchestration_mode, m.is_held, m.start_at, \
-    m.goal_criteria, m.created_at, m.updated_at, m.mode";
+    m.goal_criteria, m.created_at, m.updated_at, m.mode, m.spend_micros";
 
 impl MissionRow {
     pub fn status(&self) -> MissionStatus {
         MissionStatus::parse(&self.status)
+    }
+
+    /// What its tasks cost so far.
+    pub fn spend(&self) -> Usd {
+        Usd::from_micros(self.spend_micros)
+    }
+
+    /// Its budget, when it has one.
+    pub fn budget(&self) -> Option<Usd> {
+        budget_of(self.cost_budget_usd.as_deref())
     }
 
     pub fn to_mission(&self) -> Mission {
@@ -92,6 +105,7 @@ impl MissionRow {
             created_at: self.created_at.clone(),
             updated_at: self.updated_at.clone(),
             mode: self.mode.clone(),
+            spend_usd: Some(self.spend().to_decimal_string()),
         }
     }
 }

@@ -4,6 +4,8 @@
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::{new_id, now};
+use buildd_core::budget::budget_string;
+use buildd_core::money::Usd;
 use buildd_core::{MissionStatus, OrchestrationMode};
 use serde_json::Value;
 
@@ -23,6 +25,7 @@ pub struct NewMission {
     pub merge_policy: Option<Value>,
     /// How the mission is worked: `dispatch` or `interactive`.
     pub mode: String,
+    pub cost_budget_usd: Option<Usd>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -43,6 +46,7 @@ impl NewMission {
             orchestration_mode: OrchestrationMode::Auto,
             merge_policy: None,
             mode: "dispatch".into(),
+            cost_budget_usd: None,
             created_at: at.clone(),
             updated_at: at,
         }
@@ -53,8 +57,9 @@ impl NewMission {
 pub async fn insert(tx: &mut Tx, m: &NewMission) -> ApiResult<()> {
     sqlx::query(
         "INSERT INTO missions (id, team_id, workspace_id, title, description, status, priority, \
-         requires_review, orchestration_mode, merge_policy, mode, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         requires_review, orchestration_mode, merge_policy, mode, cost_budget_usd, created_at, \
+         updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(&m.id)
     .bind(&m.team_id)
@@ -67,6 +72,7 @@ pub async fn insert(tx: &mut Tx, m: &NewMission) -> ApiResult<()> {
     .bind(m.orchestration_mode.as_str())
     .bind(m.merge_policy.as_ref().map(Value::to_string))
     .bind(&m.mode)
+    .bind(m.cost_budget_usd.map(budget_string))
     .bind(&m.created_at)
     .bind(&m.updated_at)
     .execute(&mut **tx)
@@ -142,19 +148,34 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &MissionPatch, at: &str) -> Ap
     Ok(())
 }
 
-/// Sets mission `id`'s budget in USD (`None`: no budget), kept as a decimal with cents;
-/// `resume` makes a mission that ran out of budget active again.
-pub async fn set_budget(tx: &mut Tx, id: &str, usd: Option<f64>, resume: bool) -> ApiResult<()> {
+/// Sets mission `id`'s budget (`None`: no budget), kept as Buildd keeps it, a decimal
+/// string with cents; `resume` makes a mission that ran out of budget active again.
+pub async fn set_budget(tx: &mut Tx, id: &str, usd: Option<Usd>, resume: bool) -> ApiResult<()> {
     sqlx::query(
         "UPDATE missions SET cost_budget_usd = ?, \
-         status = CASE WHEN ? THEN 'active' ELSE status END WHERE id = ?",
+         status = CASE WHEN ? THEN 'active' ELSE status END, updated_at = ? WHERE id = ?",
     )
-    .bind(usd.map(|n| format!("{n:.2}")))
+    .bind(usd.map(budget_string))
     .bind(resume)
+    .bind(now())
     .bind(id)
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// Moves mission `id` from active to `budget_exhausted`; returns whether this call did, so
+/// of two reports that cross the budget together only one tells the feed.
+pub async fn exhaust(tx: &mut Tx, id: &str, at: &str) -> ApiResult<bool> {
+    let done = sqlx::query(
+        "UPDATE missions SET status = 'budget_exhausted', updated_at = ? \
+         WHERE id = ? AND status = 'active'",
+    )
+    .bind(at)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }
 
 /// Completes mission `id` if it is active; returns whether this call completed it.

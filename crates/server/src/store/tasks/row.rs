@@ -2,6 +2,7 @@
 //! the API answers with.
 
 use crate::store::json_text::{json_opt, json_or, strings};
+use buildd_core::money::Usd;
 use buildd_core::{Task, TaskClass, TaskListItem, TaskMode, TaskResult, TaskStatus, TaskWorkspace};
 use serde_json::Value;
 
@@ -46,6 +47,8 @@ pub struct TaskRow {
     pub pr_url: Option<String>,
     pub pr_number: Option<i64>,
     pub merged_at: Option<String>,
+    /// What all its workers cost, in micro-dollars.
+    pub cost_micros: i64,
 }
 
 /// Tasks joined with their latest worker, whose PR they carry.
@@ -57,7 +60,7 @@ pub(super) const TASK_COLUMNS: &str = "t.id, t.team_id, t.workspace_id, t.missio
     t.expires_at, t.created_by_account_id, t.created_by_worker_id, t.creation_source, \
     t.schedule_id, t.category, t.project, t.output_requirement, t.output_schema, t.role_slug, \
     t.depends_on, t.result, t.kind, t.complexity, t.backend, t.requires_review, t.start_at, \
-    t.created_at, t.updated_at, lw.pr_url, lw.pr_number, lw.merged_at";
+    t.created_at, t.updated_at, lw.pr_url, lw.pr_number, lw.merged_at, t.cost_micros";
 
 impl TaskRow {
     pub fn status(&self) -> TaskStatus {
@@ -144,6 +147,7 @@ impl TaskRow {
             pr_url: self.pr_url.clone(),
             pr_number: self.pr_number,
             merged_at: self.merged_at.clone(),
+            cost_usd: Some(Usd::from_micros(self.cost_micros).to_decimal_string()),
         }
     }
 

@@ -1,5 +1,6 @@
 //! A worker (one per claim of a task) as stored, and the shapes the API answers with.
 
+use buildd_core::money::Usd;
 use buildd_core::{InstructionEntry, TaskWorker, Worker, WorkerSession, WorkerStatus};
 use serde_json::Value;
 
@@ -25,13 +26,17 @@ pub struct WorkerRow {
     pub milestones: Option<String>,
     pub created_at: String,
     pub updated_at: String,
+    /// Its runner's running totals: cost in micro-dollars, and tokens.
+    pub cost_micros: i64,
+    pub input_tokens: i64,
+    pub output_tokens: i64,
 }
 
 pub(super) const WORKER_COLUMNS: &str = "w.id, w.task_id, w.workspace_id, w.account_id, w.name, \
     w.runner, w.status, w.branch, w.current_action, w.pr_url, w.pr_number, w.merged_at, \
     w.pr_lifecycle_status, w.error, w.started_at, w.completed_at, w.instruction_history, \
     w.milestones, \
-    w.created_at, w.updated_at";
+    w.created_at, w.updated_at, w.cost_micros, w.input_tokens, w.output_tokens";
 
 /// Newest first: by start, then creation.
 pub(super) const WORKER_ORDER: &str =
@@ -40,6 +45,11 @@ pub(super) const WORKER_ORDER: &str =
 impl WorkerRow {
     pub fn status(&self) -> WorkerStatus {
         WorkerStatus::parse(&self.status)
+    }
+
+    /// What its runner reported spending so far.
+    pub fn cost(&self) -> Usd {
+        Usd::from_micros(self.cost_micros)
     }
 
     /// Finished: it takes no more updates or instructions.
@@ -93,6 +103,9 @@ impl WorkerRow {
             updated_at: self.updated_at.clone(),
             session: WorkerSession {
                 milestones: self.milestones(),
+                cost_usd: Some(self.cost().to_decimal_string()),
+                input_tokens: self.input_tokens,
+                output_tokens: self.output_tokens,
                 ..Default::default()
             },
         }
@@ -112,6 +125,9 @@ impl WorkerRow {
             completed_at: self.completed_at.clone(),
             created_at: Some(self.created_at.clone()),
             updated_at: Some(self.updated_at.clone()),
+            cost_usd: Some(self.cost().to_decimal_string()),
+            input_tokens: Some(self.input_tokens),
+            output_tokens: Some(self.output_tokens),
         }
     }
 }

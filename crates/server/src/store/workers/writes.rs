@@ -4,6 +4,8 @@
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::new_id;
+use buildd_core::money::Usd;
+use buildd_core::spend::UsageReport;
 use buildd_core::WorkerStatus;
 use serde_json::Value;
 
@@ -218,6 +220,33 @@ pub async fn mark_pr_merged(
     .bind(at)
     .bind(workspace_id)
     .bind(number)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Writes the running totals a report of worker `id` states; those it does not state stay.
+pub async fn record_usage(tx: &mut Tx, id: &str, usage: &UsageReport) -> ApiResult<()> {
+    if *usage == UsageReport::default() {
+        return Ok(());
+    }
+    sqlx::query(
+        "UPDATE workers SET cost_micros = COALESCE(?, cost_micros), \
+         input_tokens = COALESCE(?, input_tokens), output_tokens = COALESCE(?, output_tokens) \
+         WHERE id = ?",
+    )
+    .bind(usage.cost_usd.map(Usd::micros))
+    .bind(
+        usage
+            .input_tokens
+            .map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
+    )
+    .bind(
+        usage
+            .output_tokens
+            .map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
+    )
+    .bind(id)
     .execute(&mut **tx)
     .await?;
     Ok(())
