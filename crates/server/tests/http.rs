@@ -167,4 +167,20 @@ async fn the_demo_seeds_once_and_shows_every_state() {
     for state in ["solid", "half", "ghost", "notch", "empty"] {
         assert!(states.contains(state), "no {state} segment in the demo");
     }
+
+    // Agents spent money; the mission with a plan in review sits near its budget, with
+    // less left than one step costs at most.
+    use buildd_core::money::Usd;
+    let spend = |m: &buildd_core::MissionListItem| {
+        Usd::parse(m.mission.spend_usd.as_deref().unwrap()).unwrap()
+    };
+    assert!(list.missions.iter().all(|m| spend(m) > Usd::ZERO));
+    let health = list
+        .missions
+        .iter()
+        .find(|m| m.mission.title == "Add a health endpoint")
+        .unwrap();
+    let budget = Usd::parse(health.mission.cost_budget_usd.as_deref().unwrap()).unwrap();
+    let left = budget - spend(health);
+    assert!(left > Usd::ZERO && left < Usd::from_cents(150), "{left}");
 }

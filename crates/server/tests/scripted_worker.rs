@@ -95,6 +95,19 @@ async fn the_scripted_worker_plans_and_opens_prs_over_http() {
         .map(|p| p["state"].as_str().unwrap())
         .collect();
     assert_eq!(states, ["merged", "merged"]);
+    // It reported what each run cost: the organizer run and every step count in the spend.
+    let detail = app.mission_json(&m).await;
+    let spent: Vec<f64> = detail["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["status"] == "completed")
+        .map(|t| t["costUsd"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(spent.len(), 5);
+    assert!(spent.iter().all(|&c| (0.3..=1.5).contains(&c)), "{spent:?}");
+    let total: f64 = detail["spendUsd"].as_str().unwrap().parse().unwrap();
+    assert!((total - spent.iter().sum::<f64>()).abs() < 1e-6);
     let last = worker.claim_once().await.unwrap();
     assert_eq!(last.len(), 1);
     assert_eq!(last[0].task.title, "Verify Saved searches end to end");

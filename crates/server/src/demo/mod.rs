@@ -1,6 +1,7 @@
 //! The demo: a team with half a dozen missions seeded into an empty database, and the
 //! scripted worker that works its tasks over HTTP, so the dashboard moves by itself.
 
+mod costs;
 mod seed;
 pub mod worker;
 

@@ -1,7 +1,9 @@
 //! Demo data: a team, a workspace and half a dozen missions in the states a team meets
-//! every day (a plan awaiting review, work in flight, failures, a paused and a completed
-//! mission, a scheduled one).
+//! every day (a plan awaiting review on a mission near its budget, work in flight,
+//! failures, a paused and a completed mission, a scheduled one), with what their agents
+//! spent.
 
+use super::costs::{partial, run_usage, RunKind};
 use crate::config::CheckinConfig;
 use crate::db::{Db, Tx};
 use crate::error::ApiResult;
@@ -14,6 +16,7 @@ use crate::store::tasks::{self, NewTask};
 use crate::store::workers::{self, NewWorker};
 use crate::store::workspaces::{self, NewWorkspace};
 use crate::time::iso;
+use buildd_core::money::Usd;
 use buildd_core::pull_request::CheckRun;
 use buildd_core::{AccountLevel, MissionStatus, TaskClass, TaskMode, TaskStatus, WorkerStatus};
 use chrono::{Duration, Utc};
@@ -152,7 +155,12 @@ impl Seeder<'_> {
             ..NewTask::new(&self.team, &self.workspace, spec.title)
         };
         tasks::insert(self.tx, &task).await?;
-        self.worker(mission, &task.id, run, spec.minutes_ago)
+        let kind = if planning {
+            RunKind::Planning
+        } else {
+            RunKind::Execution
+        };
+        self.worker(mission, &task.id, run, kind, spec.minutes_ago)
             .await?;
         Ok(task.id)
     }
@@ -163,8 +171,16 @@ impl Seeder<'_> {
         mission: &str,
         task: &str,
         run: Run,
+        kind: RunKind,
         minutes_ago: i64,
     ) -> ApiResult<()> {
+        // A live run has spent part of its cost; a failed one stopped two thirds in.
+        let whole = run_usage(task, kind);
+        let usage = match run {
+            Run::Live(_) => partial(whole, 1, 2),
+            Run::Failed(_) => partial(whole, 2, 3),
+            _ => whole,
+        };
         let (status, action, pr, merged, error) = match run {
             Run::None => return Ok(()),
             Run::Live(action) => (WorkerStatus::Running, Some(action), false, false, None),
@@ -191,6 +207,9 @@ impl Seeder<'_> {
             error: error.map(str::to_string),
             started_at: Some(ago(minutes_ago - 1)),
             completed_at: finished.then(|| ago((minutes_ago - 20).max(1))),
+            cost_micros: usage.cost.micros(),
+            input_tokens: usage.input_tokens as i64,
+            output_tokens: usage.output_tokens as i64,
             ..NewWorker::new(task, &self.workspace, "demo", &at)
         };
         workers::insert(self.tx, &worker).await?;
@@ -370,6 +389,10 @@ async fn seed(tx: &mut Tx) -> ApiResult<()> {
     ]);
     s.organizer(&m, "Add a health endpoint", "completed", plan, 30)
         .await?;
+    // Its budget leaves room for about one step: approving the plan, a person watches the
+    // budget run out, and raises it.
+    let planned = find_mission(s.tx, &s.team, &m).await?.spend();
+    missions::set_budget(s.tx, &m, Some(planned + Usd::from_cents(120)), false).await?;
 
     // Work in flight: merged, awaiting merge, running, queued behind it, cancelled.
     // Payment code merges only by a person's hand.

@@ -1,5 +1,5 @@
 //! A scripted worker for demos and tests: it claims tasks over the HTTP worker protocol,
-//! reports progress, and completes them — planning runs with a multi-wave plan, execution
+//! reports progress and what it spent, and completes them — planning runs with a multi-wave plan, execution
 //! tasks with a pull request. It speaks only HTTP, so it works against any Buildd API.
 
 mod client;
@@ -8,12 +8,14 @@ mod script;
 pub use client::WorkerClient;
 pub use script::{demo_plan, organizer_output, subject_of};
 
+use super::costs::{partial, run_usage, RunKind};
 use crate::db::Db;
 use crate::error::ApiResult;
 use crate::store::accounts::{accounts_named, create_key, delete_account, ensure_team};
 use crate::store::tasks::requeue_claims_of;
 use crate::store::workers::fail_unfinished_of_account;
 use crate::time::now;
+use buildd_core::spend::Usage;
 use buildd_core::{ClaimResponse, ClaimedWorker, TaskMode};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -90,9 +92,21 @@ impl ScriptedWorker {
         } else {
             ["Reading the code", "Making the change"]
         };
+        let reviewing = claimed.task.context.get("reviewerFor").is_some();
+        let kind = match (planning, reviewing) {
+            (true, _) => RunKind::Planning,
+            (false, true) => RunKind::Review,
+            (false, false) => RunKind::Execution,
+        };
+        // Its spend grows with each report, as a runner's running total does.
+        let usage = run_usage(&claimed.task.id, kind);
         let mut heard = Vec::new();
         for (i, action) in steps.iter().enumerate() {
             let mut body = json!({"currentAction": action});
+            spent(
+                &mut body,
+                partial(usage, i as u64 + 1, steps.len() as u64 + 1),
+            );
             if i == 0 {
                 body["status"] = json!("running");
             }
@@ -100,8 +114,7 @@ impl ScriptedWorker {
             heard.extend(answer["instructions"].as_str().map(str::to_string));
             tokio::time::sleep(self.pace).await;
         }
-        let reviewing = claimed.task.context.get("reviewerFor").is_some();
-        let done = if reviewing {
+        let mut done = if reviewing {
             // A reviewer that finds the change sound: the server decides what its approval may merge.
             json!({
                 "status": "completed",
@@ -125,6 +138,7 @@ impl ScriptedWorker {
         } else {
             self.execution_report(&claimed, &heard)
         };
+        spent(&mut done, usage);
         let pr = done["prNumber"].as_i64();
         self.report(&claimed.id, done).await?;
         // CI runs on the PR's head commit and passes; the merge policy decides the rest.
@@ -211,6 +225,13 @@ impl ScriptedWorker {
         }
         Ok(answer)
     }
+}
+
+/// Adds `usage`, the run's totals so far, to a report.
+fn spent(report: &mut Value, usage: Usage) {
+    report["costUsd"] = json!(usage.cost.as_f64());
+    report["inputTokens"] = json!(usage.input_tokens);
+    report["outputTokens"] = json!(usage.output_tokens);
 }
 
 /// A fresh worker key for the scripted worker in `team`. Tasks the previous run held when

@@ -31,6 +31,10 @@ pub struct NewWorker {
     pub completed_at: Option<String>,
     pub created_at: String,
     pub updated_at: String,
+    /// What it spent so far, in micro-dollars, and its tokens.
+    pub cost_micros: i64,
+    pub input_tokens: i64,
+    pub output_tokens: i64,
 }
 
 impl NewWorker {
@@ -56,6 +60,9 @@ impl NewWorker {
             completed_at: None,
             created_at: at.to_string(),
             updated_at: at.to_string(),
+            cost_micros: 0,
+            input_tokens: 0,
+            output_tokens: 0,
         }
     }
 }
@@ -65,8 +72,9 @@ pub async fn insert(tx: &mut Tx, w: &NewWorker) -> ApiResult<()> {
     sqlx::query(
         "INSERT INTO workers (id, task_id, workspace_id, account_id, name, runner, branch, \
          status, current_action, pr_url, pr_number, merged_at, pr_lifecycle_status, error, \
-         started_at, completed_at, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         started_at, completed_at, created_at, updated_at, cost_micros, input_tokens, \
+         output_tokens) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(&w.id)
     .bind(&w.task_id)
@@ -86,6 +94,9 @@ pub async fn insert(tx: &mut Tx, w: &NewWorker) -> ApiResult<()> {
     .bind(&w.completed_at)
     .bind(&w.created_at)
     .bind(&w.updated_at)
+    .bind(w.cost_micros)
+    .bind(w.input_tokens)
+    .bind(w.output_tokens)
     .execute(&mut **tx)
     .await?;
     Ok(())
