@@ -335,4 +335,7 @@ pub struct PlanRejection {
     pub rejected_at: Option<String>,
     /// The revised planning task reject-plan created.
     pub revision_task_id: Option<String>,
+    /// The reviewer's comments pinned to steps (this server's addition).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub step_comments: Vec<crate::plan_feedback::StepComment>,
 }

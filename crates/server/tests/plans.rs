@@ -433,3 +433,96 @@ async fn reject_files_a_revision_with_the_feedback() {
         "Split it."
     );
 }
+
+#[tokio::test]
+async fn comments_pinned_to_steps_reach_the_revision_and_its_runner() {
+    let app = TestApp::new().await;
+    let m = app.mission("M").await;
+    let plan = planned(&app, &m, json!([step("api", &[]), step("docs", &["api"])])).await;
+    let reject = |body: Value| {
+        let path = format!("/api/tasks/{plan}/reject-plan");
+        let app = &app;
+        async move { app.call("POST", &path, &app.admin, Some(body)).await }
+    };
+    // Each problem is named by its path, and nothing is filed.
+    for (body, error) in [
+        (
+            json!({"feedback": "f", "stepComments": [{"ref": "nope", "comment": "x"}]}),
+            "stepComments[0].ref: unknown step \"nope\"",
+        ),
+        (
+            json!({"feedback": "f", "stepComments": [{"ref": "api"}]}),
+            "stepComments[0].comment: required",
+        ),
+        (
+            json!({"feedback": "f", "stepComments": {"api": "x"}}),
+            "stepComments: must be an array",
+        ),
+        (
+            json!({"stepComments": [{"ref": "api", "comment": "split it"}]}),
+            "Feedback is required",
+        ),
+    ] {
+        let (status, answer) = reject(body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(answer["error"], error);
+    }
+    let (_, still) = app
+        .call("GET", &format!("/api/tasks/{plan}"), &app.admin, None)
+        .await;
+    assert!(still["context"].get("planRejection").is_none());
+
+    let comments = json!([
+        {"ref": "api", "comment": "Split the endpoint from the database check."},
+        {"ref": "docs", "comment": "Wait for the endpoint."}
+    ]);
+    let (status, body) = reject(json!({"feedback": "Two things.", "stepComments": comments})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let revision = body["taskId"].as_str().unwrap().to_string();
+    let (_, claimed) = app
+        .call(
+            "POST",
+            "/api/workers/claim",
+            &app.worker,
+            Some(json!({"runner": "r"})),
+        )
+        .await;
+    let context = &claimed["workers"][0]["task"]["context"];
+    assert_eq!(claimed["workers"][0]["taskId"], revision.as_str());
+    assert_eq!(context["planFeedback"], "Two things.");
+    assert_eq!(context["planStepComments"], comments);
+    let (_, old) = app
+        .call("GET", &format!("/api/tasks/{plan}"), &app.admin, None)
+        .await;
+    assert_eq!(old["context"]["planRejection"]["stepComments"], comments);
+
+    // A second round without comments does not inherit the first round's.
+    let worker = claimed["workers"][0]["id"].as_str().unwrap().to_string();
+    app.report_ok(
+        &worker,
+        json!({"status": "completed", "structuredOutput":
+               {"plan": [step("api", &[])], "summary": "s", "missionComplete": false}}),
+    )
+    .await;
+    let (status, _) = app
+        .call(
+            "POST",
+            &format!("/api/tasks/{revision}/reject-plan"),
+            &app.admin,
+            Some(json!({"feedback": "Still too big."})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, claimed) = app
+        .call(
+            "POST",
+            "/api/workers/claim",
+            &app.worker,
+            Some(json!({"runner": "r"})),
+        )
+        .await;
+    let context = &claimed["workers"][0]["task"]["context"];
+    assert_eq!(context["planFeedback"], "Still too big.");
+    assert!(context.get("planStepComments").is_none(), "{context}");
+    assert_eq!(context["previousPlanTaskId"], revision.as_str());
+}

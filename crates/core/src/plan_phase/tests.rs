@@ -79,6 +79,7 @@ fn rejected_names_its_revision_and_feedback() {
             feedback: "Split the API step".into(),
             rejected_at: None,
             revision_task_id: Some("r".into()),
+            step_comments: vec![],
         }),
         ..Default::default()
     });

@@ -38,7 +38,12 @@ pub fn demo_plan(subject: &str, feedback: Option<&str>) -> Value {
                "complexity": "simple", "outputRequirement": "pr_required"}),
     ];
     let summary = match feedback {
+        // A revision a reviewer can compare: one step reworked, one dropped, one added.
         Some(f) => {
+            plan[2]["description"] = json!(format!(
+                "Implement the API changes with tests, following the checklist and the review: {f}"
+            ));
+            plan.pop();
             plan.insert(
                 2,
                 json!({"ref": "feedback", "title": "Address the review feedback",
@@ -123,11 +128,23 @@ mod tests {
     }
 
     #[test]
-    fn a_revision_answers_the_feedback() {
+    fn a_revision_answers_the_feedback_with_one_step_changed_one_dropped_one_added() {
+        use buildd_core::plan_diff::{diff_plans, StepChange};
+        let first = validate_planning_output(&demo_plan("search", None)).unwrap();
         let output = demo_plan("search", Some("Cover the mobile layout"));
         let plan = validate_planning_output(&output).unwrap();
-        assert_eq!(plan.plan.len(), 6);
+        resolve_plan(&plan.plan).unwrap();
         assert!(plan.summary.contains("Cover the mobile layout"));
+        let diff = diff_plans(&first.plan, &plan.plan);
+        let count = |change: StepChange| diff.steps.iter().filter(|s| s.change == change).count();
+        assert_eq!(
+            (
+                count(StepChange::Changed),
+                count(StepChange::Removed),
+                count(StepChange::Added)
+            ),
+            (1, 1, 1)
+        );
         assert_eq!(subject_of("Mission: Search (revised) (revised)"), "Search");
     }
 }

@@ -1,6 +1,8 @@
 //! Plan review: `POST /api/tasks/{id}/approve-plan` and `POST /api/tasks/{id}/reject-plan`.
 //! Both act only on a plan in review (buildd-core's `plan_in_review`): a completed planning
-//! run with no children that no later run replaced.
+//! run with no children that no later run replaced. A rejection's `feedback` is required, as
+//! in Buildd; its `stepComments` (`[{ref, comment}]`, each naming a step of the plan) go to
+//! the revision's context beside it, so the organizer reads which step each remark is about.
 
 use crate::body::JsonObject;
 use crate::db::Tx;
@@ -14,8 +16,10 @@ use crate::store::tasks::{
 };
 use crate::time::{new_id, now};
 use axum::extract::{Path, State};
+use axum::http::StatusCode;
 use axum::Json;
 use buildd_core::plan::plan_in_review;
+use buildd_core::plan_feedback::{read_plan_feedback, StepComment};
 use buildd_core::plan_output::{branch_name, resolve_plan, validate_planning_output};
 use buildd_core::plan_phase::PlanRejection;
 use buildd_core::{ApprovedPlan, RejectedPlan, TaskClass, TaskMode, TaskStatus};
@@ -117,6 +121,27 @@ pub async fn approve_plan(
     Ok(Json(ApprovedPlan { tasks: ids }))
 }
 
+/// The comments a rejection pins to steps of the plan `output` (`stepComments`), each
+/// naming one of its steps; every problem is named by its path.
+fn step_comments(body: &JsonObject, output: &Value) -> ApiResult<Vec<StepComment>> {
+    let refs: Vec<&str> = output["plan"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|step| step["ref"].as_str())
+        .collect();
+    let body =
+        json!({"feedback": body.0.get("feedback"), "stepComments": body.0.get("stepComments")});
+    read_plan_feedback(&body, Some(&refs))
+        .map(|f| f.step_comments)
+        .map_err(|errors| {
+            ApiError::Detailed(
+                StatusCode::BAD_REQUEST,
+                json!({"error": errors.join("; "), "errors": errors}),
+            )
+        })
+}
+
 pub async fn reject_plan(
     State(state): State<AppState>,
     caller: Caller,
@@ -133,11 +158,19 @@ pub async fn reject_plan(
     }
     .ok_or_else(|| ApiError::bad("Feedback is required"))?;
     let mut tx = state.db.write().await?;
-    let (old, _) = plan_under_review(&mut tx, &caller, &id).await?;
+    let (old, output) = plan_under_review(&mut tx, &caller, &id).await?;
+    let step_comments = step_comments(&body, &output)?;
     let mut context: serde_json::Map<String, Value> =
         serde_json::from_str(&old.context).unwrap_or_default();
     context.remove("planRejection");
+    context.remove("planStepComments");
     context.insert("planFeedback".into(), Value::String(feedback.clone()));
+    if !step_comments.is_empty() {
+        context.insert(
+            "planStepComments".into(),
+            serde_json::to_value(&step_comments)?,
+        );
+    }
     context.insert("previousPlanTaskId".into(), Value::String(id.clone()));
     let revision = NewTask {
         mission_id: old.mission_id.clone(),
@@ -167,6 +200,7 @@ pub async fn reject_plan(
         feedback: feedback.clone(),
         rejected_at: Some(at.clone()),
         revision_task_id: Some(revision.clone()),
+        step_comments,
     })?;
     record_plan_rejection(&mut tx, &id, &rejection, &at).await?;
     tx.commit().await?;
