@@ -84,15 +84,87 @@ impl MergePolicy {
     }
 }
 
-struct Checker<'a> {
-    prefix: &'a str,
-    errors: Vec<String>,
+/// What is wrong with one field of a merge policy, as a code the dashboard's form maps to
+/// its own words (never by matching the English).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PolicyErrorCode {
+    /// A field the policy does not have.
+    UnknownField,
+    /// A field the policy needs (the tier, a reviewer's role).
+    Required,
+    /// Not one of the tiers.
+    UnknownTier,
+    /// Not an object where one is expected (the policy, its threshold, its review).
+    NotAnObject,
+    /// Not a whole number above 0.
+    NotPositive,
+    /// Not an array of non-empty path prefixes.
+    NotPaths,
+    /// A confidence outside 0 to 1.
+    OutOfRange,
+    /// Neither gate condition.
+    UnknownGate,
 }
 
-impl Checker<'_> {
-    fn err(&mut self, path: &str, message: &str) {
-        self.errors
-            .push(format!("{}.{path}: {message}", self.prefix));
+/// One problem of a merge policy: the field's path inside the policy (`threshold.maxLines`;
+/// empty for the policy itself) and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PolicyError {
+    pub path: String,
+    pub code: PolicyErrorCode,
+    /// For an unknown field: the fields allowed where it stands.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed: Vec<String>,
+}
+
+impl PolicyError {
+    /// The problem in words, without its path.
+    pub fn message(&self) -> String {
+        use PolicyErrorCode::*;
+        match self.code {
+            UnknownField => format!("unknown field (allowed: {})", self.allowed.join(", ")),
+            Required if self.path == "agentReview.reviewerRole" => {
+                "is required (a role or skill slug)".into()
+            }
+            Required => "is required".into(),
+            UnknownTier => format!("must be one of {}", TIERS.join(", ")),
+            NotAnObject if self.path.is_empty() => "must be an object or null".into(),
+            NotAnObject => "must be an object".into(),
+            NotPositive => "must be a positive integer".into(),
+            NotPaths => "must be an array of path prefixes (non-empty strings)".into(),
+            OutOfRange => "must be a number from 0 to 1".into(),
+            UnknownGate => "must be approve-and-merge or approve-only".into(),
+        }
+    }
+
+    /// The problem as the API states it, the path under `prefix` (`mergePolicy`,
+    /// `gitConfig.mergePolicy`): `mergePolicy.threshold.maxLines: must be a positive integer`.
+    pub fn describe(&self, prefix: &str) -> String {
+        format!("{}: {}", self.field(prefix), self.message())
+    }
+
+    /// The field's full path under `prefix`: `mergePolicy.threshold.maxLines`.
+    pub fn field(&self, prefix: &str) -> String {
+        match (prefix.is_empty(), self.path.is_empty()) {
+            (_, true) => prefix.to_string(),
+            (true, false) => self.path.clone(),
+            (false, false) => format!("{prefix}.{}", self.path),
+        }
+    }
+}
+
+struct Checker {
+    errors: Vec<PolicyError>,
+}
+
+impl Checker {
+    fn err(&mut self, path: &str, code: PolicyErrorCode) {
+        self.errors.push(PolicyError {
+            path: path.to_string(),
+            code,
+            allowed: vec![],
+        });
     }
 
     fn strict(&mut self, object: &Map<String, Value>, path: &str, allowed: &[&str]) {
@@ -102,17 +174,18 @@ impl Checker<'_> {
             } else {
                 format!("{path}.{key}")
             };
-            self.err(
-                &at,
-                &format!("unknown field (allowed: {})", allowed.join(", ")),
-            );
+            self.errors.push(PolicyError {
+                path: at,
+                code: PolicyErrorCode::UnknownField,
+                allowed: allowed.iter().map(|a| a.to_string()).collect(),
+            });
         }
     }
 
     fn positive(&mut self, object: &Map<String, Value>, path: &str, key: &str) {
         if let Some(v) = object.get(key) {
             if v.as_i64().is_none_or(|n| n <= 0) {
-                self.err(&format!("{path}{key}"), "must be a positive integer");
+                self.err(&format!("{path}{key}"), PolicyErrorCode::NotPositive);
             }
         }
     }
@@ -124,24 +197,20 @@ impl Checker<'_> {
                     .all(|p| p.as_str().is_some_and(|s| !s.trim().is_empty()))
             });
             if !ok {
-                self.err(
-                    &format!("{path}{key}"),
-                    "must be an array of path prefixes (non-empty strings)",
-                );
+                self.err(&format!("{path}{key}"), PolicyErrorCode::NotPaths);
             }
         }
     }
 }
 
 /// Checks a merge policy strictly: unknown fields, wrong types and out-of-range numbers are
-/// refused, each named by its path under `prefix` (`mergePolicy` or `gitConfig.mergePolicy`).
-pub fn validate_merge_policy(value: &Value, prefix: &str) -> Result<MergePolicy, Vec<String>> {
-    let mut c = Checker {
-        prefix,
-        errors: Vec::new(),
-    };
+/// refused, each named by its path and a code.
+pub fn check_merge_policy(value: &Value) -> Result<MergePolicy, Vec<PolicyError>> {
+    use PolicyErrorCode::*;
+    let mut c = Checker { errors: Vec::new() };
     let Some(object) = value.as_object() else {
-        return Err(vec![format!("{prefix}: must be an object or null")]);
+        c.err("", NotAnObject);
+        return Err(c.errors);
     };
     c.strict(
         object,
@@ -150,10 +219,8 @@ pub fn validate_merge_policy(value: &Value, prefix: &str) -> Result<MergePolicy,
     );
     match object.get("tier").and_then(Value::as_str) {
         Some(t) if TIERS.contains(&t) => {}
-        Some(_) | None if object.contains_key("tier") => {
-            c.err("tier", &format!("must be one of {}", TIERS.join(", ")))
-        }
-        _ => c.err("tier", "is required"),
+        Some(_) | None if object.contains_key("tier") => c.err("tier", UnknownTier),
+        _ => c.err("tier", Required),
     }
     match object.get("threshold") {
         None => {}
@@ -163,7 +230,7 @@ pub fn validate_merge_policy(value: &Value, prefix: &str) -> Result<MergePolicy,
             c.positive(t, "threshold.", "maxSourceLines");
             c.paths(t, "threshold.", "denyPaths");
         }
-        Some(_) => c.err("threshold", "must be an object"),
+        Some(_) => c.err("threshold", NotAnObject),
     }
     match object.get("agentReview") {
         None => {}
@@ -180,36 +247,40 @@ pub fn validate_merge_policy(value: &Value, prefix: &str) -> Result<MergePolicy,
             );
             match a.get("reviewerRole").and_then(Value::as_str) {
                 Some(r) if !r.trim().is_empty() => {}
-                _ => c.err(
-                    "agentReview.reviewerRole",
-                    "is required (a role or skill slug)",
-                ),
+                _ => c.err("agentReview.reviewerRole", Required),
             }
             c.paths(a, "agentReview.", "escalateToPaths");
             if let Some(v) = a.get("maxConfidenceThreshold") {
                 if !v.as_f64().is_some_and(|n| (0.0..=1.0).contains(&n)) {
-                    c.err(
-                        "agentReview.maxConfidenceThreshold",
-                        "must be a number from 0 to 1",
-                    );
+                    c.err("agentReview.maxConfidenceThreshold", OutOfRange);
                 }
             }
             if let Some(v) = a.get("gateCondition") {
                 if !matches!(v.as_str(), Some("approve-and-merge") | Some("approve-only")) {
-                    c.err(
-                        "agentReview.gateCondition",
-                        "must be approve-and-merge or approve-only",
-                    );
+                    c.err("agentReview.gateCondition", UnknownGate);
                 }
             }
         }
-        Some(_) => c.err("agentReview", "must be an object"),
+        Some(_) => c.err("agentReview", NotAnObject),
     }
     c.positive(object, "", "stallNotifyMinutes");
     if !c.errors.is_empty() {
         return Err(c.errors);
     }
-    serde_json::from_value(value.clone()).map_err(|e| vec![format!("{prefix}: {e}")])
+    // Every field was checked above, so the policy reads.
+    serde_json::from_value(value.clone()).map_err(|_| {
+        vec![PolicyError {
+            path: String::new(),
+            code: NotAnObject,
+            allowed: vec![],
+        }]
+    })
+}
+
+/// [`check_merge_policy`], each problem stated with its path under `prefix` (`mergePolicy`
+/// or `gitConfig.mergePolicy`), as the API's refusals say them.
+pub fn validate_merge_policy(value: &Value, prefix: &str) -> Result<MergePolicy, Vec<String>> {
+    check_merge_policy(value).map_err(|errors| errors.iter().map(|e| e.describe(prefix)).collect())
 }
 
 /// Where the effective policy comes from.

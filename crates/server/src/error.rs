@@ -3,6 +3,7 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use buildd_core::merge_policy::PolicyError;
 use buildd_core::ApiErrorBody;
 
 #[derive(Debug)]
@@ -36,6 +37,23 @@ pub async fn no_route() -> ApiError {
 impl ApiError {
     pub fn bad(message: impl Into<String>) -> Self {
         Self::BadRequest(message.into())
+    }
+
+    /// 400 for a merge policy under `prefix` (`mergePolicy`, `gitConfig.mergePolicy`): the
+    /// problems in words, and each as `{field, code, message}` for a form to place.
+    pub fn merge_policy(prefix: &str, errors: &[PolicyError]) -> Self {
+        let said: Vec<String> = errors.iter().map(|e| e.describe(prefix)).collect();
+        let fields: Vec<serde_json::Value> = errors
+            .iter()
+            .map(|e| {
+                serde_json::json!({"field": e.field(prefix), "path": e.path, "code": e.code,
+                                   "message": e.message()})
+            })
+            .collect();
+        Self::Detailed(
+            StatusCode::BAD_REQUEST,
+            serde_json::json!({"error": said.join("; "), "errors": fields}),
+        )
     }
 
     pub fn admin_required() -> Self {

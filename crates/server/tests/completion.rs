@@ -32,6 +32,11 @@ async fn the_effective_merge_policy_says_where_it_comes_from() {
         body["error"],
         "mergePolicy.tier: must be one of auto-threshold, agent-review, human"
     );
+    assert_eq!(
+        body["errors"],
+        json!([{"field": "mergePolicy.tier", "path": "tier", "code": "unknown_tier",
+                "message": "must be one of auto-threshold, agent-review, human"}])
+    );
     let (status, body) = patch(
         &app,
         &path,
@@ -57,6 +62,8 @@ async fn the_effective_merge_policy_says_where_it_comes_from() {
         .as_str()
         .unwrap()
         .starts_with("gitConfig.mergePolicy.x: unknown field"));
+    assert_eq!(body["errors"][0]["code"], "unknown_field");
+    assert_eq!(body["errors"][0]["field"], "gitConfig.mergePolicy.x");
     let (status, _) = patch(
         &app,
         &ws,

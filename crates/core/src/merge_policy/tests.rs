@@ -163,3 +163,39 @@ fn only_auto_threshold_has_a_size_cap_and_it_defaults() {
     assert_eq!(bare.size_cap(), Some(DEFAULT_MAX_LINES));
     assert_eq!(MergePolicy::human().size_cap(), None);
 }
+
+#[test]
+fn each_problem_carries_a_code_a_form_can_map_to_its_field() {
+    let errors = check_merge_policy(
+        &json!({"tier": "auto-threshold", "threshold": {"maxLines": 0},
+        "agentReview": {"reviewerRole": " "}, "extra": 1}),
+    )
+    .unwrap_err();
+    let codes: Vec<(&str, PolicyErrorCode)> =
+        errors.iter().map(|e| (e.path.as_str(), e.code)).collect();
+    assert_eq!(
+        codes,
+        [
+            ("extra", PolicyErrorCode::UnknownField),
+            ("threshold.maxLines", PolicyErrorCode::NotPositive),
+            ("agentReview.reviewerRole", PolicyErrorCode::Required),
+        ]
+    );
+    assert_eq!(
+        errors[1].describe("gitConfig.mergePolicy"),
+        "gitConfig.mergePolicy.threshold.maxLines: must be a positive integer"
+    );
+    assert_eq!(
+        errors[1].describe(""),
+        "threshold.maxLines: must be a positive integer"
+    );
+    let whole = check_merge_policy(&json!([])).unwrap_err();
+    assert_eq!(
+        whole[0].describe("mergePolicy"),
+        "mergePolicy: must be an object or null"
+    );
+    assert_eq!(
+        serde_json::to_value(&errors[1]).unwrap(),
+        json!({"path": "threshold.maxLines", "code": "not_positive"})
+    );
+}

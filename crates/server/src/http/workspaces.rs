@@ -11,7 +11,7 @@ use crate::store::workspaces::{
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use buildd_core::merge_policy::validate_merge_policy;
+use buildd_core::merge_policy::check_merge_policy;
 use buildd_core::{AccessMode, Success, WorkspaceConfig, WorkspaceEnvelope, WorkspaceList};
 use serde_json::Value;
 
@@ -194,9 +194,9 @@ fn check_git_config(config: &serde_json::Map<String, Value>) -> ApiResult<()> {
     check_git_switches(config)?;
     match config.get("mergePolicy") {
         None | Some(Value::Null) => Ok(()),
-        Some(policy) => validate_merge_policy(policy, "gitConfig.mergePolicy")
+        Some(policy) => check_merge_policy(policy)
             .map(|_| ())
-            .map_err(|e| ApiError::bad(e.join("; "))),
+            .map_err(|errors| ApiError::merge_policy("gitConfig.mergePolicy", &errors)),
     }
 }
 

@@ -4,7 +4,7 @@
 use crate::body::{Field, JsonObject};
 use crate::error::{ApiError, ApiResult};
 use buildd_core::budget::parse_budget;
-use buildd_core::merge_policy::validate_merge_policy;
+use buildd_core::merge_policy::check_merge_policy;
 use buildd_core::money::Usd;
 use buildd_core::OrchestrationMode;
 use serde_json::Value;
@@ -32,8 +32,8 @@ pub(super) fn merge_policy_field(body: &JsonObject) -> ApiResult<Option<Option<V
         None => Ok(None),
         Some(Value::Null) => Ok(Some(None)),
         Some(v) => {
-            let policy =
-                validate_merge_policy(v, "mergePolicy").map_err(|e| ApiError::bad(e.join("; ")))?;
+            let policy = check_merge_policy(v)
+                .map_err(|errors| ApiError::merge_policy("mergePolicy", &errors))?;
             Ok(Some(Some(serde_json::to_value(policy)?)))
         }
     }
