@@ -17,6 +17,7 @@ fn kind_label(kind: WaitKind) -> &'static str {
         WaitKind::Question => "Question",
         WaitKind::Deferred => "Check-ins stopped",
         WaitKind::Failed => "Work failed",
+        WaitKind::OutOfBudget => "Out of budget",
     }
 }
 
@@ -132,7 +133,7 @@ pub fn WaitingItem(item: WaitItem, refresh: Callback<()>) -> impl IntoView {
             }
             .into_any()
         }
-        WaitAction::Open => ().into_any(),
+        WaitAction::Open | WaitAction::RaiseBudget { .. } => ().into_any(),
     };
     view! {
         <li data-testid="waiting-item">

@@ -3,10 +3,12 @@
 //! drops a field it does not show never breaks it. The server writes the full shapes
 //! (`Mission`, `MissionDetail`, `Task`); every captured Buildd answer parses into both.
 
+use crate::budget::budget_of;
 use crate::checkin::DEFAULT_CHECKLIST;
 use crate::enums::{MissionStatus, OrchestrationMode, TaskClass, TaskMode, TaskStatus};
 use crate::merge_policy::{effective_policy, EffectivePolicy, MergePolicy};
 use crate::mission::{IdRef, MissionTask, WorkspaceRef};
+use crate::money::Usd;
 use crate::schedule::{ActiveHoursJson, CheckInSettings};
 use crate::task::{PlanRejection, TaskMissionRef, TaskResult, TaskWorker};
 use crate::workspace::Workspace;
@@ -50,6 +52,33 @@ pub struct ClientMission {
     pub merge_policy: Option<MergePolicy>,
     pub effective_merge_policy: Option<EffectivePolicy>,
     pub workspace_merge_policy: Option<MergePolicy>,
+    /// The budget, a decimal string (`"25.00"`), when set.
+    #[serde(default, deserialize_with = "money_text")]
+    pub cost_budget_usd: Option<String>,
+    /// What its tasks spent so far (this server's addition; Buildd's answers carry none).
+    #[serde(default, deserialize_with = "money_text")]
+    pub spend_usd: Option<String>,
+}
+
+impl ClientMission {
+    /// What it spent, when the answer says (this server's missions do; Buildd's do not).
+    pub fn spend(&self) -> Option<Usd> {
+        self.spend_usd.as_deref().and_then(Usd::parse)
+    }
+
+    /// Its budget, when it has one.
+    pub fn budget(&self) -> Option<Usd> {
+        budget_of(self.cost_budget_usd.as_deref())
+    }
+}
+
+/// Money as Buildd sends it, a decimal string, or as a number where a body was echoed.
+fn money_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match Option::<serde_json::Value>::deserialize(d)? {
+        Some(serde_json::Value::String(s)) => Some(s),
+        Some(serde_json::Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    })
 }
 
 /// The check-in schedule fields the mission page reads.
@@ -191,6 +220,10 @@ struct BoardMission {
     requires_review: bool,
     #[serde(default = "dispatch")]
     mode: String,
+    #[serde(default, deserialize_with = "money_text")]
+    cost_budget_usd: Option<String>,
+    #[serde(default, deserialize_with = "money_text")]
+    spend_usd: Option<String>,
 }
 
 impl BoardMissionList {
@@ -223,6 +256,8 @@ impl BoardMissionList {
                 merge_policy: None,
                 effective_merge_policy: None,
                 workspace_merge_policy: None,
+                cost_budget_usd: m.cost_budget_usd,
+                spend_usd: m.spend_usd,
             })
             .collect()
     }

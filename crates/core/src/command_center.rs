@@ -1,13 +1,15 @@
 //! The command center's "Waiting on you": everything a person must act on across missions,
 //! oldest first — plans in review, dormant missions to close, PRs held for a person, open
-//! questions from the organizer, missions whose check-ins stopped on something only a
-//! person can fix, and failed work that nothing will pick up by itself.
+//! questions from the organizer, missions that spent their budget, missions whose check-ins
+//! stopped on something only a person can fix, and failed work that nothing will pick up
+//! by itself.
 
 use crate::client::ClientMission;
 use crate::completion::is_dormant;
-use crate::enums::{MissionStatus, TaskStatus};
+use crate::enums::{words, MissionStatus, TaskStatus};
 use crate::grouping::{mission_state, MissionState};
 use crate::mission::SegmentState;
+use crate::money::Usd;
 use crate::note::MissionNote;
 use crate::plan::plan_in_review;
 use crate::progress::{compute_progress, is_deliverable, MissionProgress};
@@ -23,6 +25,8 @@ pub enum WaitKind {
     Question,
     Deferred,
     Failed,
+    /// The mission spent its budget: nothing new starts until a person raises it.
+    OutOfBudget,
 }
 
 /// What a person can do about an item right where it is listed.
@@ -36,6 +40,11 @@ pub enum WaitAction {
     Merge { number: i64, workspace_id: String },
     /// Close the mission, whose work is done.
     Close,
+    /// Raise the mission's budget above what it spent (`None`: the answer says no spend).
+    RaiseBudget {
+        spend: Option<Usd>,
+        budget: Option<Usd>,
+    },
     /// Only the link: what is needed happens there (an answer, a workspace, a budget).
     Open,
 }
@@ -54,12 +63,8 @@ pub struct WaitItem {
     pub since: String,
 }
 
-/// Check-in deferrals that only a person can clear.
-const NEEDS_A_PERSON: [&str; 3] = [
-    "no_workspace",
-    "budget_exhausted",
-    "heartbeat_circuit_breaker",
-];
+/// Check-in deferrals that only a person can clear (a spent budget is an item of its own).
+const NEEDS_A_PERSON: [&str; 2] = ["no_workspace", "heartbeat_circuit_breaker"];
 
 /// Failed work that nothing will pick up by itself: the mission is failing and no task of
 /// it is queued or running.
@@ -112,6 +117,22 @@ pub fn waiting_on_you(
                 since: m.updated_at.clone().unwrap_or_default(),
             });
         }
+        if m.status == MissionStatus::BudgetExhausted {
+            let (spend, budget) = (m.spend(), m.budget());
+            let what = match (spend, budget) {
+                (Some(spend), Some(budget)) => format!("{spend} of {budget} spent"),
+                _ => "its budget is spent".into(),
+            };
+            items.push(WaitItem {
+                kind: WaitKind::OutOfBudget,
+                action: WaitAction::RaiseBudget { spend, budget },
+                mission_id: m.id.clone(),
+                mission_title: m.title.clone(),
+                title: format!("Raise the budget of {}: {what}", m.title),
+                href: format!("/missions/{}", m.id),
+                since: m.updated_at.clone().unwrap_or_default(),
+            });
+        }
         let deferred = m
             .last_deferral_reason
             .as_deref()
@@ -124,11 +145,7 @@ pub fn waiting_on_you(
                 action: WaitAction::Open,
                 mission_id: m.id.clone(),
                 mission_title: m.title.clone(),
-                title: format!(
-                    "{}: check-ins stopped ({})",
-                    m.title,
-                    reason.replace('_', " ")
-                ),
+                title: format!("{}: check-ins stopped ({})", m.title, words(reason)),
                 href: format!("/missions/{}", m.id),
                 since: m.last_deferred_at.clone().unwrap_or_default(),
             });
@@ -229,6 +246,48 @@ mod tests {
 
     fn mission(v: serde_json::Value) -> ClientMission {
         serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn a_mission_that_spent_its_budget_waits_for_a_raise_once() {
+        let missions = vec![
+            mission(
+                json!({"id": "m", "title": "Search", "status": "budget_exhausted",
+                "costBudgetUsd": "1.00", "spendUsd": "1.400000",
+                "lastDeferralReason": "budget_exhausted", "updatedAt": "2026-11-29T10:00:00Z",
+                "tasks": []}),
+            ),
+            // Buildd's list carries no spend: the item says so without a figure.
+            mission(
+                json!({"id": "b", "title": "Hosted", "status": "budget_exhausted",
+                "costBudgetUsd": 25, "tasks": []}),
+            ),
+            mission(json!({"id": "a", "title": "Fine", "status": "active",
+                "costBudgetUsd": "5.00", "spendUsd": "1.000000", "tasks": []})),
+        ];
+        let items = waiting_on_you(&missions, &[], &[]);
+        let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Raise the budget of Hosted: its budget is spent",
+                "Raise the budget of Search: $1.40 of $1.00 spent"
+            ]
+        );
+        assert_eq!(
+            items[1].action,
+            WaitAction::RaiseBudget {
+                spend: Some(Usd::from_cents(140)),
+                budget: Some(Usd::from_cents(100))
+            }
+        );
+        assert_eq!(
+            items[0].action,
+            WaitAction::RaiseBudget {
+                spend: None,
+                budget: Some(Usd::from_cents(2500))
+            }
+        );
     }
 
     #[test]
