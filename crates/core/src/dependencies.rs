@@ -73,6 +73,8 @@ mod tests {
             merged_at: merged.then(|| "2026-11-29T10:00:00Z".into()),
             pr_number: Some(7),
             pr_lifecycle_status: lifecycle.map(Into::into),
+            started_at: None,
+            completed_at: None,
         }
     }
 

@@ -29,6 +29,7 @@ pub mod organizer_runs;
 pub mod plan;
 pub mod plan_diff;
 pub mod plan_feedback;
+pub mod plan_outcome;
 pub mod plan_output;
 pub mod plan_phase;
 pub mod planning_loop;

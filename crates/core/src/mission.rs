@@ -103,6 +103,11 @@ pub struct WorkerSummary {
     pub pr_number: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pr_lifecycle_status: Option<String>,
+    /// When the run started and ended (this server's addition), for its duration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completed_at: Option<String>,
 }
 
 impl WorkerSummary {

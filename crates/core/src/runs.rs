@@ -8,6 +8,13 @@ use chrono::{DateTime, Duration, Utc};
 /// every few minutes; the claim itself lapses only after an hour.
 pub const QUIET_AFTER: Duration = Duration::minutes(15);
 
+/// Whole seconds from one ISO time to another; `None` when either does not read or the
+/// second comes first.
+pub fn seconds_between_times(from: &str, to: &str) -> Option<i64> {
+    let (from, to) = (at(Some(from))?, at(Some(to))?);
+    (to >= from).then(|| (to - from).num_seconds())
+}
+
 fn at(iso: Option<&str>) -> Option<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(iso?)
         .ok()

@@ -17,7 +17,8 @@ pub enum TaskPrStage {
 }
 
 impl TaskPrStage {
-    fn of(lifecycle: Option<&str>, merged: bool) -> Self {
+    /// The stage a worker row records: merged once `mergedAt` is set, else its lifecycle.
+    pub fn of(lifecycle: Option<&str>, merged: bool) -> Self {
         if merged {
             return Self::Merged;
         }

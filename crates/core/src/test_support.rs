@@ -35,6 +35,8 @@ pub fn worker(status: WorkerStatus, pr: Option<&str>, merged: bool) -> WorkerSum
         merged_at: merged.then(|| "2026-11-29T10:00:00.000Z".to_string()),
         pr_number: None,
         pr_lifecycle_status: None,
+        started_at: None,
+        completed_at: None,
     }
 }
 

@@ -21,7 +21,8 @@ macro_rules! task_fields {
          'costUsd', printf('%d.%06d', t.cost_micros / 1000000, t.cost_micros % 1000000), \
          'workers', CASE WHEN w.id IS NULL THEN json('[]') ELSE json_array(json_object( \
              'id', w.id, 'status', w.status, 'prUrl', w.pr_url, 'mergedAt', w.merged_at, \
-             'prNumber', w.pr_number, 'prLifecycleStatus', w.pr_lifecycle_status)) END"
+             'prNumber', w.pr_number, 'prLifecycleStatus', w.pr_lifecycle_status, \
+             'startedAt', w.started_at, 'completedAt', w.completed_at)) END"
     };
 }
 
