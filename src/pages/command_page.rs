@@ -86,7 +86,7 @@ fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) ->
                     <HealthChip health=health />
                 </span>
             </div>
-            <div class="steps" data-testid="step-strip" aria-label=format!("Step {} of 5: {}", step.number(), step.label())>
+            <div class="steps" data-testid="step-strip" role="img" aria-label=format!("Step {} of 5: {}", step.number(), step.label())>
                 {strip}
             </div>
             {(progress.total_tasks > 0).then(|| view! { <ProgressBar progress=progress /> })}

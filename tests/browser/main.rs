@@ -6,6 +6,7 @@
 
 mod fixtures;
 
+mod accessibility;
 mod command_center;
 mod connect;
 mod first_load;
