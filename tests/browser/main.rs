@@ -10,6 +10,7 @@ mod accessibility;
 mod command_center;
 mod connect;
 mod first_load;
+mod layout_shift;
 mod live_updates;
 mod mission_page;
 mod missions_list;

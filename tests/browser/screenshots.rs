@@ -38,10 +38,11 @@ async fn the_main_pages_fit_both_widths_in_both_themes_and_are_written_as_screen
                 let overflow = browser
                     .run("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
                     .await;
-                assert_eq!(
-                    overflow.as_i64(),
-                    Some(0),
-                    "{name} is wider than {width} px in the {theme} theme"
+                // Below zero when the page is shorter than the window: its scrollbar's place
+                // is kept all the same.
+                assert!(
+                    overflow.as_i64().is_some_and(|o| o <= 0),
+                    "{name} is wider than {width} px in the {theme} theme ({overflow})"
                 );
                 // A narrow window folds the header's links under Menu; a wide one shows them.
                 let menu = browser
