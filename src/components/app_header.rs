@@ -46,11 +46,11 @@ pub fn AppHeader() -> impl IntoView {
                 "Menu"
                 {move || {
                     let n = waiting.get();
-                    (n > 0).then(|| view! { <span class="topbar__count" aria-label=format!("{n} waiting on you")>{n}</span> })
+                    (n > 0).then(|| view! { <span class="topbar__count">{n}</span> })
                 }}
             </button>
             // A click on a link inside closes the menu again.
-            <nav class="topbar__actions" id="topbar-nav" on:click=move |ev| {
+            <nav class="topbar__actions" id="topbar-nav" aria-label="Site" on:click=move |ev| {
                 use wasm_bindgen::JsCast;
                 let on_link = ev
                     .target()
@@ -69,7 +69,6 @@ pub fn AppHeader() -> impl IntoView {
                                 class="topbar__count"
                                 data-testid="nav-waiting-count"
                                 title=format!("{n} waiting on you")
-                                aria-label=format!("{n} waiting on you")
                             >
                                 {n}
                             </span>
@@ -85,7 +84,7 @@ pub fn AppHeader() -> impl IntoView {
                 <button
                     class="button button--ghost"
                     on:click=move |_| theme.toggle()
-                    aria-label="Switch between light and dark theme"
+                    title="Switch between light and dark theme"
                     data-testid="theme-toggle"
                 >
                     {move || if theme.get() == Theme::Dark { "Light theme" } else { "Dark theme" }}
@@ -107,7 +106,7 @@ pub fn AppHeader() -> impl IntoView {
                                     }
                                 >
                                     {move || streamed().then(|| view! {
-                                        <span class="topbar__live" aria-label="live updates"></span>
+                                        <span class="topbar__live" role="img" aria-label="Live updates"></span>
                                     })}
                                     {c.server_name()}
                                 </span>

@@ -86,7 +86,7 @@ fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) ->
                     <HealthChip health=health />
                 </span>
             </div>
-            <div class="steps" data-testid="step-strip" aria-label=format!("Step {} of 5: {}", step.number(), step.label())>
+            <div class="steps" data-testid="step-strip" role="img" aria-label=format!("Step {} of 5: {}", step.number(), step.label())>
                 {strip}
             </div>
             {(progress.total_tasks > 0).then(|| view! { <ProgressBar progress=progress /> })}
@@ -180,7 +180,7 @@ fn CommandCenter() -> impl IntoView {
         }
     };
     view! {
-        <section class="page" data-testid="command-center">
+        <section class="page command-center" data-testid="command-center">
             <header class="page__head">
                 <h1>"Command center"</h1>
                 <Shortcuts shown=help />
@@ -190,7 +190,25 @@ fn CommandCenter() -> impl IntoView {
                 Some(Err(e)) => Some(view! { <ErrorPanel error=e on_retry=retry /> }.into_any()),
                 Some(Ok(_)) => None,
             }}
-            <section class="card" data-testid="waiting-on-you">
+            // The keys come with the chunk that follows the rows.
+            {move || Suspend::new(SendWrapper::new(async move {
+                first.shown().await;
+                command_keys(rows, selected, help, go).await.unwrap_or_else(|_| ().into_any())
+            }))}
+            <div class="command-center__missions">
+                <section data-testid="planning-missions">
+                    <h2>"Planning"</h2>
+                    {section(true)}
+                </section>
+                <section data-testid="execution-missions">
+                    <h2>"Execution"</h2>
+                    {section(false)}
+                </section>
+            </div>
+            // Its list comes after the rows, so it is placed where growing moves none of
+            // them: beside them on a wide screen, below them on a narrow one. Both show once
+            // the missions are in (style/), not as empty sections that would move then.
+            <section class="card command-center__waiting" data-testid="waiting-on-you">
                 <h2 class="card__title">{move || match waiting.with(|w| w.as_ref().map(Vec::len)) {
                     Some(n) => format!("Waiting on you ({n})"),
                     None => "Waiting on you".to_string(),
@@ -211,19 +229,6 @@ fn CommandCenter() -> impl IntoView {
                         })
                     }))
                 }}
-            </section>
-            // The keys come with the chunk that follows the rows.
-            {move || Suspend::new(SendWrapper::new(async move {
-                first.shown().await;
-                command_keys(rows, selected, help, go).await.unwrap_or_else(|_| ().into_any())
-            }))}
-            <section data-testid="planning-missions">
-                <h2>"Planning"</h2>
-                {section(true)}
-            </section>
-            <section data-testid="execution-missions">
-                <h2>"Execution"</h2>
-                {section(false)}
             </section>
         </section>
     }

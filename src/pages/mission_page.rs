@@ -158,7 +158,7 @@ fn MissionLoader() -> impl IntoView {
         Memo::new(move |_| tasks.with(|t| t.as_deref().map(prs_of_tasks).unwrap_or_default()));
     view! {
         <section class="page">
-            <nav class="breadcrumbs">
+            <nav class="breadcrumbs" aria-label="Breadcrumb">
                 <A href="/missions">"Missions"</A>
             </nav>
             {move || match mission.get() {

@@ -303,7 +303,7 @@ fn TaskView(
         });
     let m = mission.as_ref();
     view! {
-        <nav class="breadcrumbs">
+        <nav class="breadcrumbs" aria-label="Breadcrumb">
             <A href="/missions">"Missions"</A>
             {task.mission.clone().map(|mref| view! {
                 " / " <A href=format!("/missions/{}", mref.id)>{mref.title}</A>

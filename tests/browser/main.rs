@@ -6,9 +6,11 @@
 
 mod fixtures;
 
+mod accessibility;
 mod command_center;
 mod connect;
 mod first_load;
+mod layout_shift;
 mod live_updates;
 mod mission_page;
 mod missions_list;

@@ -141,6 +141,7 @@ fn serve(env: &tools::Env, args: &[String]) -> Result<(), String> {
 fn test(env: &tools::Env) -> Result<(), String> {
     tools::ensure_web(env)?;
     tools::ensure_browser()?;
+    tools::ensure_axe(env)?;
     run(env, "cargo", &["fmt", "--all", "--", "--check"])?;
     imports::lint()?;
     run(
@@ -191,6 +192,7 @@ fn run_tests(env: &tools::Env) -> Result<(), String> {
         .command("cargo")
         .args(["test", "--workspace"])
         .env("BUILDD_DIST", dist)
+        .env("BUILDD_AXE", env.axe_script())
         .stdout(Stdio::piped())
         .spawn()
         .map_err(|e| format!("could not start cargo: {e}"))?;

@@ -8,6 +8,8 @@ use std::process::Command;
 const TRUNK: &str = "0.21.14";
 const WASM_BINDGEN: &str = "0.2.130";
 const BINARYEN: &str = "132";
+/// The release Lighthouse 12 audits with.
+const AXE_CORE: &str = "4.10.3";
 
 pub struct Env {
     cache: PathBuf,
@@ -44,6 +46,29 @@ impl Env {
 
     fn npm_prefix(&self) -> PathBuf {
         self.cache.join("tools/npm")
+    }
+
+    /// axe-core's script, which the browser tests run in each main page.
+    pub fn axe_script(&self) -> PathBuf {
+        self.npm_prefix().join("node_modules/axe-core/axe.min.js")
+    }
+
+    /// `npm install` of `package` into the tools' npm prefix.
+    fn npm_install(&self, package: &str) -> Result<(), String> {
+        let prefix = self.npm_prefix();
+        std::fs::create_dir_all(&prefix).map_err(|e| e.to_string())?;
+        run(
+            self,
+            "npm",
+            &[
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--prefix",
+                prefix.to_str().ok_or("the cache path is not UTF-8")?,
+                package,
+            ],
+        )
     }
 
     /// A command with the installed tools first on PATH and the shared target dir.
@@ -118,22 +143,23 @@ pub fn ensure_web(env: &Env) -> Result<(), String> {
         step(&format!(
             "installing binaryen {BINARYEN} (wasm-opt) from npm"
         ));
-        let prefix = env.npm_prefix();
-        std::fs::create_dir_all(&prefix).map_err(|e| e.to_string())?;
-        run(
-            env,
-            "npm",
-            &[
-                "install",
-                "--no-audit",
-                "--no-fund",
-                "--prefix",
-                prefix.to_str().ok_or("the cache path is not UTF-8")?,
-                &format!("binaryen@{BINARYEN}"),
-            ],
-        )?;
+        env.npm_install(&format!("binaryen@{BINARYEN}"))?;
     }
     Ok(())
+}
+
+/// axe-core, the accessibility rules the browser tests check every main page against.
+pub fn ensure_axe(env: &Env) -> Result<(), String> {
+    let package = env.npm_prefix().join("node_modules/axe-core/package.json");
+    let installed = std::fs::read_to_string(package)
+        .ok()
+        .and_then(|p| serde_json::from_str::<serde_json::Value>(&p).ok())
+        .is_some_and(|p| p["version"] == AXE_CORE);
+    if installed && env.axe_script().exists() {
+        return Ok(());
+    }
+    step(&format!("installing axe-core {AXE_CORE} from npm"));
+    env.npm_install(&format!("axe-core@{AXE_CORE}"))
 }
 
 /// Debian's Chromium and ChromeDriver, for the browser tests.

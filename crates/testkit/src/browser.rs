@@ -161,6 +161,19 @@ impl Browser {
             .unwrap_or_else(|e| panic!("filling {css}: {e}"));
     }
 
+    /// Presses and releases `key` where the focus is, as a keyboard does.
+    pub async fn press(&self, key: fantoccini::key::Key) {
+        use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+        let value = char::from(key);
+        let keys = KeyActions::new("keyboard".into())
+            .then(KeyAction::Down { value })
+            .then(KeyAction::Up { value });
+        self.client
+            .perform_actions(keys)
+            .await
+            .unwrap_or_else(|e| panic!("pressing {key:?}: {e}"));
+    }
+
     /// Loads `url`.
     pub async fn goto(&self, url: &str) {
         self.client

@@ -5,6 +5,7 @@
 //! over WebDriver.
 
 mod api;
+mod audit;
 mod browser;
 mod http;
 mod recorded;
@@ -13,6 +14,7 @@ mod through_upstream;
 mod worker_verbs;
 
 pub use api::{Answer, Api};
+pub use audit::{axe_script, cumulative, Shift, Violation};
 pub use axum::http::StatusCode;
 pub use browser::Browser;
 pub use http::read_response;
