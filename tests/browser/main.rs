@@ -8,6 +8,7 @@ mod fixtures;
 
 mod command_center;
 mod connect;
+mod csp;
 mod first_load;
 mod live_updates;
 mod mission_page;
