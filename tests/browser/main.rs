@@ -9,6 +9,7 @@ mod fixtures;
 mod accessibility;
 mod command_center;
 mod connect;
+mod csp;
 mod first_load;
 mod layout_shift;
 mod live_updates;

@@ -7,11 +7,14 @@
 //! (the router cannot recover from a chunk that fails to load).
 
 use crate::tools::Env;
-use crate::{run, step};
+use crate::{compress, run, step};
 use std::path::{Path, PathBuf};
 
 /// What a split build's dist holds of its own: the loader and the chunk names.
 const FILES: &str = "split-files.json";
+
+/// The dashboard's features in a split build (`src/pages/lazy_routes.rs`).
+pub const FEATURES: &str = "lazy";
 
 /// How the chunks are optimised, as index.html has trunk optimise the main module:
 /// measured smaller after brotli than `-Oz`. Rust's wasm stack sits below its data, so
@@ -60,7 +63,7 @@ pub fn prepare(env: &Env) -> Result<Split, String> {
 impl Split {
     /// `trunk build --release` of the split dashboard.
     pub fn trunk_build(&self, env: &Env) -> Result<(), String> {
-        let args = ["build", "--release", "--features", "lazy"];
+        let args = ["build", "--release", "--features", FEATURES];
         step(&format!(
             "trunk {} (pages split into chunks)",
             args.join(" ")
@@ -96,17 +99,33 @@ impl Split {
     }
 }
 
-/// The files of the build in `dist` now, with their contents, before trunk replaces it.
+/// The files of the build in `dist` now, with their contents, before trunk replaces it:
+/// each followed by its current compressed copies, so they are not compressed again.
 pub fn previous(dist: &Path) -> Vec<(String, Vec<u8>)> {
     let Ok(list) = std::fs::read_to_string(dist.join(FILES)) else {
         return Vec::new();
     };
     let names: Vec<String> = serde_json::from_str(&list).unwrap_or_default();
-    names
-        .into_iter()
-        .filter(|n| !n.contains('/') && !n.starts_with('.'))
-        .filter_map(|n| Some((n.clone(), std::fs::read(dist.join(&n)).ok()?)))
-        .collect()
+    let mut kept = Vec::new();
+    for name in names {
+        if name.contains('/') || name.starts_with('.') {
+            continue;
+        }
+        let file = dist.join(&name);
+        let Ok(bytes) = std::fs::read(&file) else {
+            continue;
+        };
+        kept.push((name.clone(), bytes));
+        for suffix in ["br", "gz"] {
+            let copy = compress::sibling(&file, suffix);
+            if compress::is_current(&file, &copy) {
+                if let Ok(bytes) = std::fs::read(&copy) {
+                    kept.push((format!("{name}.{suffix}"), bytes));
+                }
+            }
+        }
+    }
+    kept
 }
 
 /// Puts the split build's chunks and loader into `dist`, beside the previous build's.
@@ -171,8 +190,9 @@ pub fn finish(
     record(dist, &files, previous)
 }
 
-/// Lists this build's `files` in `dist` and puts the previous build's back beside them;
-/// the build before that is gone, as trunk emptied `dist`.
+/// Lists this build's `files` in `dist` and puts the previous build's back beside them, each
+/// file before its copies (so they stay as new as it); the build before that is gone, as
+/// trunk emptied `dist`.
 fn record(dist: &Path, files: &[String], previous: Vec<(String, Vec<u8>)>) -> Result<(), String> {
     for (name, bytes) in previous {
         if !dist.join(&name).exists() {
@@ -284,12 +304,20 @@ mod tests {
         build(&dist, &first);
         record(&dist, &names(&first), Vec::new()).unwrap();
 
+        std::fs::write(dist.join("chunk_1-aa.wasm.br"), "compressed").unwrap();
         let kept = previous(&dist);
         build(&dist, &second);
         record(&dist, &names(&second), kept).unwrap();
         for name in first.iter().chain(&second) {
             assert!(dist.join(name).exists(), "{name} after the second build");
         }
+        assert!(
+            compress::is_current(
+                &dist.join("chunk_1-aa.wasm"),
+                &dist.join("chunk_1-aa.wasm.br")
+            ),
+            "the previous build's copy comes back with its file"
+        );
 
         let kept = previous(&dist);
         assert_eq!(

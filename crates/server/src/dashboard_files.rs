@@ -1,8 +1,8 @@
 //! The built dashboard, served at every path outside `/api` (deep links such as
-//! `/missions/{id}` load the app), and compressed once next to its files (`name.br`,
-//! `name.gz`): a browser that accepts brotli downloads under a third of the wasm's bytes.
-//! Copies older than their file (or without one) are removed before the server answers;
-//! new ones are written in the background, and until they exist a file is served as it is.
+//! `/missions/{id}` load the app). `dist` is only read. `cargo xtask build` writes brotli and
+//! gzip copies next to its files (`name.br`, `name.gz`), which go to browsers that accept
+//! them from the first request (under a third of the wasm's bytes); a file without a copy
+//! goes out as it is, and a copy older than its file, or whose file is gone, is never served.
 //!
 //! Files whose names carry trunk's content hash (`app-<16 hex>_bg.wasm`) never change, so a
 //! browser keeps them for a year without asking again; `index.html`, which names them, and
@@ -21,7 +21,6 @@ use axum::response::{IntoResponse, Response};
 use axum::{Json, Router};
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
-use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -30,7 +29,12 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 /// `router` with the dashboard in `dist` answering every path it does not route.
 pub fn serve(router: Router, dist: &Path) -> Router {
-    precompress_in_background(dist);
+    if !sibling(&dist.join("index.html"), "br").exists() {
+        tracing::warn!(
+            "{} has no compressed copies (`cargo xtask build` writes them): its files go out uncompressed",
+            dist.display()
+        );
+    }
     let index = ServeFile::new(dist.join("index.html"))
         .precompressed_br()
         .precompressed_gzip();
@@ -46,6 +50,7 @@ pub fn serve(router: Router, dist: &Path) -> Router {
         tower::ServiceBuilder::new()
             .layer(from_fn_with_state(policy, page_policy))
             .layer(from_fn_with_state(dist.to_path_buf(), cache_policy))
+            .layer(from_fn_with_state(dist.to_path_buf(), only_current_copies))
             // The same path answers brotli, gzip or plain bytes.
             .layer(SetResponseHeaderLayer::appending(
                 header::VARY,
@@ -193,107 +198,86 @@ pub fn is_content_named(name: &str) -> bool {
     })
 }
 
-/// The kinds of file worth compressing (trunk's output, the favicon).
-const COMPRESSIBLE: [&str; 5] = ["wasm", "js", "css", "html", "svg"];
+/// The encodings of the copies next to each file, as `Accept-Encoding` names them.
+const COPIES: [(&str, &str); 2] = [("br", "br"), ("gz", "gzip")];
 
-/// Removes the compressed copies in `dist` that are older than their file, or whose file is
-/// gone, and any half-written ones: none of them may ever be served.
-pub fn remove_stale(dist: &Path) -> io::Result<()> {
-    for entry in std::fs::read_dir(dist)? {
-        let path = entry?.path();
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        let stale = if name.ends_with(".partial") {
-            true
-        } else if let Some(original) = name
-            .strip_suffix(".br")
-            .or_else(|| name.strip_suffix(".gz"))
-        {
-            let copy = std::fs::metadata(&path)?.modified()?;
-            match std::fs::metadata(path.with_file_name(original)) {
-                Ok(file) => file.modified()? > copy,
-                Err(_) => true,
+/// Answers as if the request did not accept an encoding whose copy is out of date for what
+/// it asks (older than its file, or its file gone), so a `dist` changed by hand never serves
+/// yesterday's bytes under today's name.
+async fn only_current_copies(
+    State(dist): State<PathBuf>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let stale = stale_codings(&dist, request.uri().path());
+    if !stale.is_empty() {
+        let headers = request.headers_mut();
+        let accepted: Vec<String> = headers
+            .get_all(header::ACCEPT_ENCODING)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .filter(|part| {
+                let coding = part.split(';').next().unwrap_or_default().trim();
+                let coding = coding.to_ascii_lowercase();
+                let coding = if coding == "x-gzip" { "gzip" } else { &coding };
+                !part.is_empty() && !stale.contains(&coding)
+            })
+            .map(str::to_string)
+            .collect();
+        headers.remove(header::ACCEPT_ENCODING);
+        if let Ok(value) = HeaderValue::from_str(&accepted.join(", ")) {
+            if !value.is_empty() {
+                headers.insert(header::ACCEPT_ENCODING, value);
             }
-        } else {
-            false
-        };
-        if stale {
-            std::fs::remove_file(&path)?;
         }
     }
-    Ok(())
+    next.run(request).await
 }
 
-/// Compresses the files of `dist` in a background thread, once per directory per process,
-/// after removing stale copies (synchronously, so none is served).
-fn precompress_in_background(dist: &Path) {
-    static STARTED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-    {
-        let mut started = STARTED.lock().expect("precompress lock");
-        if started.iter().any(|d| d == dist) {
-            return;
-        }
-        started.push(dist.to_path_buf());
+/// The codings whose copy for `path` must not be served. The file read is the one `path`
+/// names, else the page (the app's deep links); a path the file server would decode first
+/// gets no copy at all.
+fn stale_codings(dist: &Path, path: &str) -> Vec<&'static str> {
+    let relative = path.trim_start_matches('/');
+    let plain = !relative.contains('%')
+        && !relative.contains('\\')
+        && relative.split('/').all(|s| s != ".." && s != ".");
+    if !plain {
+        return COPIES.iter().map(|(_, coding)| *coding).collect();
     }
-    if let Err(e) = remove_stale(dist) {
-        tracing::warn!("{}: stale compressed copies left: {e}", dist.display());
-    }
-    let dist = dist.to_path_buf();
-    std::thread::spawn(move || {
-        if let Err(e) = precompress(&dist) {
-            tracing::warn!("{} is served uncompressed: {e}", dist.display());
-        }
-    });
+    let page = dist.join("index.html");
+    let named = dist.join(relative);
+    let file = if relative.is_empty() {
+        page.clone()
+    } else if named.is_dir() {
+        named.join("index.html")
+    } else {
+        named
+    };
+    COPIES
+        .iter()
+        .filter(|(suffix, _)| {
+            if file.is_file() {
+                !usable(&file, suffix)
+            } else {
+                // A copy without its file, or else the page in its place.
+                sibling(&file, suffix).exists() || !usable(&page, suffix)
+            }
+        })
+        .map(|(_, coding)| *coding)
+        .collect()
 }
 
-/// Writes `.br` and `.gz` next to every compressible file of `dist` that has none as new.
-pub fn precompress(dist: &Path) -> io::Result<()> {
-    for entry in std::fs::read_dir(dist)? {
-        let path = entry?.path();
-        let compressible = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| COMPRESSIBLE.contains(&e));
-        if !compressible || !path.is_file() {
-            continue;
-        }
-        let modified = std::fs::metadata(&path)?.modified()?;
-        let mut source = None;
-        for (suffix, compress) in [
-            ("br", brotli as fn(&[u8]) -> io::Result<Vec<u8>>),
-            ("gz", gzip),
-        ] {
-            let target = sibling(&path, suffix);
-            let current = std::fs::metadata(&target)
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| t >= modified);
-            if current {
-                continue;
-            }
-            if source.is_none() {
-                source = Some(std::fs::read(&path)?);
-            }
-            let bytes = compress(source.as_deref().unwrap_or_default())?;
-            // Written aside and renamed: a request never sees half a file.
-            let partial = sibling(
-                &path,
-                &format!(
-                    "{suffix}.{}-{:?}.partial",
-                    std::process::id(),
-                    std::thread::current().id()
-                ),
-            );
-            let written =
-                std::fs::write(&partial, bytes).and_then(|()| std::fs::rename(&partial, &target));
-            if written.is_err() {
-                let _ = std::fs::remove_file(&partial);
-            }
-            written?;
-        }
+/// Whether serving `file` for an encoding never gives stale bytes: its copy is absent (the
+/// file goes out as it is) or at least as new as the file.
+fn usable(file: &Path, suffix: &str) -> bool {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified());
+    match modified(&sibling(file, suffix)) {
+        Err(_) => true,
+        Ok(copy) => modified(file).is_ok_and(|file| copy >= file),
     }
-    Ok(())
 }
 
 fn sibling(path: &Path, suffix: &str) -> PathBuf {
@@ -301,21 +285,4 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
     name.push(".");
     name.push(suffix);
     path.with_file_name(name)
-}
-
-fn brotli(bytes: &[u8]) -> io::Result<Vec<u8>> {
-    let params = brotli::enc::BrotliEncoderParams {
-        quality: 11,
-        lgwin: 22,
-        ..Default::default()
-    };
-    let mut out = Vec::new();
-    brotli::BrotliCompress(&mut &bytes[..], &mut out, &params)?;
-    Ok(out)
-}
-
-fn gzip(bytes: &[u8]) -> io::Result<Vec<u8>> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    encoder.write_all(bytes)?;
-    encoder.finish()
 }

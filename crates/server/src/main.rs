@@ -47,8 +47,9 @@ enum Command {
         /// SQLite database file; created and migrated when missing.
         #[arg(long, env = "BUILDD_DB", default_value = "buildd.db")]
         db: PathBuf,
-        /// The built dashboard (trunk's dist/) to serve at /; brotli and gzip copies of its
-        /// files are written next to them.
+        /// The built dashboard (the dist/ of `cargo xtask build`) to serve at /. It is only
+        /// read: the brotli and gzip copies the build wrote next to its files go to browsers
+        /// that accept them, and a file without one goes out as it is.
         #[arg(long, env = "BUILDD_DIST")]
         dist: Option<PathBuf>,
         /// Seed a demo team, workspace and missions into an empty database, and print a

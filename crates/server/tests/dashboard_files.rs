@@ -1,12 +1,15 @@
-//! The dashboard's files go out compressed to browsers that accept it, as they are to
-//! clients that do not, and deep links load the app.
+//! The dashboard's files go out as the build compressed them to browsers that accept it, as
+//! they are to clients that do not, from a `dist` the server only reads; deep links load the
+//! app.
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
-use buildd_server::dashboard_files::{is_content_named, precompress, remove_stale};
+use buildd_server::dashboard_files::is_content_named;
 use buildd_server::{app, Db};
 use http_body_util::BodyExt;
 use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 use tower::ServiceExt;
 
 struct Fetched {
@@ -72,32 +75,68 @@ fn gunzip(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-#[tokio::test]
-async fn dashboard_files_are_served_compressed_when_accepted() {
-    let dir = tempfile::tempdir().unwrap();
-    let dist = dir.path().join("dist");
+fn brotli(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let params = brotli::enc::BrotliEncoderParams::default();
+    brotli::BrotliCompress(&mut &bytes[..], &mut out, &params).unwrap();
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// `name` in `dist` with its brotli and gzip copies, as `cargo xtask build` leaves them.
+fn with_copies(dist: &Path, name: &str, bytes: &[u8]) {
+    std::fs::write(dist.join(name), bytes).unwrap();
+    std::fs::write(dist.join(format!("{name}.br")), brotli(bytes)).unwrap();
+    std::fs::write(dist.join(format!("{name}.gz")), gzip(bytes)).unwrap();
+}
+
+fn set_modified(path: &Path, at: SystemTime) {
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(at)
+        .unwrap();
+}
+
+/// Every entry of `dir` with its size and modification time.
+fn listing(dir: &Path) -> Vec<(String, u64, SystemTime)> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let meta = e.metadata().unwrap();
+            let name = e.file_name().into_string().unwrap();
+            (name, meta.len(), meta.modified().unwrap())
+        })
+        .collect();
+    entries.sort();
+    entries
+}
+
+const INDEX: &str = "<!DOCTYPE html><html><body><script src=\"/app.js\"></script></body></html>";
+
+/// A dist with the wasm and the page compressed, the favicon not.
+fn dist_in(dir: &Path) -> (PathBuf, Vec<u8>) {
+    let dist = dir.join("dist");
     std::fs::create_dir(&dist).unwrap();
     let wasm: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
-    let index = "<!DOCTYPE html><html><body><script src=\"/app.js\"></script></body></html>";
-    std::fs::write(dist.join("app_bg.wasm"), &wasm).unwrap();
-    std::fs::write(dist.join("index.html"), index).unwrap();
-    std::fs::write(dist.join("notes.txt"), "not a dashboard file").unwrap();
-    precompress(&dist).unwrap();
-    assert!(
-        !dist.join("notes.txt.br").exists(),
-        "only the app's kinds of file"
-    );
-    let written = std::fs::metadata(dist.join("app_bg.wasm.br"))
-        .unwrap()
-        .modified()
-        .unwrap();
-    precompress(&dist).unwrap();
-    let again = std::fs::metadata(dist.join("app_bg.wasm.br"))
-        .unwrap()
-        .modified()
-        .unwrap();
-    assert_eq!(written, again, "current copies are kept");
+    with_copies(&dist, "app_bg.wasm", &wasm);
+    with_copies(&dist, "index.html", INDEX.as_bytes());
+    std::fs::write(dist.join("favicon.svg"), "<svg/>").unwrap();
+    (dist, wasm)
+}
 
+#[tokio::test]
+async fn the_builds_compressed_copies_are_served_from_the_first_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let (dist, wasm) = dist_in(dir.path());
     let db = Db::open(&dir.path().join("files.db")).await.unwrap();
     let router = app(db, Some(&dist));
 
@@ -121,33 +160,103 @@ async fn dashboard_files_are_served_compressed_when_accepted() {
     let deep = fetch(&router, "/missions/some-id", Some("br")).await;
     assert_eq!(deep.status, StatusCode::OK);
     assert_eq!(deep.encoding.as_deref(), Some("br"));
-    assert_eq!(unbrotli(&deep.body), index.as_bytes());
+    assert_eq!(unbrotli(&deep.body), INDEX.as_bytes());
 }
 
-#[test]
-fn stale_and_half_written_copies_are_removed_before_anything_is_served() {
+#[tokio::test]
+async fn a_file_without_a_copy_is_served_as_it_is() {
     let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-    std::fs::write(d.join("app.js"), "new app").unwrap();
-    std::fs::write(d.join("app.js.br"), "old app, compressed").unwrap();
-    std::fs::File::options()
-        .write(true)
-        .open(d.join("app.js.br"))
-        .unwrap()
-        .set_modified(old)
-        .unwrap();
-    std::fs::write(d.join("gone.js.gz"), "its file was removed").unwrap();
-    std::fs::write(d.join("index.html.br.1-x.partial"), "half").unwrap();
-    std::fs::write(d.join("index.html"), "page").unwrap();
-    std::fs::write(d.join("index.html.gz"), "current copy").unwrap();
-    remove_stale(d).unwrap();
-    let mut left: Vec<String> = std::fs::read_dir(d)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    left.sort();
-    assert_eq!(left, ["app.js", "index.html", "index.html.gz"]);
+    let (dist, _) = dist_in(dir.path());
+    let db = Db::open(&dir.path().join("files.db")).await.unwrap();
+    let router = app(db, Some(&dist));
+    let svg = fetch(&router, "/favicon.svg", Some("gzip, deflate, br")).await;
+    assert_eq!(svg.status, StatusCode::OK);
+    assert_eq!(svg.encoding, None);
+    assert_eq!(svg.body, b"<svg/>");
+    assert!(
+        svg.content_type.starts_with("image/svg+xml"),
+        "{}",
+        svg.content_type
+    );
+}
+
+#[tokio::test]
+async fn a_read_only_dist_is_served_and_never_written() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (dist, wasm) = dist_in(dir.path());
+    // A copy older than its file, which an earlier server would have removed.
+    set_modified(
+        &dist.join("app_bg.wasm.gz"),
+        SystemTime::now() - Duration::from_secs(3600),
+    );
+    std::fs::set_permissions(&dist, std::fs::Permissions::from_mode(0o555)).unwrap();
+    // Root ignores the mode: the listing shows that nothing was written either way.
+    let before = listing(&dist);
+    let db = Db::open(&dir.path().join("files.db")).await.unwrap();
+    let router = app(db, Some(&dist));
+    for (path, accept) in [
+        ("/app_bg.wasm", Some("br")),
+        ("/app_bg.wasm", Some("gzip")),
+        ("/favicon.svg", Some("br")),
+        ("/", Some("gzip, br")),
+        ("/missions/m1", None),
+    ] {
+        let f = fetch(&router, path, accept).await;
+        assert_eq!(f.status, StatusCode::OK, "{path}");
+    }
+    let wasm_br = fetch(&router, "/app_bg.wasm", Some("br")).await;
+    assert_eq!(unbrotli(&wasm_br.body), wasm);
+    assert_eq!(listing(&dist), before, "the server wrote into dist");
+    std::fs::set_permissions(&dist, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[tokio::test]
+async fn a_copy_older_than_its_file_or_without_one_is_never_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let (dist, wasm) = dist_in(dir.path());
+    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
+    // The wasm rebuilt by hand after its brotli copy was made; its gzip copy is current.
+    std::fs::write(dist.join("app_bg.wasm.br"), brotli(b"yesterday's wasm")).unwrap();
+    set_modified(&dist.join("app_bg.wasm.br"), hour_ago);
+    std::fs::write(dist.join("gone.js.br"), brotli(b"its file was removed")).unwrap();
+    std::fs::write(dist.join("gone.js.gz"), gzip(b"its file was removed")).unwrap();
+    set_modified(&dist.join("index.html.gz"), hour_ago);
+    let db = Db::open(&dir.path().join("files.db")).await.unwrap();
+    let router = app(db, Some(&dist));
+
+    let wasm_br = fetch(&router, "/app_bg.wasm", Some("gzip, br;q=1.0")).await;
+    assert_eq!(
+        wasm_br.encoding.as_deref(),
+        Some("gzip"),
+        "the current copy"
+    );
+    assert_eq!(gunzip(&wasm_br.body), wasm);
+    let wasm_only_br = fetch(&router, "/app_bg.wasm", Some("br")).await;
+    assert_eq!(wasm_only_br.encoding, None);
+    assert_eq!(wasm_only_br.body, wasm);
+
+    // Without its file, a path is a deep link: the page, from its current copy.
+    let gone = fetch(&router, "/gone.js", Some("gzip, br")).await;
+    assert_eq!(gone.status, StatusCode::OK);
+    assert!(
+        gone.content_type.starts_with("text/html"),
+        "{}",
+        gone.content_type
+    );
+    assert_ne!(gone.encoding.as_deref(), Some("gzip"));
+    let page = match gone.encoding.as_deref() {
+        Some("br") => unbrotli(&gone.body),
+        _ => gone.body.clone(),
+    };
+    assert_eq!(page, INDEX.as_bytes());
+
+    let deep = fetch(&router, "/missions/m1", Some("gzip")).await;
+    assert_eq!(deep.encoding, None, "the page's gzip copy is stale");
+    assert_eq!(deep.body, INDEX.as_bytes());
+    let deep = fetch(&router, "/missions/m1", Some("gzip, br")).await;
+    assert_eq!(deep.encoding.as_deref(), Some("br"));
+    assert_eq!(unbrotli(&deep.body), INDEX.as_bytes());
 }
 
 #[tokio::test]
