@@ -20,7 +20,7 @@ split_off!(
                 <ol class="waiting">
                     <For
                         each=move || waiting.get().unwrap_or_default()
-                        key=|i: &WaitItem| (i.kind, i.href.clone())
+                        key=|i: &WaitItem| (i.kind, i.subject.clone())
                         children=move |i| view! { <WaitingItem item=i refresh=refresh /> }
                     />
                 </ol>
