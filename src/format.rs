@@ -1,5 +1,7 @@
 //! Small display helpers.
 
+use buildd_core::pull_request::{diff_size, PullRequest};
+
 /// "5m ago", "3h ago", "2d ago" for an ISO timestamp; empty when it cannot be read.
 pub fn time_ago(iso: Option<&str>) -> String {
     let Some(iso) = iso else {
@@ -45,4 +47,20 @@ pub fn time_until(iso: &str) -> String {
 /// The first eight characters of an id, as people quote them.
 pub fn short_id(id: &str) -> &str {
     id.get(..8).unwrap_or(id)
+}
+
+/// "+40/−4", and for a policy with a size cap the lines it counts against that cap.
+pub fn size_line(pr: &PullRequest) -> Option<String> {
+    let size = diff_size(pr.files.as_deref()?);
+    let policy = &pr.policy.policy;
+    let lines = format!("+{}/−{}", size.additions, size.deletions);
+    let Some(cap) = policy.size_cap() else {
+        return Some(lines);
+    };
+    let locks = match size.lock_files {
+        0 => String::new(),
+        1 => ", a lock file not counted".into(),
+        n => format!(", {n} lock files not counted"),
+    };
+    Some(format!("{lines} · {} of {cap} lines{locks}", size.counted))
 }

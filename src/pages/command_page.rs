@@ -3,24 +3,18 @@
 //! first. Filters (`workspace`, `mode`, `step`) live in the URL; j/k move between missions,
 //! Enter opens one, a/r open its plan in review to approve or reject, ? lists the keys.
 
-use super::command_keys::command_keys;
-use super::RequireConnection;
-use crate::components::not_offered::NotOffered;
-use crate::components::panel::{ErrorPanel, Loading};
-use crate::components::progress_bar::ProgressBar;
-use crate::components::shortcuts::Shortcuts;
-use crate::components::state_chip::HealthChip;
-use crate::components::waiting_list::waiting_list;
+use crate::components::command::command_keys::command_keys;
+use crate::components::command::mission_row::MissionRow;
+use crate::components::command::shortcuts::Shortcuts;
+use crate::components::command::waiting_list::waiting_list;
+use crate::components::shared::error_panel::ErrorPanel;
+use crate::components::shared::loading::Loading;
+use crate::components::shared::not_offered::NotOffered;
 use crate::state::board::{use_board, BoardState};
 use crate::state::first_screen::use_first_screen;
 use crate::state::title::page_title;
-use buildd_core::client::ClientMission;
-use buildd_core::command_center::stuck_on_failure;
-use buildd_core::completion::completion_brief;
-use buildd_core::grouping::health;
-use buildd_core::plan::{plan_in_review, planned_nothing};
-use buildd_core::planning_loop::{loop_step, LoopStep};
-use buildd_core::{compute_progress, MissionStatus, TaskMode};
+use buildd_core::planning_loop::loop_step;
+use buildd_core::MissionStatus;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use send_wrapper::SendWrapper;
@@ -28,75 +22,6 @@ use send_wrapper::SendWrapper;
 #[component]
 pub fn CommandPage() -> impl IntoView {
     page_title(|| Some("Command center".into()));
-    view! { <RequireConnection><CommandCenter /></RequireConnection> }
-}
-
-/// One mission's row: its step in the loop, health, progress and what it waits for.
-#[component]
-fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) -> impl IntoView {
-    let progress = compute_progress(&mission.status, &mission.tasks);
-    let health = health(&mission, &progress);
-    let waits = match step {
-        LoopStep::Brief => "waits for its first organizer run".to_string(),
-        LoopStep::Loop if plan_in_review(&mission.tasks).is_some() => {
-            "a plan waits for your review".to_string()
-        }
-        LoopStep::Loop
-            if mission
-                .tasks
-                .iter()
-                .any(|t| t.mode == TaskMode::Planning && !t.status.is_terminal()) =>
-        {
-            "the organizer is planning".to_string()
-        }
-        LoopStep::Loop if stuck_on_failure(&mission, &progress) => {
-            "work failed and nothing will retry it: waits on you".to_string()
-        }
-        LoopStep::Loop if planned_nothing(&mission.tasks).is_some() => {
-            "planned nothing; waits for a note, Run or a check-in".to_string()
-        }
-        LoopStep::Loop => "waits for the organizer's next run".to_string(),
-        _ => completion_brief(
-            &mission.orchestration_mode,
-            mission.requires_review,
-            &mission.tasks,
-        ),
-    };
-    let strip = LoopStep::ALL
-        .iter()
-        .map(|s| {
-            view! {
-                <span class="step" class:step--current=*s == step class:step--past=*s < step>
-                    {format!("{} {}", s.number(), s.label())}
-                </span>
-            }
-        })
-        .collect_view();
-    let href = format!("/missions/{}", mission.id);
-    let row_href = href.clone();
-    view! {
-        <li class="command-row" class:command-row--selected=move || selected.get()
-            aria-current=move || selected.get().then_some("true")
-            data-testid="command-row" data-href=row_href>
-            <div class="command-row__head">
-                <a href=href class="command-row__title">{mission.title.clone()}</a>
-                <span class="command-row__chips">
-                    // How it is worked, apart from its health: interactive is never "blocked".
-                    <span class="chip chip--outline" data-testid="mission-mode">{mission.mode.clone()}</span>
-                    <HealthChip health=health />
-                </span>
-            </div>
-            <div class="steps" data-testid="step-strip" aria-label=format!("Step {} of 5: {}", step.number(), step.label())>
-                {strip}
-            </div>
-            {(progress.total_tasks > 0).then(|| view! { <ProgressBar progress=progress /> })}
-            <p class="muted small" data-testid="waits-for">{waits}</p>
-        </li>
-    }
-}
-
-#[component]
-fn CommandCenter() -> impl IntoView {
     let query = use_query_map();
     let BoardState {
         missions,

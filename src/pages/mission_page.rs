@@ -1,19 +1,20 @@
 //! One mission: what it is, how far its deliverables are, and every task by state.
 
-use super::{polled_by_id, route_id, RequireConnection};
+use super::{polled_by_id, route_id};
 use crate::api;
-use crate::components::close_mission::{CloseMission, CloseState};
-use crate::components::feed::{Feed, FeedState};
-use crate::components::markdown::Markdown;
-use crate::components::merge_policy_editor::{MergePolicyEditor, PolicyState};
-use crate::components::mission_status::MissionStatusCard;
-use crate::components::new_task::{NewTask, NewTaskState};
-use crate::components::organizer::{OrganizerSection, OrganizerState, RunsTimeline};
-use crate::components::panel::{EmptyState, ErrorPanel, Loading};
-use crate::components::pr_list::{MergeState, PrList};
-use crate::components::progress_card::ProgressCard;
-use crate::components::state_chip::{HealthChip, StateChip};
-use crate::components::task_row::TaskRow;
+use crate::components::mission::close_mission::{CloseMission, CloseState};
+use crate::components::mission::feed::{Feed, FeedState};
+use crate::components::mission::merge_policy_editor::MergePolicyEditor;
+use crate::components::mission::mission_head::MissionHead;
+use crate::components::mission::mission_status_card::MissionStatusCard;
+use crate::components::mission::new_task::{NewTask, NewTaskState};
+use crate::components::mission::organizer::runs_timeline::RunsTimeline;
+use crate::components::mission::organizer::{OrganizerSection, OrganizerState};
+use crate::components::mission::pr_list::{MergeState, PrList};
+use crate::components::mission::task_sections::TaskSections;
+use crate::components::shared::error_panel::ErrorPanel;
+use crate::components::shared::loading::Loading;
+use crate::components::shared::policy_form::PolicyState;
 use crate::state::capabilities::use_capabilities;
 use crate::state::connection::use_connection;
 use crate::state::request::with_connection;
@@ -21,28 +22,16 @@ use crate::state::title::page_title;
 use crate::state::workspace_row::workspace_row;
 use buildd_core::capabilities::Extra;
 use buildd_core::client::ClientMission;
-use buildd_core::dependencies::{waiting_on, Blocker};
-use buildd_core::grouping::{health, health_beside, mission_state};
-use buildd_core::organizer_runs::run_numbers;
-use buildd_core::plan::plan_in_review;
-use buildd_core::task_groups::{group_tasks, TaskGroup};
+use buildd_core::task_groups::TaskGroup;
 use buildd_core::task_prs::prs_of_tasks;
-use buildd_core::MissionStatus;
-use buildd_core::{compute_progress, MissionTask};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::Arc;
+use std::collections::HashSet;
 
 #[component]
 pub fn MissionPage() -> impl IntoView {
-    view! { <RequireConnection><MissionLoader /></RequireConnection> }
-}
-
-#[component]
-fn MissionLoader() -> impl IntoView {
     let id = route_id();
     let (mission, retry) = polled_by_id(id, |c, id| async move { api::mission(&c, &id).await });
     super::first_screen_once(mission);
@@ -164,7 +153,7 @@ fn MissionLoader() -> impl IntoView {
             {move || match mission.get() {
                 None => view! { <Loading label="Loading the mission…" /> }.into_any(),
                 Some(Ok(detail)) => view! {
-                    <MissionView detail=detail.clone() />
+                    <MissionHead detail=detail.clone() />
                     <CloseMission mission=detail state=close_state refresh=retry />
                 }
                 .into_any(),
@@ -204,154 +193,4 @@ fn MissionLoader() -> impl IntoView {
             })}
         </section>
     }
-}
-
-#[component]
-fn MissionView(detail: ClientMission) -> impl IntoView {
-    let progress = compute_progress(&detail.status, &detail.tasks);
-    let state = mission_state(&detail, &detail.tasks, &progress);
-    let health = health_beside(state, health(&detail, &progress));
-    let status = detail.status.clone();
-    let workspace = detail.workspace.clone().map(|w| w.name);
-    let plan = plan_in_review(&detail.tasks).map(|t| (t.id.clone(), t.title.clone()));
-    view! {
-        <header class="mission-head">
-            <h1 data-testid="mission-title">{detail.title.clone()}</h1>
-            <div class="chips">
-                <StateChip state=state />
-                {health.map(|h| view! { <HealthChip health=h /> })}
-                // The stored status, when the state chip does not already say it (every
-                // state but a finished or paused one implies "active").
-                {(detail.status != MissionStatus::Active
-                    && !state.label().eq_ignore_ascii_case(&detail.status.as_str().replace('_', " ")))
-                .then(|| view! {
-                    <span class="chip chip--outline chip--muted" data-testid="mission-status">
-                        {format!("status: {}", detail.status)}
-                    </span>
-                })}
-                {workspace.map(|w| view! { <span class="muted small">{format!("workspace {w}")}</span> })}
-            </div>
-            {detail
-                .description
-                .clone()
-                .map(|d| view! { <div class="mission-head__description" data-testid="mission-description"><Markdown source=d /></div> })}
-            {detail
-                .blocked_reason
-                .clone()
-                .map(|r| view! { <p class="notice notice--warn">{r}</p> })}
-        </header>
-        {plan.map(|(id, title)| view! {
-            <section class="card plan-waiting" data-testid="plan-awaiting-review">
-                <h2 class="card__title">"Plan awaiting review"</h2>
-                <p>
-                    {format!("{title} finished planning. Its steps start once a person approves the plan; sending it back asks for a revision.")}
-                </p>
-                <a class="button button--primary" href=format!("/tasks/{id}")>"Review the plan"</a>
-            </section>
-        })}
-        <ProgressCard progress=progress status=status />
-    }
-}
-
-/// Rows shown per section until a person asks for all of them.
-const SECTION_LIMIT: usize = 50;
-
-#[component]
-fn TaskSections(tasks: Vec<MissionTask>, expanded: RwSignal<HashSet<TaskGroup>>) -> impl IntoView {
-    if tasks.is_empty() {
-        return view! {
-            <EmptyState
-                title="No tasks yet."
-                detail="The organizer files tasks once a plan is approved."
-            />
-        }
-        .into_any();
-    }
-    let titles: Arc<HashMap<String, String>> = Arc::new(
-        tasks
-            .iter()
-            .map(|t| (t.id.clone(), t.title.clone()))
-            .collect(),
-    );
-    let by_id: HashMap<&str, &MissionTask> = tasks.iter().map(|t| (t.id.as_str(), t)).collect();
-    let waiting: Arc<HashMap<String, Vec<String>>> = Arc::new(
-        tasks
-            .iter()
-            .filter_map(|t| {
-                let blockers = waiting_on(t, |id| by_id.get(id).copied());
-                (!blockers.is_empty())
-                    .then(|| (t.id.clone(), blockers.iter().map(Blocker::label).collect()))
-            })
-            .collect(),
-    );
-    let runs: Arc<HashMap<String, usize>> = Arc::new(run_numbers(&tasks));
-    let mut groups: BTreeMap<TaskGroup, Vec<MissionTask>> = BTreeMap::new();
-    for (group, task) in group_tasks(&tasks) {
-        groups.entry(group).or_default().push(task.clone());
-    }
-    view! {
-        <section class="tasks" data-testid="task-list">
-            <h2>{format!("Tasks ({})", tasks.len())}</h2>
-            {groups
-                .into_iter()
-                .map(|(group, items)| {
-                    let count = items.len();
-                    let titles = titles.clone();
-                    let waiting = waiting.clone();
-                    let runs = runs.clone();
-                    let rows = move || {
-                        let all = expanded.with(|e| e.contains(&group));
-                        let shown = if all { count } else { count.min(SECTION_LIMIT) };
-                        items[..shown]
-                            .iter()
-                            .map(|t| {
-                                let waiting_on = waiting.get(&t.id).cloned().unwrap_or_default();
-                                let run_number = runs.get(&t.id).copied();
-                                view! { <TaskRow task=t.clone() titles=titles.clone() waiting_on=waiting_on run_number=run_number /> }
-                            })
-                            .collect_view()
-                    };
-                    let more = move || {
-                        (count > SECTION_LIMIT && !expanded.with(|e| e.contains(&group)))
-                            .then(|| {
-                                view! {
-                                    <button
-                                        class="button button--ghost show-all"
-                                        on:click=move |_| expanded.update(|e| {
-                                            e.insert(group);
-                                        })
-                                    >
-                                        {format!("Show all {count}")}
-                                    </button>
-                                }
-                            })
-                    };
-                    // Finished work folds away under its count; open work is laid out.
-                    if matches!(group, TaskGroup::Done | TaskGroup::Cancelled) {
-                        return view! {
-                            <details class="task-group task-group--finished" data-testid=format!("tasks-{}", group.slug())>
-                                <summary class="task-group__title">
-                                    {group.label()} <span class="group__count">{count}</span>
-                                </summary>
-                                <ul class="task-list">{rows}</ul>
-                                {more}
-                            </details>
-                        }
-                        .into_any();
-                    }
-                    view! {
-                        <section class="task-group" data-testid=format!("tasks-{}", group.slug())>
-                            <h3 class="task-group__title">
-                                {group.label()} <span class="group__count">{count}</span>
-                            </h3>
-                            <ul class="task-list">{rows}</ul>
-                            {more}
-                        </section>
-                    }
-                    .into_any()
-                })
-                .collect_view()}
-        </section>
-    }
-    .into_any()
 }

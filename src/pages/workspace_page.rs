@@ -1,20 +1,17 @@
 //! A workspace's settings page: its default merge policy and how its PRs merge.
 
-use super::{polled_by_id, route_id, RequireConnection};
-use crate::components::merge_policy_editor::PolicyState;
-use crate::components::panel::{ErrorPanel, Loading};
-use crate::components::workspace_settings::{MergeSettings, SwitchesState, WorkspacePolicy};
+use super::{polled_by_id, route_id};
+use crate::components::shared::error_panel::ErrorPanel;
+use crate::components::shared::loading::Loading;
+use crate::components::shared::policy_form::PolicyState;
+use crate::components::workspace::merge_settings::{MergeSettings, SwitchesState};
+use crate::components::workspace::workspace_policy::WorkspacePolicy;
 use crate::state::capabilities::use_capabilities;
 use crate::state::workspace_row::workspace_row;
 use leptos::prelude::*;
 
 #[component]
 pub fn WorkspacePage() -> impl IntoView {
-    view! { <RequireConnection><WorkspaceLoader /></RequireConnection> }
-}
-
-#[component]
-fn WorkspaceLoader() -> impl IntoView {
     let id = route_id();
     let offered = use_capabilities();
     let (data, retry) = polled_by_id(id, move |c, id| workspace_row(c, offered, id));

@@ -1,25 +1,22 @@
 //! Every workspace of the team: its repository, how many missions it holds, and a way to
 //! its missions and its settings.
 
-use super::RequireConnection;
 use crate::api;
-use crate::components::panel::{EmptyState, ErrorPanel, Loading};
+use crate::components::shared::empty_state::EmptyState;
+use crate::components::shared::error_panel::ErrorPanel;
+use crate::components::shared::loading::Loading;
+use crate::components::workspace::workspace_row::WorkspaceRow;
 use crate::state::connection::use_connection;
 use crate::state::refresh::polled;
 use crate::state::request::with_connection;
 use crate::state::title::page_title;
-use buildd_core::{MissionStatus, Workspace};
+use buildd_core::MissionStatus;
 use leptos::prelude::*;
 use std::collections::HashMap;
 
 #[component]
 pub fn WorkspacesPage() -> impl IntoView {
     page_title(|| Some("Workspaces".into()));
-    view! { <RequireConnection><WorkspaceList /></RequireConnection> }
-}
-
-#[component]
-fn WorkspaceList() -> impl IntoView {
     let connection = use_connection();
     let (workspaces, retry) =
         polled(move || with_connection(&connection, |c| async move { api::workspaces(&c).await }));
@@ -59,30 +56,5 @@ fn WorkspaceList() -> impl IntoView {
                 .into_any(),
             }}
         </section>
-    }
-}
-
-#[component]
-fn WorkspaceRow(
-    workspace: Workspace,
-    counts: Memo<Option<HashMap<String, usize>>>,
-) -> impl IntoView {
-    let id = workspace.id.clone();
-    let active = move || {
-        counts.with(|c| {
-            c.as_ref().map(|c| match c.get(&id).copied().unwrap_or(0) {
-                1 => "1 active mission".to_string(),
-                n => format!("{n} active missions"),
-            })
-        })
-    };
-    view! {
-        <li class="row card" data-testid="workspace-row">
-            <a class="row__title" href=format!("/workspaces/{}", workspace.id)>{workspace.name.clone()}</a>
-            <span class="muted small">{workspace.repo.clone().unwrap_or_else(|| "No repository".into())}</span>
-            <a class="small" href=format!("/missions?workspace={}", workspace.id) data-testid="workspace-missions">
-                {move || active().unwrap_or_else(|| "Its missions".into())}
-            </a>
-        </li>
     }
 }

@@ -1,0 +1,10 @@
+//! A task page's pieces, the Plan Review Panel among them.
+
+pub mod message_agent;
+pub mod plan_banner;
+pub mod plan_review_panel;
+pub mod plan_waves;
+pub mod retry_task;
+pub mod step_card;
+pub mod task_pr_status;
+pub mod task_view;

@@ -1,0 +1,77 @@
+//! A workspace's default merge policy, which its missions inherit. A refused save keeps
+//! what was typed and says why, at the field where it can.
+
+use crate::api;
+use crate::components::shared::policy_form::{PolicyDraft, PolicyForm, PolicyState};
+use crate::components::shared::policy_summary::{tier_label, PolicySummary};
+use buildd_core::merge_policy::{MergePolicy, DEFAULT_MAX_LINES};
+use buildd_core::Workspace;
+use leptos::prelude::*;
+use serde_json::{json, Value};
+
+/// The default in a line, above its every setting.
+fn headline(policy: Option<&MergePolicy>) -> String {
+    match policy {
+        Some(p) => {
+            let mut s = tier_label(&p.tier).to_string();
+            if let Some(n) = p.threshold.as_ref().and_then(|t| t.max_lines) {
+                s.push_str(&format!(", {n} lines"));
+            }
+            if let Some(r) = &p.agent_review {
+                s.push_str(&format!(", reviewer role {}", r.reviewer_role));
+            }
+            s
+        }
+        None => format!("auto-threshold, {DEFAULT_MAX_LINES} lines (the built-in default)"),
+    }
+}
+
+#[component]
+pub fn WorkspacePolicy(
+    workspace: Workspace,
+    state: PolicyState,
+    refresh: Callback<()>,
+) -> impl IntoView {
+    let policy = workspace.merge_policy();
+    let current = headline(policy.as_ref());
+    let editing = Memo::new(move |_| state.draft.with(Option::is_some));
+    let id = workspace.id.clone();
+    let save = Callback::new(move |value: Value| {
+        let (id, git) = (id.clone(), json!({ "gitConfig": { "mergePolicy": value } }));
+        state.send(
+            |c| async move { api::update_workspace(&c, &id, git).await },
+            refresh,
+        );
+    });
+    view! {
+        <section class="card" data-testid="workspace-policy">
+            <h2 class="card__title">"Default merge policy"</h2>
+            <p class="muted small">"Missions in this workspace use it unless they override it or require review."</p>
+            {move || if editing.get() {
+                view! {
+                    <PolicyForm
+                        state=state
+                        inherit_label=format!("Use the built-in default (auto-threshold, {DEFAULT_MAX_LINES} lines)")
+                        override_label="Set a default for this workspace"
+                        save=save
+                    />
+                }
+                .into_any()
+            } else {
+                let policy = policy.clone();
+                let shown = policy.clone().unwrap_or_else(MergePolicy::builtin);
+                view! {
+                    <p data-testid="workspace-policy-current"><strong>{format!("Default: {current}")}</strong></p>
+                    <PolicySummary policy=shown />
+                    <div class="actions">
+                        <button class="button" data-testid="edit-policy"
+                            on:click=move |_| { state.save.clear_error(); state.draft.set(Some(PolicyDraft::from(policy.as_ref()))); }>
+                            "Change"
+                        </button>
+                    </div>
+                }
+                .into_any()
+            }}
+        </section>
+    }
+}
