@@ -4,8 +4,8 @@
 
 use crate::state::connect_check::{check_key, limited_notice, why_not, KeyCheck};
 use crate::state::connection::{normalize_base, use_connection, Connection};
+use crate::state::mutation::Mutation;
 use crate::state::title::page_title;
-use crate::state::write::Write;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
@@ -16,25 +16,26 @@ pub fn ConnectPage() -> impl IntoView {
     let current = connection.get_untracked();
     let base = RwSignal::new(current.as_ref().map(|c| c.base.clone()).unwrap_or_default());
     let key = RwSignal::new(String::new());
-    let check: Write = Write::new();
-
     // Set when the key connected but may only read: said here before going on.
     let limited = RwSignal::new(None::<(String, String)>);
+    // A key is checked before it is kept: (the connection, where to go then).
+    let check = Mutation::<_, (), String>::new(move |(candidate, then): &(Connection, String)| {
+        let (candidate, then) = (candidate.clone(), then.clone());
+        async move {
+            let verdict = check_key(candidate.clone())
+                .await
+                .map_err(|e| why_not(&candidate, &e))?;
+            connection.connect(candidate);
+            match verdict {
+                KeyCheck::Admin => open_fresh(&then),
+                KeyCheck::Limited(level) => limited.set(Some((limited_notice(&level), then))),
+            }
+            Ok(())
+        }
+    });
     let start = move |candidate: Connection, then: String| {
-        let probe = candidate.clone();
-        let shown = candidate.clone();
         limited.set(None);
-        check.run(
-            check_key(probe),
-            move |e| why_not(&shown, e),
-            move |verdict| {
-                connection.connect(candidate);
-                match verdict {
-                    KeyCheck::Admin => open_fresh(&then),
-                    KeyCheck::Limited(level) => limited.set(Some((limited_notice(&level), then))),
-                }
-            },
-        );
+        check.dispatch((candidate, then));
     };
     // Where the person was going when Connect was shown: only a path of this app.
     let next = use_query_map()

@@ -1,24 +1,21 @@
 //! One task: what it is, what came of it, its PR, and where it sits among its mission's
-//! tasks (dependencies, parent, children).
+//! tasks (dependencies, parent, children); a planning task's plan is reviewed here.
 
-use super::{polled_by_id, route_id};
+use super::{for_route_id, polled_by_id};
 use crate::api::{self, ApiError};
-use crate::components::shared::error_panel::ErrorPanel;
-use crate::components::shared::loading::Loading;
-use crate::components::task::message_agent::MessageDraft;
-use crate::components::task::plan_review_panel::ReviewState;
+use crate::components::shared::polled::Polled;
 use crate::components::task::task_view::TaskView;
 use crate::state::capabilities::use_capabilities;
 use crate::state::connection::{use_connection, Connection};
 use crate::state::refresh::polled;
 use crate::state::request::with_connection;
 use crate::state::title::page_title;
-use crate::state::write::Write;
 use buildd_core::capabilities::Extra;
 use buildd_core::client::{ClientMission, ClientTask};
 use buildd_core::pull_request::PullRequestList;
 use buildd_core::TaskMessages;
 use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
 
 /// What the page shows: the task, its mission (which names dependencies, the parent and
 /// the children, and tells where a plan stands), and its steering messages.
@@ -36,25 +33,21 @@ async fn load(c: Connection, id: String) -> Result<Loaded, ApiError> {
 
 #[component]
 pub fn TaskPage() -> impl IntoView {
-    let id = route_id();
-    let (data, retry) = polled_by_id(id, load);
+    for_route_id(task_page)
+}
+
+fn task_page(id: String) -> impl IntoView {
+    let data = polled_by_id(&id, load);
     super::first_screen_once(data);
-    page_title(move || {
-        data.with(|d| match d {
-            Some(Ok((task, _, _))) => Some(task.title.clone()),
-            _ => None,
-        })
-    });
+    page_title(move || data.with_data(|(task, _, _)| task.title.clone()));
     // The task's PR as this server's PR list has it: what merges it, its checks.
     let offered = use_capabilities();
     let connection = use_connection();
     let mission_of = Memo::new(move |_| {
-        data.with(|d| match d {
-            Some(Ok((task, _, _))) => task.mission_id.clone(),
-            _ => None,
-        })
+        data.with_data(|(task, _, _)| task.mission_id.clone())
+            .flatten()
     });
-    let (prs, _) = polled(move || {
+    let prs = polled(move || {
         let mission = mission_of.get();
         with_connection(&connection, move |c| {
             offered.read(Extra::PullRequests, async move {
@@ -65,43 +58,21 @@ pub fn TaskPage() -> impl IntoView {
             })
         })
     });
-    let review = ReviewState::default();
     // `?reject` (the command center's `r`) opens the feedback form at once.
-    let query = leptos_router::hooks::use_query_map();
-    if query.with_untracked(|q| q.get("reject").is_some()) {
-        review.rejecting.set(true);
-    }
-    let draft = MessageDraft::default();
-    let retrying = Write::new();
-    // Another task on the same route starts with none of this one's state.
-    Effect::new(move |previous: Option<String>| {
-        let current = id.get();
-        if previous.is_some_and(|p| p != current) {
-            review.reset();
-            draft.reset();
-            retrying.reset();
-        }
-        current
-    });
+    let reject = use_query_map().with_untracked(|q| q.get("reject").is_some());
+    let refresh = data.reload;
     view! {
         <section class="page">
-            {move || match data.get() {
-                None => view! { <Loading label="Loading the task…" /> }.into_any(),
-                Some(Ok((task, mission, messages))) => view! {
-                    <TaskView
-                        task=task
-                        mission=mission
-                        messages=messages
-                        review=review
-                        draft=draft
-                        retrying=retrying
-                        prs=prs
-                        refresh=retry
-                    />
-                }
-                    .into_any(),
-                Some(Err(e)) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
-            }}
+            <Polled read=data loading="Loading the task…" let:loaded>
+                <TaskView
+                    task=Memo::new(move |_| loaded.with(|l| l.0.clone()))
+                    mission=Memo::new(move |_| loaded.with(|l| l.1.clone()))
+                    messages=Memo::new(move |_| loaded.with(|l| l.2.clone()))
+                    prs
+                    refresh
+                    reject
+                />
+            </Polled>
         </section>
     }
 }

@@ -364,11 +364,11 @@ async fn waiting_on_you_lists_every_item_it_counts() {
 
     let browser = connected(&server).await;
     browser.click("[data-testid=nav-command]").await;
-    // The demo's five, and these four.
+    // The demo's four, and these four.
     text_is(
         &browser,
         "[data-testid=waiting-on-you] .card__title",
-        "Waiting on you (9)",
+        "Waiting on you (8)",
     )
     .await;
     browser
@@ -383,6 +383,6 @@ async fn waiting_on_you_lists_every_item_it_counts() {
             .all(|part| t.contains(part))
         })
         .await;
-    assert_eq!(browser.count("[data-testid=waiting-item]").await, 9);
+    assert_eq!(browser.count("[data-testid=waiting-item]").await, 8);
     browser.close().await;
 }

@@ -3,8 +3,10 @@
 //! In the split build they come with the chunk that follows the first rows: no one presses
 //! a key at a list not yet drawn.
 
+use super::shortcuts::Shortcuts;
 use crate::api::ApiError;
 use crate::state::first_screen::{split_off, Later};
+use crate::state::refresh::PolledRead;
 use buildd_core::client::ClientMission;
 use buildd_core::plan::plan_in_review;
 use buildd_core::planning_loop::LoopStep;
@@ -30,9 +32,11 @@ fn focus_selected() {
 split_off!(
     after_first_rows,
     AnyView,
-    /// Listens for the keys while the calling view lives; `rows` as shown, `go` navigates.
+    /// Listens for the keys while the calling view lives; `rows` as shown (planning
+    /// first), `go` navigates.
     pub fn command_keys(
-        rows: Memo<Vec<(ClientMission, LoopStep)>>,
+        rows: Memo<Vec<(String, LoopStep)>>,
+        missions: PolledRead<Vec<ClientMission>>,
         selected: RwSignal<usize>,
         help: RwSignal<bool>,
         go: Callback<String>,
@@ -49,20 +53,20 @@ split_off!(
             let on_control = focused
                 .as_deref()
                 .is_some_and(|t| matches!(t, "A" | "BUTTON"));
-            // Each shown mission, planning first: its id and its plan in review, if any.
-            let order: Vec<(String, Option<String>)> = rows.with_untracked(|r| {
-                let (planning, execution): (Vec<_>, Vec<_>) =
-                    r.iter().partition(|(_, s)| s.is_planning());
-                planning
-                    .into_iter()
-                    .chain(execution)
-                    .map(|(m, _)| (m.id.clone(), plan_in_review(&m.tasks).map(|t| t.id.clone())))
-                    .collect()
-            });
-            let current = order.get(selected.get_untracked()).cloned();
+            let shown = rows.with_untracked(Vec::len);
+            // The selected mission: its id and its plan in review, if any.
+            let current = rows
+                .with_untracked(|r| r.get(selected.get_untracked()).map(|(id, _)| id.clone()))
+                .map(|id| {
+                    let plan = missions.value.with_untracked(|m| {
+                        let m = m.as_ref()?.as_ref().ok()?.iter().find(|m| m.id == id)?;
+                        plan_in_review(&m.tasks).map(|t| t.id.clone())
+                    });
+                    (id, plan)
+                });
             match e.key().as_str() {
-                "j" if !order.is_empty() => {
-                    selected.update(|i| *i = (*i + 1).min(order.len() - 1));
+                "j" if shown > 0 => {
+                    selected.update(|i| *i = (*i + 1).min(shown - 1));
                     focus_selected();
                 }
                 "k" => {
@@ -87,8 +91,13 @@ split_off!(
             }
         });
         on_cleanup(move || keys.remove());
-        // Says the keys are live, for whoever must wait for them (the browser tests).
-        let live = view! { <span hidden data-testid="keys-live"></span> }.into_any();
+        // The keys listed, and a mark that they are live for whoever must wait for them
+        // (the browser tests).
+        let live = view! {
+            <Shortcuts shown=help />
+            <span hidden data-testid="keys-live"></span>
+        }
+        .into_any();
         Box::pin(async { Ok(live) })
     }
 );

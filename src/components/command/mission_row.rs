@@ -1,22 +1,21 @@
-//! A mission's row on the command center.
+//! A mission's row on the command center: its step in the loop, health, progress and what
+//! it waits for, kept up to date in place.
 
 use crate::components::shared::health_chip::HealthChip;
 use crate::components::shared::progress_bar::ProgressBar;
+use crate::state::refresh::PolledRead;
 use buildd_core::client::ClientMission;
 use buildd_core::command_center::stuck_on_failure;
 use buildd_core::completion::completion_brief;
-use buildd_core::grouping::health;
+use buildd_core::grouping::{health, Health};
 use buildd_core::plan::{plan_in_review, planned_nothing};
-use buildd_core::planning_loop::LoopStep;
-use buildd_core::{compute_progress, TaskMode};
+use buildd_core::planning_loop::{loop_step, LoopStep};
+use buildd_core::{compute_progress, MissionProgress, TaskMode};
 use leptos::prelude::*;
 
-/// One mission's row: its step in the loop, health, progress and what it waits for.
-#[component]
-pub fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) -> impl IntoView {
-    let progress = compute_progress(&mission.status, &mission.tasks);
-    let health = health(&mission, &progress);
-    let waits = match step {
+/// What the mission waits for, at `step`.
+fn waits_for(mission: &ClientMission, step: LoopStep, progress: &MissionProgress) -> String {
+    match step {
         LoopStep::Brief => "waits for its first organizer run".to_string(),
         LoopStep::Loop if plan_in_review(&mission.tasks).is_some() => {
             "a plan waits for your review".to_string()
@@ -29,7 +28,7 @@ pub fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>
         {
             "the organizer is planning".to_string()
         }
-        LoopStep::Loop if stuck_on_failure(&mission, &progress) => {
+        LoopStep::Loop if stuck_on_failure(mission, progress) => {
             "work failed and nothing will retry it: waits on you".to_string()
         }
         LoopStep::Loop if planned_nothing(&mission.tasks).is_some() => {
@@ -41,36 +40,95 @@ pub fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>
             mission.requires_review,
             &mission.tasks,
         ),
-    };
-    let strip = LoopStep::ALL
-        .iter()
-        .map(|s| {
+    }
+}
+
+/// What a row shows of its mission.
+#[derive(Clone, PartialEq)]
+struct Row {
+    title: String,
+    mode: String,
+    step: LoopStep,
+    health: Health,
+    progress: MissionProgress,
+    waits: String,
+}
+
+fn row(mission: &ClientMission) -> Row {
+    let step = loop_step(&mission.tasks);
+    let progress = compute_progress(&mission.status, &mission.tasks);
+    Row {
+        title: mission.title.clone(),
+        mode: mission.mode.clone(),
+        step,
+        health: health(mission, &progress),
+        waits: waits_for(mission, step, &progress),
+        progress,
+    }
+}
+
+/// Mission `id` of `missions`. Its row is drawn again in place when what it shows changes.
+#[component]
+pub fn MissionRow(
+    id: String,
+    missions: PolledRead<Vec<ClientMission>>,
+    selected: Signal<bool>,
+) -> impl IntoView {
+    let href = format!("/missions/{id}");
+    let shown = Memo::new(move |_| {
+        missions
+            .with_data(|all| all.iter().find(|m| m.id == id).map(row))
+            .flatten()
+    });
+    let title_href = href.clone();
+    let content = move || {
+        shown.get().map(|r| {
+            let strip = LoopStep::ALL
+                .iter()
+                .map(|s| {
+                    view! {
+                        <span class="step" class:step--current=*s == r.step class:step--past=*s < r.step>
+                            {format!("{} {}", s.number(), s.label())}
+                        </span>
+                    }
+                })
+                .collect_view();
             view! {
-                <span class="step" class:step--current=*s == step class:step--past=*s < step>
-                    {format!("{} {}", s.number(), s.label())}
-                </span>
+                <div class="command-row__head">
+                    <a href=title_href.clone() class="command-row__title">
+                        {r.title}
+                    </a>
+                    <span class="command-row__chips">
+                        // How it is worked, apart from its health: interactive is never "blocked".
+                        <span class="chip chip--outline" data-testid="mission-mode">
+                            {r.mode}
+                        </span>
+                        <HealthChip health=r.health />
+                    </span>
+                </div>
+                <div
+                    class="steps"
+                    data-testid="step-strip"
+                    aria-label=format!("Step {} of 5: {}", r.step.number(), r.step.label())
+                >
+                    {strip}
+                </div>
+                {(r.progress.total_tasks > 0).then(|| view! { <ProgressBar progress=r.progress /> })}
+                <p class="muted small" data-testid="waits-for">
+                    {r.waits}
+                </p>
             }
         })
-        .collect_view();
-    let href = format!("/missions/{}", mission.id);
-    let row_href = href.clone();
+    };
     view! {
-        <li class="command-row" class:command-row--selected=move || selected.get()
+        <li
+            class="command-row"
+            class:command-row--selected=move || selected.get()
             aria-current=move || selected.get().then_some("true")
-            data-testid="command-row" data-href=row_href>
-            <div class="command-row__head">
-                <a href=href class="command-row__title">{mission.title.clone()}</a>
-                <span class="command-row__chips">
-                    // How it is worked, apart from its health: interactive is never "blocked".
-                    <span class="chip chip--outline" data-testid="mission-mode">{mission.mode.clone()}</span>
-                    <HealthChip health=health />
-                </span>
-            </div>
-            <div class="steps" data-testid="step-strip" aria-label=format!("Step {} of 5: {}", step.number(), step.label())>
-                {strip}
-            </div>
-            {(progress.total_tasks > 0).then(|| view! { <ProgressBar progress=progress /> })}
-            <p class="muted small" data-testid="waits-for">{waits}</p>
+            data-testid="command-row"
+            data-href=href
+        >
+            {content}
         </li>
     }
 }

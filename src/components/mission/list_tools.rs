@@ -1,31 +1,27 @@
-//! The mission list's search box and sort.
+//! The mission list's search box and sort, each change written to the address.
 
 use super::list_view::{ListView, Sort};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
+use leptos_router::NavigateOptions;
 
-/// The search box and the sort, each change written to the address.
 #[component]
-pub fn ListTools(shown: ListView) -> impl IntoView {
+pub fn ListTools(shown: Memo<ListView>) -> impl IntoView {
     let navigate = use_navigate();
-    let go = move |view: ListView, replace: bool| {
-        let options = leptos_router::NavigateOptions {
+    let go = move |change: &dyn Fn(&mut ListView), replace: bool| {
+        let mut view = shown.get_untracked();
+        change(&mut view);
+        let options = NavigateOptions {
             replace,
             ..Default::default()
         };
         navigate(&view.href(), options);
     };
-    let (for_search, for_sort) = (shown.clone(), shown.clone());
-    let go_search = go.clone();
+    let go_sort = go.clone();
     // Typing replaces the address rather than adding a history entry per letter.
     let on_search = move |ev| {
-        go_search(
-            ListView {
-                search: event_target_value(&ev),
-                ..for_search.clone()
-            },
-            true,
-        )
+        let search = event_target_value(&ev);
+        go(&|v| v.search = search.clone(), true)
     };
     let on_sort = move |ev| {
         let slug = event_target_value(&ev);
@@ -33,26 +29,35 @@ pub fn ListTools(shown: ListView) -> impl IntoView {
             .into_iter()
             .find(|s| s.slug() == slug)
             .unwrap_or_default();
-        go(
-            ListView {
-                sort,
-                ..for_sort.clone()
-            },
-            false,
-        )
+        go_sort(&|v| v.sort = sort, false)
     };
     view! {
         <label class="field field--inline">
             <span class="sr-only">"Search missions"</span>
-            <input type="search" placeholder="Search missions" data-testid="mission-search"
-                prop:value=shown.search.clone() on:input=on_search />
+            <input
+                type="search"
+                placeholder="Search missions"
+                data-testid="mission-search"
+                prop:value=move || shown.with(|s| s.search.clone())
+                on:input=on_search
+            />
         </label>
         <label class="field field--inline">
             <span class="field__label">"Sort"</span>
             <select data-testid="mission-sort" on:change=on_sort>
-                {Sort::ALL.into_iter().map(|s| view! {
-                    <option value=s.slug() selected=s == shown.sort>{s.label()}</option>
-                }).collect_view()}
+                {Sort::ALL
+                    .into_iter()
+                    .map(|s| {
+                        view! {
+                            <option
+                                value=s.slug()
+                                prop:selected=move || shown.with(|v| v.sort == s)
+                            >
+                                {s.label()}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
             </select>
         </label>
     }

@@ -4,7 +4,7 @@
 //! organizer's controls; Close mission is where completion is discussed.
 
 use crate::api;
-use crate::state::write::{refused, Write};
+use crate::state::mutation::{refused, Mutation};
 use buildd_core::client::ClientMission;
 use buildd_core::lifecycle::check_mission_transition;
 use buildd_core::MissionStatus;
@@ -44,68 +44,101 @@ fn offered(from: &MissionStatus) -> Vec<(&'static str, &'static str, &'static st
 }
 
 #[component]
-pub fn MissionStatusCard(mission: ClientMission, refresh: Callback<()>) -> impl IntoView {
-    let change = Write::<String>::new();
-    let id = mission.id.clone();
-    let send = move |body: serde_json::Value, what: &'static str| {
+pub fn MissionStatusCard(mission: Memo<ClientMission>, refresh: Callback<()>) -> impl IntoView {
+    let id = mission.with_untracked(|m| m.id.clone());
+    let status = Memo::new(move |_| mission.with(|m| m.status.clone()));
+    let requires_review = Memo::new(move |_| mission.with(|m| m.requires_review));
+    let move_to = {
         let id = id.clone();
-        change.send(
-            move |c| async move { api::update_mission(&c, &id, body).await },
-            refused(what),
-            move |()| refresh.run(()),
-        );
+        Mutation::request(
+            move |c, to: &&'static str| {
+                let (id, to) = (id.clone(), *to);
+                async move {
+                    api::update_mission(&c, &id, json!({ "status": to })).await?;
+                    refresh.run(());
+                    Ok(())
+                }
+            },
+            refused("The status did not change"),
+        )
     };
     // Read back: Buildd sets requiresReview only when a mission is created and answers a
     // PATCH of it with 200 all the same, so a change that did not stick is said.
-    let mission_id = mission.id.clone();
-    let review_send = move |wanted: bool| {
-        let id = mission_id.clone();
-        change.send(
-            move |c| async move {
+    let review = Mutation::request(
+        move |c, wanted: &bool| {
+            let (id, wanted) = (id.clone(), *wanted);
+            async move {
                 api::update_mission(&c, &id, json!({ "requiresReview": wanted })).await?;
-                Ok(api::mission(&c, &id).await?.requires_review == wanted)
-            },
-            refused("Not saved"),
-            move |stuck: bool| {
-                if !stuck {
-                    change.fail(
-                        "Not saved: this API keeps the setting the mission was created with."
-                            .into(),
-                    );
-                }
+                let stuck = api::mission(&c, &id).await?.requires_review == wanted;
                 refresh.run(());
-            },
-        );
-    };
-    let buttons = offered(&mission.status)
-        .into_iter()
-        .map(|(label, testid, to, why)| {
-            let send = send.clone();
-            view! {
-                <li>
-                    <button class="button" data-testid=testid prop:disabled=move || change.busy()
-                        on:click=move |_| send(json!({"status": to}), "The status did not change")>
-                        {label}
-                    </button>
-                    " "<span class="muted small">{why}</span>
-                </li>
+                Ok(stuck)
             }
+        },
+        refused("Not saved"),
+    );
+    let busy = Signal::derive(move || move_to.busy() || review.busy());
+    // The last change's outcome: each clears the other's.
+    let error = move || {
+        move_to.error().or_else(|| review.error()).or_else(|| {
+            (review.answer() == Some(false)).then(|| {
+                "Not saved: this API keeps the setting the mission was created with.".to_string()
+            })
         })
-        .collect_view();
-    let requires_review = mission.requires_review;
+    };
+    let buttons = move || {
+        offered(&status.get())
+            .into_iter()
+            .map(|(label, testid, to, why)| {
+                view! {
+                    <li>
+                        <button
+                            class="button"
+                            data-testid=testid
+                            prop:disabled=busy
+                            on:click=move |_| {
+                                review.clear();
+                                move_to.dispatch(to);
+                            }
+                        >
+                            {label}
+                        </button>
+                        " "
+                        <span class="muted small">{why}</span>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
     view! {
         <section class="card" data-testid="mission-status-card">
             <h2 class="card__title">"Mission"</h2>
-            <p data-testid="mission-status-now">{format!("Status: {}", mission.status.as_str().replace('_', " "))}</p>
+            <p data-testid="mission-status-now">
+                {move || format!("Status: {}", status.with(|s| s.label().into_owned()))}
+            </p>
             <label class="checkbox">
-                <input type="checkbox" data-testid="requires-review"
+                <input
+                    type="checkbox"
+                    data-testid="requires-review"
                     prop:checked=requires_review
-                    prop:disabled=move || change.busy()
-                    on:change=move |ev| review_send(event_target_checked(&ev)) />
+                    prop:disabled=busy
+                    on:change=move |ev| {
+                        move_to.clear();
+                        review.dispatch(event_target_checked(&ev));
+                    }
+                />
                 "A person closes it: once its work is done it waits for Close mission, and its PRs wait for a person"
             </label>
             <ul class="status-actions">{buttons}</ul>
-            {move || change.error().map(|e| view! { <p class="form__error" role="alert" data-testid="mission-status-error">{e}</p> })}
+            {move || {
+                error()
+                    .map(|e| {
+                        view! {
+                            <p class="form__error" role="alert" data-testid="mission-status-error">
+                                {e}
+                            </p>
+                        }
+                    })
+            }}
         </section>
     }
 }

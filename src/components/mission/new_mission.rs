@@ -3,14 +3,14 @@
 
 use crate::api;
 use crate::state::connection::use_connection;
+use crate::state::mutation::{refused, Mutation};
 use crate::state::request::with_connection;
-use crate::state::write::{refused, Write};
 use buildd_core::WorkspaceList;
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use serde_json::json;
 
-/// The form as typed; it outlives a refresh of the list behind it.
+/// The form as typed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MissionDraft {
     pub title: String,
@@ -56,17 +56,29 @@ impl MissionDraft {
 
 #[component]
 pub fn NewMission(
-    draft: RwSignal<MissionDraft>,
     /// The form closes.
+    #[prop(into)]
     on_cancel: Callback<()>,
 ) -> impl IntoView {
     let connection = use_connection();
     let workspaces = LocalResource::new(move || {
         with_connection(&connection, |c| async move { api::workspaces(&c).await })
     });
-    let create = Write::<String>::new();
+    let draft = RwSignal::new(MissionDraft::default());
     let title_error = RwSignal::new(false);
     let navigate = use_navigate();
+    // Created, it opens.
+    let create = Mutation::request(
+        move |c, body: &serde_json::Value| {
+            let (body, navigate) = (body.clone(), navigate.clone());
+            async move {
+                let id = api::create_mission(&c, body).await?;
+                navigate(&format!("/missions/{id}"), Default::default());
+                Ok(())
+            }
+        },
+        refused("The mission was not created"),
+    );
     // The first workspace is chosen until the person picks one.
     Effect::new(move |_| {
         if let Some(Ok(WorkspaceList { workspaces })) = workspaces.get() {
@@ -85,16 +97,7 @@ pub fn NewMission(
             title_error.set(true);
             return;
         }
-        let body = d.to_json();
-        let navigate = navigate.clone();
-        create.send(
-            move |c| async move { api::create_mission(&c, body).await },
-            refused("The mission was not created"),
-            move |id: String| {
-                draft.set(MissionDraft::default());
-                navigate(&format!("/missions/{id}"), Default::default());
-            },
-        );
+        create.dispatch(d.to_json());
     };
     let set = move |f: fn(&mut MissionDraft, String)| {
         move |ev: leptos::ev::Event| {

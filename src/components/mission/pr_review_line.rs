@@ -35,22 +35,34 @@ fn headline(review: &PrReview, pr: &PullRequest) -> String {
 }
 
 #[component]
-pub fn PrReviewLine(pr: PullRequest) -> impl IntoView {
-    let review = pr.reviews.first().cloned()?;
-    let text = headline(&review, &pr);
-    let task = review.reviewer_task_id.clone();
-    Some(view! {
-        <div class="pr-review" data-testid="pr-review">
-            <p class="pr-review__head">
-                <strong>{text}</strong>
-                {task.map(|t| view! { " · " <a href=format!("/tasks/{t}")>"reviewer task"</a> })}
-            </p>
-            {(!review.reasons.is_empty()).then(|| view! {
-                <ul class="pr__reasons">
-                    {review.reasons.iter().map(|r| view! { <li data-testid="pr-review-reason">{r.clone()}</li> }).collect_view()}
-                </ul>
-            })}
-            {review.summary.clone().map(|s| view! { <p class="muted small pr-review__summary">{s}</p> })}
-        </div>
-    })
+pub fn PrReviewLine(#[prop(into)] pr: Signal<PullRequest>) -> impl IntoView {
+    let review =
+        Memo::new(move |_| pr.with(|pr| pr.reviews.first().map(|r| (headline(r, pr), r.clone()))));
+    move || {
+        review.get().map(|(text, review)| {
+            view! {
+                <div class="pr-review" data-testid="pr-review">
+                    <p class="pr-review__head">
+                        <strong>{text}</strong>
+                        {review
+                            .reviewer_task_id
+                            .map(|t| view! { " · " <a href=format!("/tasks/{t}")>"reviewer task"</a> })}
+                    </p>
+                    {(!review.reasons.is_empty())
+                        .then(|| {
+                            view! {
+                                <ul class="pr__reasons">
+                                    {review
+                                        .reasons
+                                        .into_iter()
+                                        .map(|r| view! { <li data-testid="pr-review-reason">{r}</li> })
+                                        .collect_view()}
+                                </ul>
+                            }
+                        })}
+                    {review.summary.map(|s| view! { <p class="muted small pr-review__summary">{s}</p> })}
+                </div>
+            }
+        })
+    }
 }

@@ -21,34 +21,42 @@ fn subtitle(progress: &MissionProgress, status: &MissionStatus) -> String {
 }
 
 #[component]
-pub fn ProgressCard(progress: MissionProgress, status: MissionStatus) -> impl IntoView {
-    let text = subtitle(&progress, &status);
-    let percent = progress.progress;
-    let empty = progress.total_tasks == 0;
+pub fn ProgressCard(
+    #[prop(into)] progress: Signal<MissionProgress>,
+    #[prop(into)] status: Signal<MissionStatus>,
+) -> impl IntoView {
+    let empty = Memo::new(move |_| progress.with(|p| p.total_tasks == 0));
     view! {
         <section class="card progress-card" data-testid="progress-card">
             <div class="progress-card__head">
                 <h2 class="card__title">"Progress"</h2>
                 <span class="progress-card__percent" data-testid="progress-percent">
-                    {format!("{percent}%")}
+                    {move || format!("{}%", progress.with(|p| p.progress))}
                 </span>
             </div>
-            {if empty {
-                view! {
-                    <p class="muted" data-testid="progress-subtitle">
-                        "No deliverables yet: progress counts real work, not planning runs."
-                    </p>
+            {move || {
+                if empty.get() {
+                    view! {
+                        <p class="muted" data-testid="progress-subtitle">
+                            "No deliverables yet: progress counts real work, not planning runs."
+                        </p>
+                    }
+                        .into_any()
+                } else {
+                    // Drawn again in place as the counts move.
+                    let counts = move || {
+                        progress.with(|p| {
+                            view! {
+                                <ProgressBar progress=p.clone() percent=false />
+                                <p class="progress-card__subtitle" data-testid="progress-subtitle">
+                                    {status.with(|s| subtitle(p, s))}
+                                </p>
+                                <ProgressLegend progress=p.clone() />
+                            }
+                        })
+                    };
+                    counts.into_any()
                 }
-                    .into_any()
-            } else {
-                view! {
-                    <ProgressBar progress=progress.clone() percent=false />
-                    <p class="progress-card__subtitle" data-testid="progress-subtitle">
-                        {text}
-                    </p>
-                    <ProgressLegend progress=progress />
-                }
-                    .into_any()
             }}
         </section>
     }

@@ -7,10 +7,9 @@ use leptos::prelude::*;
 /// A key to the bar's patterns, with how many tasks are in each state.
 #[component]
 pub fn ProgressLegend(progress: MissionProgress) -> impl IntoView {
-    let items = counts(&progress);
     view! {
         <ul class="legend">
-            {items
+            {counts(&progress)
                 .into_iter()
                 .filter(|(_, n)| *n > 0)
                 .map(|(state, n)| {

@@ -1,4 +1,4 @@
-//! The mission list's workspace filter.
+//! The mission list's workspace filter, written to the address.
 
 use super::list_view::ListView;
 use buildd_core::WorkspaceRef;
@@ -6,36 +6,32 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 
 #[component]
-pub fn WorkspaceFilter(workspaces: Vec<WorkspaceRef>, shown: ListView) -> impl IntoView {
+pub fn WorkspaceFilter(
+    workspaces: Memo<Vec<WorkspaceRef>>,
+    shown: Memo<ListView>,
+) -> impl IntoView {
     let navigate = use_navigate();
-    let selected = shown.workspace.clone();
     let on_change = move |ev| {
         let value = event_target_value(&ev);
         let view = ListView {
             workspace: (!value.is_empty()).then_some(value),
-            ..shown.clone()
+            ..shown.get_untracked()
         };
         navigate(&view.href(), Default::default());
     };
-    let options = workspaces
-        .into_iter()
-        .map(|w| {
-            let is_selected = selected.as_deref() == Some(w.id.as_str());
-            view! {
-                <option value=w.id.clone() selected=is_selected>
-                    {w.name}
-                </option>
-            }
-        })
-        .collect_view();
+    let is_selected = move |id: Option<&str>| shown.with(|s| s.workspace.as_deref() == id);
     view! {
         <label class="field field--inline">
             <span class="field__label">"Workspace"</span>
             <select on:change=on_change data-testid="workspace-filter">
-                <option value="" selected=selected.is_none()>
+                <option value="" prop:selected=move || is_selected(None)>
                     "All workspaces"
                 </option>
-                {options}
+                <For each=move || workspaces.get() key=|w| w.id.clone() let:w>
+                    <option value=w.id.clone() prop:selected=move || is_selected(Some(&w.id))>
+                        {w.name.clone()}
+                    </option>
+                </For>
             </select>
         </label>
     }

@@ -4,12 +4,14 @@ use buildd_core::TaskClass;
 use leptos::prelude::*;
 
 #[component]
-pub fn ClassBadge(class: TaskClass) -> impl IntoView {
-    let label = match class {
-        TaskClass::Work => "deliverable",
-        TaskClass::Attempt => "attempt",
-        TaskClass::Bookkeeping => "housekeeping",
-        TaskClass::Other(_) => "other",
+pub fn ClassBadge(#[prop(into)] class: Signal<TaskClass>) -> impl IntoView {
+    let label = move || {
+        class.with(|c| match c {
+            TaskClass::Work => "deliverable",
+            TaskClass::Attempt => "attempt",
+            TaskClass::Bookkeeping => "housekeeping",
+            TaskClass::Other(_) => "other",
+        })
     };
     view! { <span class="badge badge--outline badge--class">{label}</span> }
 }

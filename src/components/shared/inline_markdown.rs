@@ -6,6 +6,6 @@ use leptos::prelude::*;
 
 /// One line of Markdown (a title): `code`, emphasis and links, no blocks.
 #[component]
-pub fn InlineMarkdown(#[prop(into)] source: String) -> impl IntoView {
-    nodes(inline(&source))
+pub fn InlineMarkdown(#[prop(into)] source: Signal<String>) -> impl IntoView {
+    move || source.with(|s| nodes(inline(s)))
 }

@@ -63,7 +63,12 @@ fn element(tag: Tag, children: Vec<Node>) -> AnyView {
     }
 }
 
+/// Drawn again when `source` changes (pass a memo, so only a change does).
 #[component]
-pub fn Markdown(#[prop(into)] source: String) -> impl IntoView {
-    view! { <div class="markdown" data-testid="markdown">{nodes(parse(&source))}</div> }
+pub fn Markdown(#[prop(into)] source: Signal<String>) -> impl IntoView {
+    view! {
+        <div class="markdown" data-testid="markdown">
+            {move || source.with(|s| nodes(parse(s)))}
+        </div>
+    }
 }

@@ -13,6 +13,7 @@ pub mod mode_badge;
 pub mod not_offered;
 pub mod policy_form;
 pub mod policy_summary;
+pub mod polled;
 pub mod pr_checks;
 pub mod progress_bar;
 pub mod require_connection;

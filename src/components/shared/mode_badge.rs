@@ -4,11 +4,11 @@ use buildd_core::TaskMode;
 use leptos::prelude::*;
 
 #[component]
-pub fn ModeBadge(mode: TaskMode) -> impl IntoView {
-    let planning = mode == TaskMode::Planning;
+pub fn ModeBadge(#[prop(into)] mode: Signal<TaskMode>) -> impl IntoView {
+    let planning = move || mode.with(|m| *m == TaskMode::Planning);
     view! {
         <span class="badge badge--outline" class:badge--planning=planning>
-            {if planning { "planning" } else { "execution" }}
+            {move || if planning() { "planning" } else { "execution" }}
         </span>
     }
 }

@@ -74,15 +74,23 @@ pub fn settings(policy: &MergePolicy) -> Vec<(&'static str, String)> {
 }
 
 #[component]
-pub fn PolicySummary(policy: MergePolicy) -> impl IntoView {
+pub fn PolicySummary(#[prop(into)] policy: Signal<MergePolicy>) -> impl IntoView {
     view! {
         <dl class="facts" data-testid="policy-summary">
-            {settings(&policy)
-                .into_iter()
-                .map(|(what, value)| view! {
-                    <div class="facts__row"><dt>{what}</dt><dd>{value}</dd></div>
-                })
-                .collect_view()}
+            {move || {
+                policy
+                    .with(settings)
+                    .into_iter()
+                    .map(|(what, value)| {
+                        view! {
+                            <div class="facts__row">
+                                <dt>{what}</dt>
+                                <dd>{value}</dd>
+                            </div>
+                        }
+                    })
+                    .collect_view()
+            }}
         </dl>
     }
 }

@@ -3,7 +3,7 @@
 use buildd_core::TaskStatus;
 use leptos::prelude::*;
 
-fn status_tone(status: &TaskStatus) -> &'static str {
+fn tone(status: &TaskStatus) -> &'static str {
     match status {
         TaskStatus::Completed => "ok",
         TaskStatus::Failed => "bad",
@@ -14,7 +14,10 @@ fn status_tone(status: &TaskStatus) -> &'static str {
 }
 
 #[component]
-pub fn StatusBadge(status: TaskStatus) -> impl IntoView {
-    let label = status.as_str().replace('_', " ");
-    view! { <span class=format!("badge badge--{}", status_tone(&status))>{label}</span> }
+pub fn StatusBadge(#[prop(into)] status: Signal<TaskStatus>) -> impl IntoView {
+    view! {
+        <span class=move || status.with(|s| format!("badge badge--{}", tone(s)))>
+            {move || status.with(|s| s.label().into_owned())}
+        </span>
+    }
 }

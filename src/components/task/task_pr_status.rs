@@ -3,34 +3,40 @@
 
 use crate::components::shared::pr_checks::PrChecks;
 use crate::format::size_line;
-use crate::state::refresh::Polled;
+use crate::state::refresh::PolledRead;
+use crate::state::rows::row_memo;
 use buildd_core::pull_request::{merge_outlook, PullRequestList};
 use leptos::prelude::*;
 
 #[component]
 pub fn TaskPrStatus(
-    /// The PRs of the task's mission; `Ok(None)` where the API lists none.
-    prs: Polled<Option<PullRequestList>>,
+    /// The PRs of the task's mission; `None` where the API lists none.
+    prs: PolledRead<Option<PullRequestList>>,
     task_id: String,
 ) -> impl IntoView {
-    let pr = Memo::new(move |_| {
-        prs.with(|p| match p {
-            Some(Ok(Some(list))) => list
+    let found = Memo::new(move |_| {
+        prs.with_data(|p| {
+            p.as_ref()?
                 .prs
                 .iter()
                 .find(|pr| pr.task_id.as_deref() == Some(task_id.as_str()))
-                .cloned(),
-            _ => None,
+                .cloned()
         })
+        .flatten()
     });
+    let shown = Memo::new(move |_| found.with(Option::is_some));
     move || {
-        pr.get().map(|pr| {
-            let open = pr.state == "open";
+        shown.get().then(|| {
+            let pr = row_memo(move || found.get());
+            let open = Memo::new(move |_| pr.with(|p| p.state == "open"));
             view! {
                 <div class="task-pr" data-testid="task-pr-status">
-                    <p data-testid="pr-outlook">{merge_outlook(&pr)}</p>
-                    {size_line(&pr).map(|s| view! { <p class="muted small" data-testid="pr-size">{s}</p> })}
-                    {open.then(|| view! { <PrChecks pr=pr.clone() /> })}
+                    <p data-testid="pr-outlook">{move || pr.with(merge_outlook)}</p>
+                    {move || {
+                        pr.with(size_line)
+                            .map(|s| view! { <p class="muted small" data-testid="pr-size">{s}</p> })
+                    }}
+                    {move || open.get().then(|| view! { <PrChecks pr /> })}
                 </div>
             }
         })

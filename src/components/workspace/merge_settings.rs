@@ -2,10 +2,11 @@
 //! where migrations live. A refused save keeps what was typed and says why.
 
 use crate::api;
-use crate::state::write::{refused, Write};
+use crate::state::mutation::{refused, Mutation};
 use buildd_core::Workspace;
 use leptos::prelude::*;
 use serde_json::{json, Map, Value};
+use std::sync::Arc;
 
 fn git(ws: &Workspace) -> Map<String, Value> {
     ws.git_config
@@ -70,30 +71,10 @@ impl MergeSwitches {
     }
 }
 
-/// The merge-switches form's state. Lives above the refreshed workspace.
-#[derive(Clone, Copy, Default)]
-pub struct SwitchesState {
-    pub draft: RwSignal<Option<MergeSwitches>>,
-    pub save: Write,
-}
-
-fn edit(state: SwitchesState, f: impl Fn(&mut MergeSwitches)) {
-    state.draft.update(|d| {
-        if let Some(d) = d {
-            f(d)
-        }
-    });
-}
-
-#[component]
-pub fn MergeSettings(
-    workspace: Workspace,
-    state: SwitchesState,
-    refresh: Callback<()>,
-) -> impl IntoView {
-    let now = MergeSwitches::from(&workspace);
+/// The summary's lines.
+fn summary(now: &MergeSwitches) -> [String; 3] {
     let on_off = |b: bool| if b { "on" } else { "off" };
-    let summary = [
+    [
         format!("Auto-merge on green CI: {}", on_off(now.auto_merge)),
         format!(
             "The reviewer sees {}",
@@ -116,73 +97,85 @@ pub fn MergeSettings(
                 &now.schema_file
             },
         ),
-    ];
+    ]
+}
+
+#[component]
+pub fn MergeSettings(workspace: Memo<Arc<Workspace>>, refresh: Callback<()>) -> impl IntoView {
+    // `Some` while the form is open.
+    let draft = RwSignal::new(None::<MergeSwitches>);
+    let edit = move |f: &dyn Fn(&mut MergeSwitches)| {
+        draft.update(|d| {
+            if let Some(d) = d {
+                f(d)
+            }
+        })
+    };
+    let now = Memo::new(move |_| workspace.with(|w| MergeSwitches::from(w)));
+    let id = workspace.with_untracked(|w| w.id.clone());
+    let save = Mutation::send_then_clear(
+        draft,
+        refresh,
+        move |c, git: &Value| {
+            let (id, body) = (id.clone(), json!({ "gitConfig": git }));
+            async move { api::update_workspace(&c, &id, body).await }
+        },
+        refused("Not saved"),
+    );
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let Some(draft) = state.draft.get_untracked() else {
-            return;
-        };
-        let (id, git) = (workspace.id.clone(), draft.to_json(&workspace));
-        state.save.send_then_clear(
-            state.draft,
-            |c| async move { api::update_workspace(&c, &id, json!({ "gitConfig": git })).await },
-            refused("Not saved"),
-            refresh,
-        );
-    };
-    let checked = move |get: fn(&MergeSwitches) -> bool| {
-        move || state.draft.with(|d| d.as_ref().is_some_and(get))
-    };
-    let text = move |get: fn(&MergeSwitches) -> String| {
-        move || {
-            state
-                .draft
-                .with(|d| d.as_ref().map(get).unwrap_or_default())
+        if let Some(d) = draft.get_untracked() {
+            save.dispatch(workspace.with_untracked(|w| d.to_json(w)));
         }
     };
+    let checked =
+        move |get: fn(&MergeSwitches) -> bool| move || draft.with(|d| d.as_ref().is_some_and(get));
+    let text = move |get: fn(&MergeSwitches) -> String| {
+        move || draft.with(|d| d.as_ref().map(get).unwrap_or_default())
+    };
+    let editing = Memo::new(move |_| draft.with(Option::is_some));
     view! {
         <section class="card" data-testid="merge-settings">
             <h2 class="card__title">"Merging"</h2>
-            {move || match state.draft.get().is_some() {
+            {move || match editing.get() {
                 true => view! {
-                    <form class="form" on:submit=submit.clone()>
+                    <form class="form" on:submit=submit>
                         <label class="checkbox">
                             <input type="checkbox" data-testid="auto-merge" prop:checked=checked(|d| d.auto_merge)
-                                on:change=move |ev| { let v = event_target_checked(&ev); edit(state, |d| d.auto_merge = v) } />
+                                on:change=move |ev| { let v = event_target_checked(&ev); edit(&|d| d.auto_merge = v) } />
                             "Auto-merge on green CI (clear it to have a person merge every PR)"
                         </label>
                         <label class="checkbox">
                             <input type="checkbox" data-testid="patch-evidence" prop:checked=checked(|d| d.patch_evidence)
-                                on:change=move |ev| { let v = event_target_checked(&ev); edit(state, |d| d.patch_evidence = v) } />
+                                on:change=move |ev| { let v = event_target_checked(&ev); edit(&|d| d.patch_evidence = v) } />
                             "Give the reviewer agent the patch, not only the file names"
                         </label>
                         <label for="migrations-path">"Migrations folder"</label>
                         <input id="migrations-path" placeholder="migrations/" data-testid="migrations-path"
                             prop:value=text(|d| d.migrations_path.clone())
-                            on:input=move |ev| { let v = event_target_value(&ev); edit(state, |d| d.migrations_path = v.clone()) } />
+                            on:input=move |ev| { let v = event_target_value(&ev); edit(&|d| d.migrations_path = v.clone()) } />
                         <label for="schema-file">"Schema file"</label>
                         <input id="schema-file" placeholder="schema.sql" data-testid="schema-file"
                             prop:value=text(|d| d.schema_file.clone())
-                            on:input=move |ev| { let v = event_target_value(&ev); edit(state, |d| d.schema_file = v.clone()) } />
-                        {move || state.save.error().map(|e| view! { <p class="form__error" role="alert" data-testid="settings-error">{e}</p> })}
+                            on:input=move |ev| { let v = event_target_value(&ev); edit(&|d| d.schema_file = v.clone()) } />
+                        {move || save.error().map(|e| view! { <p class="form__error" role="alert" data-testid="settings-error">{e}</p> })}
                         <div class="actions">
-                            <button class="button button--primary" type="submit" data-testid="save-settings" prop:disabled=move || state.save.busy()>
-                                {move || if state.save.busy() { "Saving…" } else { "Save" }}
+                            <button class="button button--primary" type="submit" data-testid="save-settings" prop:disabled=move || save.busy()>
+                                {move || if save.busy() { "Saving…" } else { "Save" }}
                             </button>
-                            <button class="button" type="button" on:click=move |_| { state.draft.set(None); state.save.clear_error(); }>"Cancel"</button>
+                            <button class="button" type="button" on:click=move |_| { draft.set(None); save.clear(); }>"Cancel"</button>
                         </div>
                     </form>
                 }
                 .into_any(),
                 false => {
-                    let now = now.clone();
                     view! {
                         <ul class="plain" data-testid="merge-settings-current">
-                            {summary.iter().map(|s| view! { <li>{s.clone()}</li> }).collect_view()}
+                            {move || now.with(summary).into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}
                         </ul>
                         <div class="actions">
                             <button class="button" data-testid="edit-settings"
-                                on:click=move |_| { state.save.clear_error(); state.draft.set(Some(now.clone())); }>
+                                on:click=move |_| { save.clear(); draft.set(Some(now.get_untracked())); }>
                                 "Change"
                             </button>
                         </div>

@@ -7,7 +7,8 @@ use crate::components::shared::policy_summary::{tier_label, PolicySummary};
 use buildd_core::merge_policy::{MergePolicy, DEFAULT_MAX_LINES};
 use buildd_core::Workspace;
 use leptos::prelude::*;
-use serde_json::{json, Value};
+use serde_json::json;
+use std::sync::Arc;
 
 /// The default in a line, above its every setting.
 fn headline(policy: Option<&MergePolicy>) -> String {
@@ -27,50 +28,57 @@ fn headline(policy: Option<&MergePolicy>) -> String {
 }
 
 #[component]
-pub fn WorkspacePolicy(
-    workspace: Workspace,
-    state: PolicyState,
-    refresh: Callback<()>,
-) -> impl IntoView {
-    let policy = workspace.merge_policy();
-    let current = headline(policy.as_ref());
-    let editing = Memo::new(move |_| state.draft.with(Option::is_some));
-    let id = workspace.id.clone();
-    let save = Callback::new(move |value: Value| {
+pub fn WorkspacePolicy(workspace: Memo<Arc<Workspace>>, refresh: Callback<()>) -> impl IntoView {
+    let id = workspace.with_untracked(|w| w.id.clone());
+    let state = PolicyState::new("gitConfig.mergePolicy.", refresh, move |c, value| {
         let (id, git) = (id.clone(), json!({ "gitConfig": { "mergePolicy": value } }));
-        state.send(
-            |c| async move { api::update_workspace(&c, &id, git).await },
-            refresh,
-        );
+        async move { api::update_workspace(&c, &id, git).await }
     });
+    let policy = Memo::new(move |_| workspace.with(|w| w.merge_policy()));
+    let editing = Memo::new(move |_| state.draft.with(Option::is_some));
+    let summary = move || {
+        view! {
+            <p data-testid="workspace-policy-current">
+                <strong>{move || policy.with(|p| format!("Default: {}", headline(p.as_ref())))}</strong>
+            </p>
+            <PolicySummary policy=Signal::derive(move || {
+                policy.get().unwrap_or_else(MergePolicy::builtin)
+            }) />
+            <div class="actions">
+                <button
+                    class="button"
+                    data-testid="edit-policy"
+                    on:click=move |_| {
+                        state.save.clear();
+                        state.draft.set(Some(policy.with_untracked(|p| PolicyDraft::from(p.as_ref()))));
+                    }
+                >
+                    "Change"
+                </button>
+            </div>
+        }
+    };
     view! {
         <section class="card" data-testid="workspace-policy">
             <h2 class="card__title">"Default merge policy"</h2>
-            <p class="muted small">"Missions in this workspace use it unless they override it or require review."</p>
-            {move || if editing.get() {
-                view! {
-                    <PolicyForm
-                        state=state
-                        inherit_label=format!("Use the built-in default (auto-threshold, {DEFAULT_MAX_LINES} lines)")
-                        override_label="Set a default for this workspace"
-                        save=save
-                    />
+            <p class="muted small">
+                "Missions in this workspace use it unless they override it or require review."
+            </p>
+            {move || {
+                if editing.get() {
+                    view! {
+                        <PolicyForm
+                            state
+                            inherit_label=format!(
+                                "Use the built-in default (auto-threshold, {DEFAULT_MAX_LINES} lines)",
+                            )
+                            override_label="Set a default for this workspace"
+                        />
+                    }
+                        .into_any()
+                } else {
+                    summary().into_any()
                 }
-                .into_any()
-            } else {
-                let policy = policy.clone();
-                let shown = policy.clone().unwrap_or_else(MergePolicy::builtin);
-                view! {
-                    <p data-testid="workspace-policy-current"><strong>{format!("Default: {current}")}</strong></p>
-                    <PolicySummary policy=shown />
-                    <div class="actions">
-                        <button class="button" data-testid="edit-policy"
-                            on:click=move |_| { state.save.clear_error(); state.draft.set(Some(PolicyDraft::from(policy.as_ref()))); }>
-                            "Change"
-                        </button>
-                    </div>
-                }
-                .into_any()
             }}
         </section>
     }

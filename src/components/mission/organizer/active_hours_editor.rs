@@ -1,8 +1,8 @@
 //! Active hours: when check-ins may run. One meaning everywhere: check-ins run inside the
 //! window and wait outside it; work finishing still plans at any hour.
 
-use super::unstored_notice::{save_checked, UnstoredNotice};
-use super::{HoursDraft, OrganizerState, Unstored};
+use super::unstored_notice::{checked_save, UnstoredNotice};
+use super::Unstored;
 use crate::format::time_until;
 use buildd_core::schedule::{ActiveHoursJson, CheckInSettings};
 use leptos::prelude::*;
@@ -66,33 +66,56 @@ fn hour_select(
     }
 }
 
+/// An edit of the active hours in progress.
+#[derive(Clone, Debug, PartialEq)]
+struct HoursDraft {
+    enabled: bool,
+    start: u32,
+    end: u32,
+    timezone: String,
+}
+
 #[component]
 pub fn ActiveHoursEditor(
     mission_id: String,
-    settings: CheckInSettings,
-    state: OrganizerState,
+    settings: Memo<CheckInSettings>,
     refresh: Callback<()>,
 ) -> impl IntoView {
-    let current = settings.active_hours.clone();
-    let sentence = match &current {
-        Some(h) => describe(h.start, h.end, &h.timezone),
-        None => "Check-ins may run at any hour.".into(),
+    let hours = RwSignal::new(None::<HoursDraft>);
+    let unstored = RwSignal::new(Unstored::No);
+    let current = Memo::new(move |_| settings.with(|s| s.active_hours.clone()));
+    let sentence = move || {
+        current.with(|c| match c {
+            Some(h) => describe(h.start, h.end, &h.timezone),
+            None => "Check-ins may run at any hour.".into(),
+        })
     };
-    let next = settings
-        .next_check_in_at
-        .clone()
-        .filter(|_| settings.enabled)
-        .map(|n| format!("Next check-in may run {}.", time_until(&n)));
-    let editing = Memo::new(move |_| state.hours.with(Option::is_some));
+    let next = move || {
+        settings.with(|s| {
+            s.next_check_in_at
+                .clone()
+                .filter(|_| s.enabled)
+                .map(|n| format!("Next check-in may run {}.", time_until(&n)))
+        })
+    };
+    let editing = Memo::new(move |_| hours.with(Option::is_some));
+    // Read back after saving: Buildd keeps active hours only for a mission with check-ins.
+    let save = checked_save(
+        mission_id,
+        unstored,
+        |s, sent: &Option<ActiveHoursJson>| s.keeps_hours(sent.as_ref()),
+        move || hours.set(None),
+        refresh,
+    );
     let open_editor = move |_| {
-        state.hours_save.clear_error();
-        state.hours_unstored.set(Unstored::No);
-        state.hours.set(Some(match &current {
+        save.clear();
+        unstored.set(Unstored::No);
+        hours.set(Some(match current.get_untracked() {
             Some(h) => HoursDraft {
                 enabled: true,
                 start: h.start,
                 end: h.end,
-                timezone: h.timezone.clone(),
+                timezone: h.timezone,
             },
             None => HoursDraft {
                 enabled: false,
@@ -102,15 +125,12 @@ pub fn ActiveHoursEditor(
             },
         }));
     };
-    // Read back after saving: Buildd keeps active hours only for a mission with check-ins.
     let send = move |turn_on: bool| {
-        let Some(draft) = state.hours.get_untracked() else {
+        let Some(draft) = hours.get_untracked() else {
             return;
         };
         if draft.enabled && draft.start == draft.end {
-            state
-                .hours_save
-                .fail("Start and end must differ: the window would be empty.".into());
+            save.fail("Start and end must differ: the window would be empty.".into());
             return;
         }
         let sent = draft.enabled.then(|| ActiveHoursJson {
@@ -125,27 +145,16 @@ pub fn ActiveHoursEditor(
                 json!({"activeHoursStart": null, "activeHoursEnd": null, "activeHoursTimezone": null})
             }
         };
-        save_checked(
-            state.hours_save,
-            state.hours_unstored,
-            mission_id.clone(),
-            body,
-            turn_on,
-            move |s| s.keeps_hours(sent.as_ref()),
-            move || state.hours.set(None),
-            refresh,
-        );
+        save.dispatch((body, sent, turn_on));
     };
-    let send_on = send.clone();
-    let turn_on = Callback::new(move |()| send_on(true));
-    let save = move |ev: leptos::ev::SubmitEvent| {
+    let turn_on = Callback::new(move |()| send(true));
+    let on_save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         send(false);
     };
-    let field =
-        move |f: fn(&HoursDraft) -> u32| move || state.hours.with(|d| d.as_ref().map_or(0, f));
+    let field = move |f: fn(&HoursDraft) -> u32| move || hours.with(|d| d.as_ref().map_or(0, f));
     let preview = move || {
-        state.hours.with(|d| match d {
+        hours.with(|d| match d {
             Some(d) if d.enabled => describe(d.start, d.end, &d.timezone),
             _ => "Check-ins may run at any hour.".into(),
         })
@@ -157,34 +166,34 @@ pub fn ActiveHoursEditor(
             </div>
             {move || if editing.get() {
                 view! {
-                    <form class="form" on:submit=save.clone()>
+                    <form class="form" on:submit=on_save>
                         <label class="checkbox">
                             <input
                                 type="checkbox"
                                 data-testid="hours-enabled"
-                                prop:checked=move || state.hours.with(|d| d.as_ref().is_some_and(|d| d.enabled))
+                                prop:checked=move || hours.with(|d| d.as_ref().is_some_and(|d| d.enabled))
                                 on:change=move |ev| {
                                     let on = event_target_checked(&ev);
-                                    state.hours.update(|d| if let Some(d) = d { d.enabled = on });
+                                    hours.update(|d| if let Some(d) = d { d.enabled = on });
                                 }
                             />
                             "Limit check-ins to active hours"
                         </label>
-                        <div class="hours-row" class:hidden=move || !state.hours.with(|d| d.as_ref().is_some_and(|d| d.enabled))>
+                        <div class="hours-row" class:hidden=move || !hours.with(|d| d.as_ref().is_some_and(|d| d.enabled))>
                             <label for="hours-start">"From"</label>
-                            {hour_select(field(|d| d.start), move |h| state.hours.update(|d| if let Some(d) = d { d.start = h }), "hours-start", "hours-start")}
+                            {hour_select(field(|d| d.start), move |h| hours.update(|d| if let Some(d) = d { d.start = h }), "hours-start", "hours-start")}
                             <label for="hours-end">"to"</label>
-                            {hour_select(field(|d| d.end), move |h| state.hours.update(|d| if let Some(d) = d { d.end = h }), "hours-end", "hours-end")}
+                            {hour_select(field(|d| d.end), move |h| hours.update(|d| if let Some(d) = d { d.end = h }), "hours-end", "hours-end")}
                             <label for="hours-zone">"in"</label>
                             <input
                                 id="hours-zone"
                                 list="hours-zones"
                                 data-testid="hours-zone"
                                 placeholder="Search time zones"
-                                prop:value=move || state.hours.with(|d| d.as_ref().map(|d| d.timezone.clone()).unwrap_or_default())
+                                prop:value=move || hours.with(|d| d.as_ref().map(|d| d.timezone.clone()).unwrap_or_default())
                                 on:input=move |ev| {
                                     let z = event_target_value(&ev);
-                                    state.hours.update(|d| if let Some(d) = d { d.timezone = z });
+                                    hours.update(|d| if let Some(d) = d { d.timezone = z });
                                 }
                             />
                             <datalist id="hours-zones">
@@ -192,20 +201,20 @@ pub fn ActiveHoursEditor(
                             </datalist>
                         </div>
                         <p class="muted small" data-testid="hours-preview">{preview}</p>
-                        {move || state.hours_save.error().map(|e| view! {
+                        {move || save.error().map(|e| view! {
                             <p class="form__error" role="alert" data-testid="hours-error">{e}</p>
                         })}
                         <UnstoredNotice
                             what="active hours"
-                            state=state.hours_unstored
-                            busy=Signal::derive(move || state.hours_save.busy())
+                            state=unstored
+                            busy=Signal::derive(move || save.busy())
                             turn_on=turn_on
                         />
                         <div class="actions">
-                            <button class="button button--primary" type="submit" data-testid="save-hours" prop:disabled=move || state.hours_save.busy()>
-                                {move || if state.hours_save.busy() { "Saving…" } else { "Save" }}
+                            <button class="button button--primary" type="submit" data-testid="save-hours" prop:disabled=move || save.busy()>
+                                {move || if save.busy() { "Saving…" } else { "Save" }}
                             </button>
-                            <button class="button" type="button" on:click=move |_| { state.hours.set(None); state.hours_save.clear_error(); state.hours_unstored.set(Unstored::No); }>
+                            <button class="button" type="button" on:click=move |_| { hours.set(None); save.clear(); unstored.set(Unstored::No); }>
                                 "Cancel"
                             </button>
                         </div>
@@ -214,11 +223,11 @@ pub fn ActiveHoursEditor(
                 .into_any()
             } else {
                 view! {
-                    <p data-testid="hours-sentence">{sentence.clone()}</p>
-                    {next.clone().map(|n| view! { <p class="muted small" data-testid="next-check-in">{n}</p> })}
+                    <p data-testid="hours-sentence">{sentence}</p>
+                    {move || next().map(|n| view! { <p class="muted small" data-testid="next-check-in">{n}</p> })}
                     <p class="muted small">"Active hours apply to check-ins only: work finishing still plans at any hour."</p>
                     <div class="actions">
-                        <button class="button" data-testid="edit-hours" on:click=open_editor.clone()>"Change"</button>
+                        <button class="button" data-testid="edit-hours" on:click=open_editor>"Change"</button>
                     </div>
                 }
                 .into_any()

@@ -7,18 +7,8 @@ mod controls;
 pub mod runs_timeline;
 mod unstored_notice;
 
-use crate::state::write::Write;
 use buildd_core::client::ClientMission;
 use leptos::prelude::*;
-
-/// An edit of the active hours in progress.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HoursDraft {
-    pub enabled: bool,
-    pub start: u32,
-    pub end: u32,
-    pub timezone: String,
-}
 
 /// Whether the last save was kept: Buildd answers 200 to a checklist or active-hours edit
 /// of a mission without check-ins and stores nothing.
@@ -32,53 +22,20 @@ pub enum Unstored {
     EvenWithCheckIns,
 }
 
-/// The outcome of the last action: tone, text, and a task to link to.
-pub type Note = (&'static str, String, Option<String>);
-
-/// What a person is doing in the section. Lives above the refreshed view, so unsaved text
-/// and messages survive a refresh and a failed save.
-#[derive(Clone, Copy, Default)]
-pub struct OrganizerState {
-    /// The checklist being edited (`Some` while the editor is open).
-    pub checklist: RwSignal<Option<String>>,
-    pub checklist_save: Write,
-    pub checklist_unstored: RwSignal<Unstored>,
-    pub hours: RwSignal<Option<HoursDraft>>,
-    pub hours_save: Write,
-    pub hours_unstored: RwSignal<Unstored>,
-    /// Run, pause or resume, switch mode.
-    pub action: Write<Note>,
-    pub action_note: RwSignal<Option<Note>>,
-}
-
 #[component]
-pub fn OrganizerSection(
-    mission: ClientMission,
-    state: OrganizerState,
-    refresh: Callback<()>,
-) -> impl IntoView {
-    let settings = mission.check_in_settings();
+pub fn OrganizerSection(mission: Memo<ClientMission>, refresh: Callback<()>) -> impl IntoView {
+    let settings = Memo::new(move |_| mission.with(ClientMission::check_in_settings));
+    let mission_id = mission.with_untracked(|m| m.id.clone());
     view! {
         <section class="card organizer" data-testid="organizer">
             <h2 class="card__title">"Organizer"</h2>
-            <controls::Controls
-                mission=mission.clone()
-                settings=settings.clone()
-                state=state
-                refresh=refresh
-            />
+            <controls::Controls mission settings refresh />
             <checklist_editor::ChecklistEditor
-                mission_id=mission.id.clone()
-                settings=settings.clone()
-                state=state
-                refresh=refresh
+                mission_id=mission_id.clone()
+                settings
+                refresh
             />
-            <active_hours_editor::ActiveHoursEditor
-                mission_id=mission.id.clone()
-                settings=settings
-                state=state
-                refresh=refresh
-            />
+            <active_hours_editor::ActiveHoursEditor mission_id settings refresh />
         </section>
     }
 }

@@ -1,13 +1,20 @@
 //! The organizer runs and check-ins of a mission, newest first, in one timeline.
 
 use crate::components::shared::not_offered::NotOffered;
+use crate::components::shared::polled::Polled;
 use crate::format::time_ago;
-use crate::state::refresh::Polled;
+use crate::state::refresh::PolledRead;
+use crate::state::rows::{row_memo, unique_keys};
+use buildd_core::enums::words;
 use buildd_core::organizer_runs::{MissionRuns, UNLABELLED};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// One line of the timeline.
+#[derive(Clone, PartialEq)]
 struct Entry {
+    /// A run's task, or a check-in's time.
+    key: String,
     at: String,
     kind: &'static str,
     text: String,
@@ -19,20 +26,18 @@ fn entries(runs: &MissionRuns) -> Vec<Entry> {
         .runs
         .iter()
         .map(|r| Entry {
+            key: format!("run {}", r.task_id),
             at: r.created_at.clone(),
             kind: "run",
             text: if r.label == UNLABELLED {
-                format!("Organizer run · {}", r.status.replace('_', " "))
+                format!("Organizer run · {}", words(&r.status))
             } else {
-                format!(
-                    "Organizer run · {} · {}",
-                    r.label,
-                    r.status.replace('_', " ")
-                )
+                format!("Organizer run · {} · {}", r.label, words(&r.status))
             },
             task: Some(r.task_id.clone()),
         })
         .chain(runs.check_ins.iter().map(|c| Entry {
+            key: format!("check-in {}", c.at),
             at: c.at.clone(),
             kind: if c.outcome == "started" {
                 "checkin-started"
@@ -44,47 +49,68 @@ fn entries(runs: &MissionRuns) -> Vec<Entry> {
         }))
         .collect();
     all.sort_by(|a, b| b.at.cmp(&a.at));
+    // Two check-ins in one instant are two lines.
+    let keys = unique_keys(all.iter().map(|e| e.key.clone()));
+    for (e, key) in all.iter_mut().zip(keys) {
+        e.key = key;
+    }
     all
 }
 
 #[component]
 pub fn RunsTimeline(
-    /// `Ok(None)`: the server does not list organizer runs.
-    runs: Polled<Option<MissionRuns>>,
+    /// `None`: the server does not list organizer runs.
+    runs: PolledRead<Option<MissionRuns>>,
 ) -> impl IntoView {
+    let timeline = move |runs: Memo<Arc<Option<MissionRuns>>>| {
+        let entries = Memo::new(move |_| runs.with(|r| r.as_ref().as_ref().map(entries)));
+        let state = Memo::new(move |_| entries.with(|e| e.as_ref().map(Vec::is_empty)));
+        let entry = move |key: String| {
+            let e = row_memo(move || {
+                entries.with(|e| e.iter().flatten().find(|e| e.key == key).cloned())
+            });
+            view! {
+                <li
+                    class=move || e.with(|e| format!("timeline__entry timeline__entry--{}", e.kind))
+                    data-testid="timeline-entry"
+                >
+                    <span class="muted small">{move || e.with(|e| time_ago(Some(&e.at)))}</span>
+                    <span>{move || e.with(|e| e.text.clone())}</span>
+                    {move || {
+                        e.with(|e| e.task.clone())
+                            .map(|t| view! { <a class="small" href=format!("/tasks/{t}")>"open"</a> })
+                    }}
+                </li>
+            }
+        };
+        move || {
+            match state.get() {
+            None => view! {
+                <NotOffered text="This server does not list organizer runs and check-ins." />
+            }
+                .into_any(),
+            Some(true) => view! { <p class="muted">"No organizer runs or check-ins yet."</p> }.into_any(),
+            Some(false) => view! {
+                <ol class="timeline">
+                    <For
+                        each=move || {
+                            entries.with(|e| e.iter().flatten().map(|e| e.key.clone()).collect::<Vec<_>>())
+                        }
+                        key=String::clone
+                        children=entry
+                    />
+                </ol>
+            }
+                .into_any(),
+        }
+        }
+    };
     view! {
         <section class="card" data-testid="runs-timeline">
             <h2 class="card__title">"Organizer runs and check-ins"</h2>
-            {move || match runs.get() {
-                None => view! { <p class="muted">"Loading…"</p> }.into_any(),
-                Some(Err(e)) => view! {
-                    <p class="muted" role="alert">{format!("The organizer runs could not be read: {e}")}</p>
-                }
-                .into_any(),
-                Some(Ok(None)) => view! {
-                    <NotOffered text="This server does not list organizer runs and check-ins." />
-                }
-                .into_any(),
-                Some(Ok(Some(r))) if r.runs.is_empty() && r.check_ins.is_empty() => view! {
-                    <p class="muted">"No organizer runs or check-ins yet."</p>
-                }
-                .into_any(),
-                Some(Ok(Some(r))) => view! {
-                    <ol class="timeline">
-                        {entries(&r)
-                            .into_iter()
-                            .map(|e| view! {
-                                <li class=format!("timeline__entry timeline__entry--{}", e.kind) data-testid="timeline-entry">
-                                    <span class="muted small">{time_ago(Some(&e.at))}</span>
-                                    <span>{e.text}</span>
-                                    {e.task.map(|t| view! { <a class="small" href=format!("/tasks/{t}")>"open"</a> })}
-                                </li>
-                            })
-                            .collect_view()}
-                    </ol>
-                }
-                .into_any(),
-            }}
+            <Polled read=runs loading="Loading the organizer runs…" let:runs>
+                {timeline(runs)}
+            </Polled>
         </section>
     }
 }

@@ -3,7 +3,7 @@
 
 use super::Unstored;
 use crate::api;
-use crate::state::write::{refused, Write};
+use crate::state::mutation::{refused, Mutation};
 use buildd_core::checkin_readback::HEARTBEAT_CRON;
 use buildd_core::schedule::CheckInSettings;
 use leptos::prelude::*;
@@ -51,40 +51,40 @@ pub fn UnstoredNotice(
     }
 }
 
-/// Sends `body` as a PATCH of the mission (first turning check-ins on when `turn_on`),
-/// reads the mission back, and closes the editor (`close`) only when `kept` says the
-/// mission now holds what was sent; otherwise the editor stays open with its text.
-#[allow(clippy::too_many_arguments)]
-pub fn save_checked(
-    write: Write,
-    unstored: RwSignal<Unstored>,
+/// A save of the mission's check-in settings that reads the mission back: its input is the
+/// PATCH body, what it sets (`S`) and whether to turn check-ins on first. The editor closes
+/// (`close`) only when `kept` says the mission now holds what was sent; otherwise it stays
+/// open with its text, and `unstored` says why.
+pub fn checked_save<S: Clone + 'static>(
     mission_id: String,
-    mut body: Value,
-    turn_on: bool,
-    kept: impl Fn(&CheckInSettings) -> bool + 'static,
-    close: impl FnOnce() + 'static,
+    unstored: RwSignal<Unstored>,
+    kept: fn(&CheckInSettings, &S) -> bool,
+    close: impl Fn() + Copy + 'static,
     refresh: Callback<()>,
-) {
-    if turn_on {
-        body["isHeartbeat"] = Value::Bool(true);
-        body["cronExpression"] = Value::String(HEARTBEAT_CRON.into());
-    }
-    write.send(
-        move |c| async move {
-            api::update_mission(&c, &mission_id, body).await?;
-            api::mission(&c, &mission_id).await
+) -> Mutation<(Value, S, bool)> {
+    Mutation::request(
+        move |c, (body, sent, turn_on): &(Value, S, bool)| {
+            let (mut body, sent, turn_on, id) =
+                (body.clone(), sent.clone(), *turn_on, mission_id.clone());
+            if turn_on {
+                body["isHeartbeat"] = Value::Bool(true);
+                body["cronExpression"] = Value::String(HEARTBEAT_CRON.into());
+            }
+            async move {
+                api::update_mission(&c, &id, body).await?;
+                let mission = api::mission(&c, &id).await?;
+                if kept(&mission.check_in_settings(), &sent) {
+                    unstored.set(Unstored::No);
+                    close();
+                } else if turn_on {
+                    unstored.set(Unstored::EvenWithCheckIns);
+                } else {
+                    unstored.set(Unstored::WithoutCheckIns);
+                }
+                refresh.run(());
+                Ok(())
+            }
         },
         refused("Not saved"),
-        move |mission| {
-            if kept(&mission.check_in_settings()) {
-                unstored.set(Unstored::No);
-                close();
-            } else if turn_on {
-                unstored.set(Unstored::EvenWithCheckIns);
-            } else {
-                unstored.set(Unstored::WithoutCheckIns);
-            }
-            refresh.run(());
-        },
-    );
+    )
 }

@@ -21,7 +21,6 @@ pub fn PolicyForm(
     state: PolicyState,
     #[prop(into)] inherit_label: String,
     override_label: &'static str,
-    save: Callback<Value>,
     #[prop(optional)] reset: bool,
 ) -> impl IntoView {
     let attempted = RwSignal::new(false);
@@ -41,7 +40,7 @@ pub fn PolicyForm(
             return;
         }
         if let Some(d) = state.draft.get_untracked() {
-            save.run(d.to_json());
+            state.save.dispatch(d.to_json());
         }
     };
     view! {
@@ -67,11 +66,11 @@ pub fn PolicyForm(
                 <button class="button button--primary" type="submit" data-testid="save-policy" prop:disabled=move || state.save.busy()>
                     {move || if state.save.busy() { "Saving…" } else { "Save" }}
                 </button>
-                <button class="button" type="button" on:click=move |_| { state.draft.set(None); state.save.clear_error(); }>"Cancel"</button>
+                <button class="button" type="button" on:click=move |_| { state.draft.set(None); state.save.clear(); }>"Cancel"</button>
                 {reset.then(|| view! {
                     <button class="button button--ghost" type="button" data-testid="reset-policy"
                         prop:disabled=move || state.save.busy()
-                        on:click=move |_| save.run(Value::Null)>
+                        on:click=move |_| state.save.dispatch(Value::Null)>
                         "Reset to inherited"
                     </button>
                 })}

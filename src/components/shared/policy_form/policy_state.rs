@@ -3,7 +3,7 @@
 
 use crate::api::ApiError;
 use crate::state::connection::Connection;
-use crate::state::write::Write;
+use crate::state::mutation::Mutation;
 use buildd_core::merge_policy::{validate_merge_policy, MergePolicy};
 use leptos::prelude::*;
 use serde_json::{json, Map, Value};
@@ -114,46 +114,41 @@ impl PolicyDraft {
     }
 }
 
+/// The form being edited and its save. Made by the editor that shows the form, which is
+/// not made again by a refresh, so what is typed stays.
 #[derive(Clone, Copy)]
 pub struct PolicyState {
+    /// `Some` while the form is open.
     pub draft: RwSignal<Option<PolicyDraft>>,
-    /// Its refusals are the server's, each `<prefix><path>: message`.
-    pub save: Write<Vec<String>>,
+    /// Saves a `mergePolicy` value: on success the form closes and the page refreshes; a
+    /// refusal keeps the draft, with the server's errors, each `<prefix><path>: message`.
+    pub save: Mutation<Value, (), Vec<String>>,
     /// Where the policy sits in the request: `mergePolicy.` or `gitConfig.mergePolicy.`.
     pub prefix: &'static str,
 }
 
 impl PolicyState {
-    /// A mission's override.
-    pub fn for_mission() -> Self {
-        Self::at("mergePolicy.")
-    }
-
-    /// A workspace's default.
-    pub fn for_workspace() -> Self {
-        Self::at("gitConfig.mergePolicy.")
-    }
-
-    fn at(prefix: &'static str) -> Self {
-        Self {
-            draft: RwSignal::new(None),
-            save: Write::new(),
-            prefix,
-        }
-    }
-
-    /// Sends `request` (a save of the draft); on success the form closes and `refresh` runs,
-    /// on a refusal the draft stays with the server's errors.
-    pub fn send<Fut>(self, request: impl FnOnce(Connection) -> Fut, refresh: Callback<()>)
+    /// A policy saved by `request`, at `prefix` of its body.
+    pub fn new<Fut>(
+        prefix: &'static str,
+        refresh: Callback<()>,
+        request: impl Fn(Connection, Value) -> Fut + 'static,
+    ) -> Self
     where
         Fut: Future<Output = Result<(), ApiError>> + 'static,
     {
-        self.save.send_then_clear(
-            self.draft,
-            request,
-            |e| e.refusal().split("; ").map(String::from).collect(),
+        let draft = RwSignal::new(None);
+        let save = Mutation::send_then_clear(
+            draft,
             refresh,
+            move |c, value: &Value| request(c, value.clone()),
+            |e| e.refusal().split("; ").map(String::from).collect(),
         );
+        Self {
+            draft,
+            save,
+            prefix,
+        }
     }
 
     /// The server's refusals, each without the request's prefix (`threshold.maxLines: …`).
