@@ -1,4 +1,5 @@
-//! The router and the app-wide contexts (connection, what its API offers, its change stream, theme, the board of what waits on you).
+//! The router and the app-wide contexts (connection, what its API offers, its change
+//! stream, theme, the board of what waits on you).
 
 use crate::components::shared::app_header::AppHeader;
 use crate::components::shared::require_connection::RequireConnection;
@@ -30,7 +31,13 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=|| view! { <NotFoundPage /> }>
                     <Route
                         path=path!("/")
-                        view=|| view! { <RequireConnection><CommandPage /></RequireConnection> }
+                        view=|| {
+                            view! {
+                                <RequireConnection>
+                                    <CommandPage />
+                                </RequireConnection>
+                            }
+                        }
                     />
                     <Route path=path!("/missions") view=Page::Missions />
                     <Route path=path!("/connect") view=Page::Connect />

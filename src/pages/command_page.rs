@@ -100,7 +100,9 @@ pub fn CommandPage() -> impl IntoView {
                             id=id.clone()
                             missions
                             selected=Signal::derive(move || {
-                                rows.with(|r| r.get(selected.get()).is_some_and(|(at, _)| *at == id))
+                                rows.with(|r| {
+                                    r.get(selected.get()).is_some_and(|(at, _)| *at == id)
+                                })
                             })
                         />
                     </For>
@@ -114,27 +116,39 @@ pub fn CommandPage() -> impl IntoView {
             <header class="page__head">
                 <h1>"Command center"</h1>
                 // The keys, and the list of them, come with the chunk that follows the rows.
-                {move || Suspend::new(SendWrapper::new(async move {
-                    first.shown().await;
-                    command_keys(rows, missions, selected, help, go).await.unwrap_or_else(|_| ().into_any())
-                }))}
+                {move || Suspend::new(
+                    SendWrapper::new(async move {
+                        first.shown().await;
+                        command_keys(rows, missions, selected, help, go)
+                            .await
+                            .unwrap_or_else(|_| ().into_any())
+                    }),
+                )}
             </header>
             <section class="card" data-testid="waiting-on-you">
-                <h2 class="card__title">{move || match waiting.with(|w| w.as_ref().map(Vec::len)) {
-                    Some(n) => format!("Waiting on you ({n})"),
-                    None => "Waiting on you".to_string(),
-                }}</h2>
-                {move || extras_error.get().map(|e| view! { <ErrorPanel error=e on_retry=retry /> })}
+                <h2 class="card__title">
+                    {move || match waiting.with(|w| w.as_ref().map(Vec::len)) {
+                        Some(n) => format!("Waiting on you ({n})"),
+                        None => "Waiting on you".to_string(),
+                    }}
+                </h2>
+                {move || {
+                    extras_error.get().map(|e| view! { <ErrorPanel error=e on_retry=retry /> })
+                }}
                 // The list's code comes once the first rows show (a chunk of its own).
                 {move || {
                     attempt.track();
-                    Suspend::new(SendWrapper::new(async move {
-                        first.shown().await;
-                        waiting_list(waiting, extras, retry).await.unwrap_or_else(|_| {
-                            list_failed.set(true);
-                            ().into_any()
-                        })
-                    }))
+                    Suspend::new(
+                        SendWrapper::new(async move {
+                            first.shown().await;
+                            waiting_list(waiting, extras, retry)
+                                .await
+                                .unwrap_or_else(|_| {
+                                    list_failed.set(true);
+                                    ().into_any()
+                                })
+                        }),
+                    )
                 }}
             </section>
             <Polled read=missions loading="Loading missions…" let:_missions>

@@ -68,11 +68,17 @@ pub fn ConnectPage() -> impl IntoView {
                 "Mission Control reads and steers missions through Buildd's API. "
                 "Use an admin-level API key of your team; it stays in this browser."
             </p>
-            {move || connection.rejected_by().map(|server| view! {
-                <p class="notice notice--warn" role="alert" data-testid="key-rejected">
-                    {format!("{server} rejected the stored API key (401 Unauthorized), so it was forgotten. Paste a valid key to go on.")}
-                </p>
-            })}
+            {move || {
+                connection
+                    .rejected_by()
+                    .map(|server| {
+                        view! {
+                            <p class="notice notice--warn" role="alert" data-testid="key-rejected">
+                                {rejected(&server)}
+                            </p>
+                        }
+                    })
+            }}
             <form class="card form" on:submit=submit data-testid="connect-form">
                 <label class="field">
                     <span class="field__label">"API URL"</span>
@@ -84,7 +90,9 @@ pub fn ConnectPage() -> impl IntoView {
                         prop:value=move || base.get()
                         on:input=move |ev| base.set(event_target_value(&ev))
                     />
-                    <span class="field__hint">"Leave empty to use the server that serves this page."</span>
+                    <span class="field__hint">
+                        "Leave empty to use the server that serves this page."
+                    </span>
                 </label>
                 <label class="field">
                     <span class="field__label">"API key"</span>
@@ -98,12 +106,24 @@ pub fn ConnectPage() -> impl IntoView {
                         data-testid="key-input"
                     />
                 </label>
-                {move || limited.get().map(|(notice, then)| view! {
-                    <div class="notice notice--warn" role="status" data-testid="connect-limited">
-                        <p>{notice}</p>
-                        <a href=then class="button">"Continue"</a>
-                    </div>
-                })}
+                {move || {
+                    limited
+                        .get()
+                        .map(|(notice, then)| {
+                            view! {
+                                <div
+                                    class="notice notice--warn"
+                                    role="status"
+                                    data-testid="connect-limited"
+                                >
+                                    <p>{notice}</p>
+                                    <a href=then class="button">
+                                        "Continue"
+                                    </a>
+                                </div>
+                            }
+                        })
+                }}
                 {move || {
                     check
                         .error()
@@ -128,6 +148,14 @@ pub fn ConnectPage() -> impl IntoView {
             </form>
         </section>
     }
+}
+
+/// Why the stored key is gone.
+fn rejected(server: &str) -> String {
+    format!(
+        "{server} rejected the stored API key (401 Unauthorized), so it was forgotten. Paste a \
+         valid key to go on."
+    )
 }
 
 /// Loads `path` afresh once connected, so every page and the board start from the new

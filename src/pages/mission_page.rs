@@ -26,11 +26,12 @@ use buildd_core::note::NotesPage;
 use buildd_core::organizer_runs::MissionRuns;
 use buildd_core::pull_request::PullRequestList;
 use buildd_core::task_prs::{prs_of_tasks, TaskPr};
-use buildd_core::MissionTask;
+use buildd_core::{MissionTask, Workspace};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
+use std::sync::Arc;
 
 /// The tabs: (name in the address, label).
 const TABS: [(&str, &str); 3] = [
@@ -38,6 +39,22 @@ const TABS: [(&str, &str); 3] = [
     ("feed", "Feed"),
     ("settings", "Organizer & merging"),
 ];
+
+/// What the page reads, apart from the mission, and what it does with it.
+#[derive(Clone, Copy)]
+struct Reads {
+    notes: PolledRead<NotesPage>,
+    runs: PolledRead<Option<MissionRuns>>,
+    prs: PolledRead<Option<PullRequestList>>,
+    /// The workspace row whose default policy the mission inherits, where the API does not
+    /// resolve it.
+    workspace: LocalResource<Option<Workspace>>,
+    refresh: Callback<()>,
+    after_note: Callback<()>,
+    after_merge: Callback<()>,
+    tab: RwSignal<&'static str>,
+    select: Callback<&'static str>,
+}
 
 /// What a tab's panel is made of.
 #[derive(Clone)]
@@ -47,37 +64,121 @@ struct Panel {
     settings: Memo<ClientMission>,
     tasks: Memo<Vec<MissionTask>>,
     task_prs: Memo<Vec<TaskPr>>,
-    notes: PolledRead<NotesPage>,
-    runs: PolledRead<Option<MissionRuns>>,
-    prs: PolledRead<Option<PullRequestList>>,
-    refresh: Callback<()>,
-    after_note: Callback<()>,
-    after_merge: Callback<()>,
+    reads: Reads,
 }
 
 fn feed_tab(p: Panel) -> AnyView {
-    view! { <Feed notes=p.notes mission_id=p.mission_id refresh=p.after_note /> }.into_any()
+    let Reads {
+        notes, after_note, ..
+    } = p.reads;
+    view! { <Feed notes mission_id=p.mission_id refresh=after_note /> }.into_any()
 }
 
 fn overview_tab(p: Panel) -> AnyView {
+    let Reads {
+        prs,
+        refresh,
+        after_merge,
+        ..
+    } = p.reads;
     let workspace_id = Signal::derive(move || p.settings.with(|m| m.workspace_id.clone()));
     view! {
-        <NewTask mission_id=p.mission_id workspace_id refresh=p.refresh />
+        <NewTask mission_id=p.mission_id workspace_id refresh />
         <TaskSections tasks=p.tasks />
-        <PrList prs=p.prs from_tasks=p.task_prs refresh=p.after_merge />
+        <PrList prs from_tasks=p.task_prs refresh=after_merge />
     }
     .into_any()
 }
 
 fn settings_tab(p: Panel) -> AnyView {
-    let (mission, refresh) = (p.settings, p.refresh);
+    let (mission, refresh, runs) = (p.settings, p.reads.refresh, p.reads.runs);
     view! {
         <OrganizerSection mission refresh />
-        <RunsTimeline runs=p.runs />
+        <RunsTimeline runs />
         <MergePolicyEditor mission refresh />
         <MissionStatusCard mission refresh />
     }
     .into_any()
+}
+
+/// The mission once read: its head, completion and tabs.
+fn mission_detail(detail: Memo<Arc<ClientMission>>, reads: Reads) -> impl IntoView {
+    // How the mission is set up, apart from its tasks: the settings tab does not change
+    // while only its work moves.
+    let settings = Memo::new(move |_| {
+        let mut shown = detail.with(|m| ClientMission {
+            tasks: vec![],
+            ..(**m).clone()
+        });
+        if let Some(Some(ws)) = reads.workspace.get() {
+            shown.inherit_from(&ws);
+        }
+        shown
+    });
+    let tasks = Memo::new(move |_| detail.with(|m| m.tasks.clone()));
+    let task_prs = Memo::new(move |_| tasks.with(|t| prs_of_tasks(t)));
+    let parts = Panel {
+        mission_id: detail.with_untracked(|m| m.id.clone()),
+        settings,
+        tasks,
+        task_prs,
+        reads,
+    };
+    let Reads {
+        refresh,
+        tab,
+        select,
+        ..
+    } = reads;
+    // A tab's panel is made on its first visit and kept, hidden while another shows, so
+    // what was typed in it stays.
+    let panel = move |name: &'static str, content: fn(Panel) -> AnyView| {
+        let opened = Memo::new(move |was: Option<&bool>| was == Some(&true) || tab.get() == name);
+        let parts = parts.clone();
+        move || {
+            opened.get().then(|| {
+                view! {
+                    <div
+                        role="tabpanel"
+                        id=format!("panel-{name}")
+                        aria-labelledby=format!("tab-{name}")
+                        hidden=move || tab.get() != name
+                    >
+                        {content(parts.clone())}
+                    </div>
+                }
+            })
+        }
+    };
+    let tabs = TABS
+        .iter()
+        .map(|&(name, label)| {
+            view! {
+                <button
+                    role="tab"
+                    id=format!("tab-{name}")
+                    aria-controls=format!("panel-{name}")
+                    data-testid=format!("tab-{name}")
+                    aria-selected=move || (tab.get() == name).to_string()
+                    on:click=move |_| select.run(name)
+                >
+                    {label}
+                </button>
+            }
+        })
+        .collect_view();
+    view! {
+        <MissionHead mission=detail />
+        <CloseMission mission=detail refresh />
+        <div class="tabs" role="tablist">
+            {tabs}
+        </div>
+        {panel("feed", feed_tab)}
+        // The work comes first — open tasks, then the PRs — and how the mission is set up has
+        // its own tab.
+        {panel("overview", overview_tab)}
+        {panel("settings", settings_tab)}
+    }
 }
 
 #[component]
@@ -125,7 +226,7 @@ fn mission_page(id: String) -> impl IntoView {
     );
     // The tab is in the address, so a reload or a shared link opens the same one.
     let navigate = use_navigate();
-    let select = move |name: &'static str| {
+    let select = Callback::new(move |name: &'static str| {
         tab.set(name);
         let path = window().location().pathname().unwrap_or_default();
         let query = if name == "overview" {
@@ -139,7 +240,7 @@ fn mission_page(id: String) -> impl IntoView {
             ..Default::default()
         };
         navigate(&format!("{path}{query}"), options);
-    };
+    });
     // Where the mission detail does not resolve the merge policy (Buildd's), the workspace
     // row supplies the default it inherits; read once per workspace, not polled.
     let connection = use_connection();
@@ -160,94 +261,24 @@ fn mission_page(id: String) -> impl IntoView {
             }
         }
     });
+    let reads = Reads {
+        notes,
+        runs,
+        prs,
+        workspace,
+        refresh,
+        after_note,
+        after_merge,
+        tab,
+        select,
+    };
     view! {
         <section class="page">
             <nav class="breadcrumbs">
                 <A href="/missions">"Missions"</A>
             </nav>
             <Polled read=mission loading="Loading the mission…" let:detail>
-                {
-                    // How the mission is set up, apart from its tasks: the settings tab does
-                    // not change while only its work moves.
-                    let settings = Memo::new(move |_| {
-                        let mut shown = detail.with(|m| ClientMission {
-                            tasks: vec![],
-                            ..(**m).clone()
-                        });
-                        if let Some(Some(ws)) = workspace.get() {
-                            shown.inherit_from(&ws);
-                        }
-                        shown
-                    });
-                    let tasks = Memo::new(move |_| detail.with(|m| m.tasks.clone()));
-                    let task_prs = Memo::new(move |_| tasks.with(|t| prs_of_tasks(t)));
-                    let parts = Panel {
-                        mission_id: detail.with_untracked(|m| m.id.clone()),
-                        settings,
-                        tasks,
-                        task_prs,
-                        notes,
-                        runs,
-                        prs,
-                        refresh,
-                        after_note,
-                        after_merge,
-                    };
-                    // A tab's panel is made on its first visit and kept, hidden while
-                    // another shows, so what was typed in it stays.
-                    let panel = move |name: &'static str, content: fn(Panel) -> AnyView| {
-                        let opened = Memo::new(move |was: Option<&bool>| {
-                            was == Some(&true) || tab.get() == name
-                        });
-                        let parts = parts.clone();
-                        move || {
-                            opened
-                                .get()
-                                .then(|| {
-                                    view! {
-                                        <div
-                                            role="tabpanel"
-                                            id=format!("panel-{name}")
-                                            aria-labelledby=format!("tab-{name}")
-                                            hidden=move || tab.get() != name
-                                        >
-                                            {content(parts.clone())}
-                                        </div>
-                                    }
-                                })
-                        }
-                    };
-                    let select = select.clone();
-                    view! {
-                        <MissionHead mission=detail />
-                        <CloseMission mission=detail refresh />
-                        <div class="tabs" role="tablist">
-                            {TABS
-                                .iter()
-                                .map(|&(name, label)| {
-                                    let select = select.clone();
-                                    view! {
-                                        <button
-                                            role="tab"
-                                            id=format!("tab-{name}")
-                                            aria-controls=format!("panel-{name}")
-                                            data-testid=format!("tab-{name}")
-                                            aria-selected=move || (tab.get() == name).to_string()
-                                            on:click=move |_| select(name)
-                                        >
-                                            {label}
-                                        </button>
-                                    }
-                                })
-                                .collect_view()}
-                        </div>
-                        {panel("feed", feed_tab)}
-                        // The work comes first — open tasks, then the PRs — and how the mission
-                        // is set up has its own tab.
-                        {panel("overview", overview_tab)}
-                        {panel("settings", settings_tab)}
-                    }
-                }
+                {mission_detail(detail, reads)}
             </Polled>
         </section>
     }

@@ -26,8 +26,7 @@ pub fn MissionsPage() -> impl IntoView {
                 creating
                     .get()
                     .then(|| view! { <NewMission on_cancel=move |()| creating.set(false) /> })
-            }}
-            <Polled read=missions loading="Loading missions…" let:list>
+            }} <Polled read=missions loading="Loading missions…" let:list>
                 <MissionGroups list shown creating />
             </Polled>
         </section>

@@ -28,9 +28,9 @@ fn workspace_page(id: String) -> impl IntoView {
             <Polled read=data loading="Loading the workspace…" let:workspace>
                 <h1 data-testid="workspace-name">{move || workspace.with(|w| w.name.clone())}</h1>
                 <p class="muted">
-                    {move || workspace.with(|w| w.repo.clone().unwrap_or_else(|| "No repository".into()))}
-                    " · "
-                    <a href=format!("/missions?workspace={id}")>"Its missions"</a>
+                    {move || {
+                        workspace.with(|w| w.repo.clone().unwrap_or_else(|| "No repository".into()))
+                    }} " · " <a href=format!("/missions?workspace={id}")>"Its missions"</a>
                 </p>
                 <WorkspacePolicy workspace refresh />
                 <MergeSettings workspace refresh />

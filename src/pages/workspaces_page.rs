@@ -13,6 +13,9 @@ use leptos::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+const WHAT_A_WORKSPACE_IS: &str = "A workspace is a repository your agents work in; Buildd \
+                                   creates one when a runner links a repository.";
+
 #[component]
 pub fn WorkspacesPage() -> impl IntoView {
     page_title(|| Some("Workspaces".into()));
@@ -40,24 +43,23 @@ pub fn WorkspacesPage() -> impl IntoView {
         };
         move || {
             if empty.get() {
-                view! {
-                    <EmptyState
-                        title="No workspaces yet."
-                        detail="A workspace is a repository your agents work in; Buildd creates one when a runner links a repository."
-                    />
-                }
+                view! { <EmptyState title="No workspaces yet." detail=WHAT_A_WORKSPACE_IS /> }
                     .into_any()
             } else {
                 view! {
                     <ul class="rows">
                         <For
-                            each=move || list.with(|l| l.workspaces.iter().map(|w| w.id.clone()).collect::<Vec<_>>())
+                            each=move || {
+                                list.with(|l| {
+                                    l.workspaces.iter().map(|w| w.id.clone()).collect::<Vec<_>>()
+                                })
+                            }
                             key=String::clone
                             children=row
                         />
                     </ul>
                 }
-                    .into_any()
+                .into_any()
             }
         }
     };

@@ -141,7 +141,10 @@ fn serve(env: &tools::Env, args: &[String]) -> Result<(), String> {
 fn test(env: &tools::Env) -> Result<(), String> {
     tools::ensure_web(env)?;
     tools::ensure_browser()?;
+    tools::ensure_leptosfmt(env)?;
     run(env, "cargo", &["fmt", "--all", "--", "--check"])?;
+    // The view! macros, which rustfmt leaves alone (leptosfmt.toml).
+    run(env, "leptosfmt", &["--check", "--quiet", "src"])?;
     imports::lint()?;
     run(
         env,

@@ -43,6 +43,15 @@ fn waits_for(mission: &ClientMission, step: LoopStep, progress: &MissionProgress
     }
 }
 
+/// The class of `step`'s place in the strip of a mission at `at`.
+fn step_class(step: LoopStep, at: LoopStep) -> &'static str {
+    match step.cmp(&at) {
+        std::cmp::Ordering::Less => "step step--past",
+        std::cmp::Ordering::Equal => "step step--current",
+        std::cmp::Ordering::Greater => "step",
+    }
+}
+
 /// What a row shows of its mission.
 #[derive(Clone, PartialEq)]
 struct Row {
@@ -86,11 +95,8 @@ pub fn MissionRow(
             let strip = LoopStep::ALL
                 .iter()
                 .map(|s| {
-                    view! {
-                        <span class="step" class:step--current=*s == r.step class:step--past=*s < r.step>
-                            {format!("{} {}", s.number(), s.label())}
-                        </span>
-                    }
+                    let label = format!("{} {}", s.number(), s.label());
+                    view! { <span class=step_class(*s, r.step)>{label}</span> }
                 })
                 .collect_view();
             view! {
@@ -113,7 +119,8 @@ pub fn MissionRow(
                 >
                     {strip}
                 </div>
-                {(r.progress.total_tasks > 0).then(|| view! { <ProgressBar progress=r.progress /> })}
+                {(r.progress.total_tasks > 0)
+                    .then(|| view! { <ProgressBar progress=r.progress /> })}
                 <p class="muted small" data-testid="waits-for">
                     {r.waits}
                 </p>
@@ -122,8 +129,9 @@ pub fn MissionRow(
     };
     view! {
         <li
-            class="command-row"
-            class:command-row--selected=move || selected.get()
+            class=move || {
+                if selected.get() { "command-row command-row--selected" } else { "command-row" }
+            }
             aria-current=move || selected.get().then_some("true")
             data-testid="command-row"
             data-href=href

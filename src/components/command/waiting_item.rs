@@ -215,14 +215,20 @@ pub fn WaitingItem(item: Memo<WaitItem>, refresh: Callback<()>) -> impl IntoView
         <li data-testid="waiting-item">
             <div class="waiting__line">
                 <span class="chip chip--outline">{kind_label(kind)}</span>
-                <a href=move || item.with(|i| i.href.clone())>
-                    {move || item.with(|i| i.title.clone())}
-                </a>
+                <a href=move || {
+                    item.with(|i| i.href.clone())
+                }>{move || item.with(|i| i.title.clone())}</a>
                 {move || mission().map(|m| view! { <span class="muted small">{m}</span> })}
                 {move || {
                     let age = age();
                     (!age.is_empty())
-                        .then(|| view! { <span class="muted small" data-testid="waiting-age">{age}</span> })
+                        .then(|| {
+                            view! {
+                                <span class="muted small" data-testid="waiting-age">
+                                    {age}
+                                </span>
+                            }
+                        })
                 }}
             </div>
             <div class="waiting__actions">{actions}</div>

@@ -61,9 +61,14 @@ pub fn CloseMission(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) ->
     });
     let planned_nothing = Memo::new(move |_| {
         mission.with(|m| {
-            planned_nothing(&m.tasks).filter(|_| active.get()).map(|summary| {
-                format!("The organizer's last run planned nothing: {summary} It plans again after a note, Run or a check-in.")
-            })
+            planned_nothing(&m.tasks)
+                .filter(|_| active.get())
+                .map(|summary| {
+                    format!(
+                    "The organizer's last run planned nothing: {summary} It plans again after a \
+                     note, Run or a check-in."
+                )
+                })
         })
     });
     let warning = Memo::new(move |_| {
@@ -106,10 +111,16 @@ pub fn CloseMission(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) ->
                 {move || {
                     planned_nothing
                         .get()
-                        .map(|p| view! { <p class="muted small" data-testid="planned-nothing">{p}</p> })
+                        .map(|p| {
+                            view! {
+                                <p class="muted small" data-testid="planned-nothing">
+                                    {p}
+                                </p>
+                            }
+                        })
                 }}
             }
-                .into_any()
+            .into_any()
         }
     };
     let actions = move || {
@@ -131,17 +142,35 @@ pub fn CloseMission(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) ->
                     {move || {
                         warning
                             .get()
-                            .map(|w| view! { <p class="notice notice--warn" data-testid="close-warning">{w}</p> })
+                            .map(|w| {
+                                view! {
+                                    <p class="notice notice--warn" data-testid="close-warning">
+                                        {w}
+                                    </p>
+                                }
+                            })
                     }}
-                    {move || close.error().map(|e| view! { <p class="form__error" role="alert">{e}</p> })}
+                    {move || {
+                        close
+                            .error()
+                            .map(|e| {
+                                view! {
+                                    <p class="form__error" role="alert">
+                                        {e}
+                                    </p>
+                                }
+                            })
+                    }}
                 </Confirm>
             }
-                .into_any()
+            .into_any()
         } else {
             view! {
                 <div class="actions">
                     <button
-                        class=move || if dormant.get() { "button button--primary" } else { "button" }
+                        class=move || {
+                            if dormant.get() { "button button--primary" } else { "button" }
+                        }
                         data-testid="close-mission-button"
                         on:click=move |_| {
                             close.clear();
@@ -152,15 +181,20 @@ pub fn CloseMission(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) ->
                     </button>
                 </div>
             }
-                .into_any()
+            .into_any()
         }
     };
     move || {
         shown.get().then(|| {
             view! {
                 <section
-                    class="card close-mission"
-                    class:close-mission--dormant=dormant
+                    class=move || {
+                        if dormant.get() {
+                            "card close-mission close-mission--dormant"
+                        } else {
+                            "card close-mission"
+                        }
+                    }
                     data-testid="close-mission"
                 >
                     {head}

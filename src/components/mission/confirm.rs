@@ -19,7 +19,12 @@ pub fn Confirm(
     children: Children,
 ) -> impl IntoView {
     view! {
-        <div class="confirm" role="alertdialog" aria-labelledby=labelled_by data-testid=format!("{name}-confirm")>
+        <div
+            class="confirm"
+            role="alertdialog"
+            aria-labelledby=labelled_by
+            data-testid=format!("{name}-confirm")
+        >
             {children()}
             <div class="actions">
                 <button
@@ -30,7 +35,9 @@ pub fn Confirm(
                 >
                     {move || if busy.get() { working } else { confirm }}
                 </button>
-                <button class="button" on:click=move |_| on_cancel.run(())>"Cancel"</button>
+                <button class="button" on:click=move |_| on_cancel.run(())>
+                    "Cancel"
+                </button>
             </div>
         </div>
     }

@@ -131,6 +131,13 @@ pub fn Feed(
             read_older.dispatch(cursor);
         }
     };
+    let older_label = move || {
+        if read_older.busy() {
+            "Loading..."
+        } else {
+            "Show older"
+        }
+    };
     let reply = Reply {
         mission_id,
         busy,
@@ -199,16 +206,20 @@ pub fn Feed(
                 return view! {
                     <div class="panel-state panel-state--empty">
                         <p class="panel-state__title">"No feed activity yet"</p>
-                        <p class="muted">"Agent decisions, questions, and updates will appear here"</p>
+                        <p class="muted">
+                            "Agent decisions, questions, and updates will appear here"
+                        </p>
                     </div>
                 }
-                    .into_any();
+                .into_any();
             }
             let thread = thread.clone();
             view! {
                 <ul class="notes">
                     <For
-                        each=move || threads.with(|t| t.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>())
+                        each=move || {
+                            threads.with(|t| t.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>())
+                        }
                         key=String::clone
                         children=thread
                     />
@@ -216,7 +227,13 @@ pub fn Feed(
                 {move || {
                     read_older
                         .error()
-                        .map(|e| view! { <p class="form__error" role="alert" data-testid="older-error">{e}</p> })
+                        .map(|e| {
+                            view! {
+                                <p class="form__error" role="alert" data-testid="older-error">
+                                    {e}
+                                </p>
+                            }
+                        })
                 }}
                 {move || {
                     more.get()
@@ -229,14 +246,14 @@ pub fn Feed(
                                         prop:disabled=move || read_older.busy()
                                         on:click=load_older
                                     >
-                                        {move || if read_older.busy() { "Loading..." } else { "Show older" }}
+                                        {older_label}
                                     </button>
                                 </div>
                             }
                         })
                 }}
             }
-                .into_any()
+            .into_any()
         }
     };
     view! {
@@ -255,7 +272,13 @@ pub fn Feed(
                 />
                 {move || {
                     send.error()
-                        .map(|e| view! { <p class="form__error" role="alert" data-testid="guidance-error">{e}</p> })
+                        .map(|e| {
+                            view! {
+                                <p class="form__error" role="alert" data-testid="guidance-error">
+                                    {e}
+                                </p>
+                            }
+                        })
                 }}
                 <div class="actions">
                     <button

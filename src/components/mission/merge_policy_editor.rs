@@ -43,7 +43,10 @@ pub fn MergePolicyEditor(mission: Memo<ClientMission>, refresh: Callback<()>) ->
                         .map(|w| {
                             view! {
                                 " · "
-                                <a href=format!("/workspaces/{w}") data-testid="workspace-settings-link">
+                                <a
+                                    href=format!("/workspaces/{w}")
+                                    data-testid="workspace-settings-link"
+                                >
                                     "Workspace settings"
                                 </a>
                             }
@@ -76,7 +79,10 @@ pub fn MergePolicyEditor(mission: Memo<ClientMission>, refresh: Callback<()>) ->
                     view! {
                         <PolicyForm
                             state
-                            inherit_label=format!("Inherit (workspace default: {})", inherited.get_untracked())
+                            inherit_label=format!(
+                                "Inherit (workspace default: {})",
+                                inherited.get_untracked(),
+                            )
                             override_label="Override for this mission"
                             reset=true
                         />

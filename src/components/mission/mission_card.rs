@@ -52,7 +52,8 @@ pub fn MissionCard(mission: Memo<ClientMission>) -> impl IntoView {
                 <span data-testid="mission-mode">{mode}</span>
                 {workspace.map(|w| view! { <span>{w}</span> })}
                 {next_check_in.map(|t| view! { <span>{format!("next check-in {t}")}</span> })}
-                {(!activity.is_empty()).then(|| view! { <span>{format!("{last} {activity}")}</span> })}
+                {(!activity.is_empty())
+                    .then(|| view! { <span>{format!("{last} {activity}")}</span> })}
             }
         })
     };
@@ -95,8 +96,7 @@ pub fn MissionCard(mission: Memo<ClientMission>) -> impl IntoView {
                     })
             }}
             <div class="mission-card__meta muted small">
-                {move || health.get().map(|health| view! { <HealthChip health /> })}
-                {meta}
+                {move || health.get().map(|health| view! { <HealthChip health /> })} {meta}
             </div>
         </article>
     }

@@ -46,6 +46,8 @@ fn grouped(list: &ClientMissionList, shown: &ListView) -> Vec<(MissionGroup, Vec
     groups.into_iter().collect()
 }
 
+const NO_MISSIONS: &str = "Create one with New mission: a goal your agents plan and work toward.";
+
 /// What the list says where it shows no group.
 #[derive(Clone, Copy, PartialEq)]
 enum Body {
@@ -137,13 +139,7 @@ pub fn MissionGroups(
         </header>
         {move || match body.get() {
             Body::NoMissions => {
-                view! {
-                    <EmptyState
-                        title="No missions yet."
-                        detail="Create one with New mission: a goal your agents plan and work toward."
-                    />
-                }
-                    .into_any()
+                view! { <EmptyState title="No missions yet." detail=NO_MISSIONS /> }.into_any()
             }
             Body::NoneInView => {
                 view! {

@@ -12,6 +12,9 @@ use buildd_core::{compute_progress, MissionStatus};
 use leptos::prelude::*;
 use std::sync::Arc;
 
+const STARTS_ON_APPROVAL: &str = "Its steps start once a person approves the plan; sending \
+                                  it back asks for a revision.";
+
 #[component]
 pub fn MissionHead(mission: Memo<Arc<ClientMission>>) -> impl IntoView {
     let progress = Memo::new(move |_| mission.with(|m| compute_progress(&m.status, &m.tasks)));
@@ -48,7 +51,10 @@ pub fn MissionHead(mission: Memo<Arc<ClientMission>>) -> impl IntoView {
                         .get()
                         .map(|s| {
                             view! {
-                                <span class="chip chip--outline chip--muted" data-testid="mission-status">
+                                <span
+                                    class="chip chip--outline chip--muted"
+                                    data-testid="mission-status"
+                                >
                                     {format!("status: {s}")}
                                 </span>
                             }
@@ -57,7 +63,9 @@ pub fn MissionHead(mission: Memo<Arc<ClientMission>>) -> impl IntoView {
                 {move || {
                     workspace
                         .get()
-                        .map(|w| view! { <span class="muted small">{format!("workspace {w}")}</span> })
+                        .map(|w| {
+                            view! { <span class="muted small">{format!("workspace {w}")}</span> }
+                        })
                 }}
             </div>
             {move || {
@@ -65,7 +73,10 @@ pub fn MissionHead(mission: Memo<Arc<ClientMission>>) -> impl IntoView {
                     .get()
                     .map(|d| {
                         view! {
-                            <div class="mission-head__description" data-testid="mission-description">
+                            <div
+                                class="mission-head__description"
+                                data-testid="mission-description"
+                            >
                                 <Markdown source=d />
                             </div>
                         }
@@ -79,11 +90,7 @@ pub fn MissionHead(mission: Memo<Arc<ClientMission>>) -> impl IntoView {
                     view! {
                         <section class="card plan-waiting" data-testid="plan-awaiting-review">
                             <h2 class="card__title">"Plan awaiting review"</h2>
-                            <p>
-                                {format!(
-                                    "{title} finished planning. Its steps start once a person approves the plan; sending it back asks for a revision.",
-                                )}
-                            </p>
+                            <p>{format!("{title} finished planning. {STARTS_ON_APPROVAL}")}</p>
                             <a class="button button--primary" href=format!("/tasks/{id}")>
                                 "Review the plan"
                             </a>

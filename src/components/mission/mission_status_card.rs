@@ -43,6 +43,9 @@ fn offered(from: &MissionStatus) -> Vec<(&'static str, &'static str, &'static st
     actions
 }
 
+const PERSON_CLOSES: &str = "A person closes it: once its work is done it waits for Close \
+                             mission, and its PRs wait for a person";
+
 #[component]
 pub fn MissionStatusCard(mission: Memo<ClientMission>, refresh: Callback<()>) -> impl IntoView {
     let id = mission.with_untracked(|m| m.id.clone());
@@ -126,7 +129,7 @@ pub fn MissionStatusCard(mission: Memo<ClientMission>, refresh: Callback<()>) ->
                         review.dispatch(event_target_checked(&ev));
                     }
                 />
-                "A person closes it: once its work is done it waits for Close mission, and its PRs wait for a person"
+                {PERSON_CLOSES}
             </label>
             <ul class="status-actions">{buttons}</ul>
             {move || {

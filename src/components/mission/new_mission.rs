@@ -116,71 +116,157 @@ pub fn NewMission(
             <h2 class="card__title">"New mission"</h2>
             <form class="form" on:submit=submit novalidate>
                 <div class="field">
-                    <label class="field__label" for="mission-title">"Title"</label>
-                    <input id="mission-title" data-testid="new-mission-title" autofocus
+                    <label class="field__label" for="mission-title">
+                        "Title"
+                    </label>
+                    <input
+                        id="mission-title"
+                        data-testid="new-mission-title"
+                        autofocus
                         aria-describedby="mission-title-error"
                         aria-invalid=move || title_error.get().to_string()
                         prop:value=move || draft.with(|d| d.title.clone())
-                        on:input=move |ev| { title_error.set(false); set(|d, v| d.title = v)(ev) } />
-                    {move || title_error.get().then(|| view! {
-                        <p class="form__error" id="mission-title-error" data-testid="new-mission-title-error">"Give the mission a title."</p>
-                    })}
+                        on:input=move |ev| {
+                            title_error.set(false);
+                            set(|d, v| d.title = v)(ev)
+                        }
+                    />
+                    {move || {
+                        title_error
+                            .get()
+                            .then(|| {
+                                view! {
+                                    <p
+                                        class="form__error"
+                                        id="mission-title-error"
+                                        data-testid="new-mission-title-error"
+                                    >
+                                        "Give the mission a title."
+                                    </p>
+                                }
+                            })
+                    }}
                 </div>
                 <div class="field">
-                    <label class="field__label" for="mission-description">"Goal"</label>
-                    <p class="field__hint" id="mission-description-hint">"What done looks like, for the organizer that plans it. Markdown."</p>
-                    <textarea id="mission-description" rows="4" data-testid="new-mission-description"
+                    <label class="field__label" for="mission-description">
+                        "Goal"
+                    </label>
+                    <p class="field__hint" id="mission-description-hint">
+                        "What done looks like, for the organizer that plans it. Markdown."
+                    </p>
+                    <textarea
+                        id="mission-description"
+                        rows="4"
+                        data-testid="new-mission-description"
                         aria-describedby="mission-description-hint"
                         prop:value=move || draft.with(|d| d.description.clone())
-                        on:input=set(|d, v| d.description = v)></textarea>
+                        on:input=set(|d, v| d.description = v)
+                    ></textarea>
                 </div>
                 <div class="field">
-                    <label class="field__label" for="mission-workspace">"Workspace"</label>
+                    <label class="field__label" for="mission-workspace">
+                        "Workspace"
+                    </label>
                     {move || match workspaces.get() {
-                        None => view! { <p class="muted small">"Loading workspaces…"</p> }.into_any(),
-                        Some(Err(e)) => view! { <p class="form__error">{format!("The workspaces could not be read: {e}")}</p> }.into_any(),
-                        Some(Ok(list)) => view! {
-                            <select id="mission-workspace" data-testid="new-mission-workspace"
-                                prop:value=move || draft.with(|d| d.workspace.clone())
-                                on:change=set(|d, v| d.workspace = v)>
-                                {list.workspaces.into_iter().map(|w| view! { <option value=w.id.clone()>{w.name}</option> }).collect_view()}
-                            </select>
-                        }.into_any(),
+                        None => {
+                            view! { <p class="muted small">"Loading workspaces…"</p> }.into_any()
+                        }
+                        Some(Err(e)) => {
+                            view! {
+                                <p class="form__error">
+                                    {format!("The workspaces could not be read: {e}")}
+                                </p>
+                            }
+                                .into_any()
+                        }
+                        Some(Ok(list)) => {
+                            view! {
+                                <select
+                                    id="mission-workspace"
+                                    data-testid="new-mission-workspace"
+                                    prop:value=move || draft.with(|d| d.workspace.clone())
+                                    on:change=set(|d, v| d.workspace = v)
+                                >
+                                    {list
+                                        .workspaces
+                                        .into_iter()
+                                        .map(|w| {
+                                            view! { <option value=w.id.clone()>{w.name}</option> }
+                                        })
+                                        .collect_view()}
+                                </select>
+                            }
+                                .into_any()
+                        }
                     }}
                 </div>
                 <fieldset class="choices">
                     <legend class="field__label">"How it is worked"</legend>
                     <label class="checkbox">
-                        <input type="radio" name="mission-mode" data-testid="new-mission-auto"
+                        <input
+                            type="radio"
+                            name="mission-mode"
+                            data-testid="new-mission-auto"
                             prop:checked=move || draft.with(|d| !d.manual)
-                            on:change=move |_| draft.update(|d| d.manual = false) />
+                            on:change=move |_| draft.update(|d| d.manual = false)
+                        />
                         "Auto: the organizer plans each next step as work finishes"
                     </label>
-                    <label class="checkbox checkbox--nested" class:hidden=move || draft.with(|d| d.manual)>
-                        <input type="checkbox" data-testid="new-mission-check-ins"
+                    <label
+                        class="checkbox checkbox--nested"
+                        class:hidden=move || draft.with(|d| d.manual)
+                    >
+                        <input
+                            type="checkbox"
+                            data-testid="new-mission-check-ins"
                             prop:checked=move || draft.with(|d| d.check_ins)
-                            on:change=checked(|d, on| d.check_ins = on) />
+                            on:change=checked(|d, on| d.check_ins = on)
+                        />
                         "Hourly check-ins restart it when it stalls"
                     </label>
                     <label class="checkbox">
-                        <input type="radio" name="mission-mode" data-testid="new-mission-manual"
+                        <input
+                            type="radio"
+                            name="mission-mode"
+                            data-testid="new-mission-manual"
                             prop:checked=move || draft.with(|d| d.manual)
-                            on:change=move |_| draft.update(|d| d.manual = true) />
+                            on:change=move |_| draft.update(|d| d.manual = true)
+                        />
                         "Manual: it plans when you ask"
                     </label>
                 </fieldset>
                 <label class="checkbox">
-                    <input type="checkbox" data-testid="new-mission-requires-review"
+                    <input
+                        type="checkbox"
+                        data-testid="new-mission-requires-review"
                         prop:checked=move || draft.with(|d| d.requires_review)
-                        on:change=checked(|d, on| d.requires_review = on) />
+                        on:change=checked(|d, on| d.requires_review = on)
+                    />
                     "A person closes it: once its work is done it waits for Close mission"
                 </label>
-                {move || create.error().map(|e| view! { <p class="form__error" role="alert" data-testid="new-mission-error">{e}</p> })}
+                {move || {
+                    create
+                        .error()
+                        .map(|e| {
+                            view! {
+                                <p class="form__error" role="alert" data-testid="new-mission-error">
+                                    {e}
+                                </p>
+                            }
+                        })
+                }}
                 <div class="actions">
-                    <button class="button button--primary" type="submit" data-testid="create-mission" prop:disabled=move || create.busy()>
+                    <button
+                        class="button button--primary"
+                        type="submit"
+                        data-testid="create-mission"
+                        prop:disabled=move || create.busy()
+                    >
                         {move || if create.busy() { "Creating…" } else { "Create mission" }}
                     </button>
-                    <button class="button" type="button" on:click=move |_| on_cancel.run(())>"Cancel"</button>
+                    <button class="button" type="button" on:click=move |_| on_cancel.run(())>
+                        "Cancel"
+                    </button>
                 </div>
             </form>
         </section>

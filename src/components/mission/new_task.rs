@@ -56,51 +56,121 @@ pub fn NewTask(
         create.dispatch(body);
     };
     view! {
-        {move || created.get().filter(|_| !open.get()).map(|t| view! {
-            <p class="notice" role="status" data-testid="task-created">{format!("Task “{t}” filed: it runs once a runner claims it.")}</p>
-        })}
-        {move || if open.get() {
-            let submit = submit.clone();
-            view! {
-                <form class="form card" data-testid="new-task" on:submit=submit novalidate>
-                    <h3 class="card__title">"New task"</h3>
-                    <div class="field">
-                        <label class="field__label" for="task-title">"Title"</label>
-                        <input id="task-title" data-testid="new-task-title" autofocus
-                            aria-describedby="task-title-error"
-                            aria-invalid=move || title_error.get().to_string()
-                            prop:value=move || draft.with(|d| d.title.clone())
-                            on:input=move |ev| { title_error.set(false); let v = event_target_value(&ev); draft.update(|d| d.title = v) } />
-                        {move || title_error.get().then(|| view! {
-                            <p class="form__error" id="task-title-error" data-testid="new-task-title-error">"Give the task a title."</p>
-                        })}
-                    </div>
-                    <div class="field">
-                        <label class="field__label" for="task-description">"What to do"</label>
-                        <textarea id="task-description" rows="3" data-testid="new-task-description"
-                            prop:value=move || draft.with(|d| d.description.clone())
-                            on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| d.description = v) }></textarea>
-                    </div>
-                    {move || create.error().map(|e| view! { <p class="form__error" role="alert" data-testid="new-task-error">{e}</p> })}
+        {move || {
+            created
+                .get()
+                .filter(|_| !open.get())
+                .map(|t| {
+                    view! {
+                        <p class="notice" role="status" data-testid="task-created">
+                            {format!("Task “{t}” filed: it runs once a runner claims it.")}
+                        </p>
+                    }
+                })
+        }}
+        {move || {
+            if open.get() {
+                let submit = submit.clone();
+                view! {
+                    <form class="form card" data-testid="new-task" on:submit=submit novalidate>
+                        <h3 class="card__title">"New task"</h3>
+                        <div class="field">
+                            <label class="field__label" for="task-title">
+                                "Title"
+                            </label>
+                            <input
+                                id="task-title"
+                                data-testid="new-task-title"
+                                autofocus
+                                aria-describedby="task-title-error"
+                                aria-invalid=move || title_error.get().to_string()
+                                prop:value=move || draft.with(|d| d.title.clone())
+                                on:input=move |ev| {
+                                    title_error.set(false);
+                                    let v = event_target_value(&ev);
+                                    draft.update(|d| d.title = v)
+                                }
+                            />
+                            {move || {
+                                title_error
+                                    .get()
+                                    .then(|| {
+                                        view! {
+                                            <p
+                                                class="form__error"
+                                                id="task-title-error"
+                                                data-testid="new-task-title-error"
+                                            >
+                                                "Give the task a title."
+                                            </p>
+                                        }
+                                    })
+                            }}
+                        </div>
+                        <div class="field">
+                            <label class="field__label" for="task-description">
+                                "What to do"
+                            </label>
+                            <textarea
+                                id="task-description"
+                                rows="3"
+                                data-testid="new-task-description"
+                                prop:value=move || draft.with(|d| d.description.clone())
+                                on:input=move |ev| {
+                                    let v = event_target_value(&ev);
+                                    draft.update(|d| d.description = v)
+                                }
+                            ></textarea>
+                        </div>
+                        {move || {
+                            create
+                                .error()
+                                .map(|e| {
+                                    view! {
+                                        <p
+                                            class="form__error"
+                                            role="alert"
+                                            data-testid="new-task-error"
+                                        >
+                                            {e}
+                                        </p>
+                                    }
+                                })
+                        }}
+                        <div class="actions">
+                            <button
+                                class="button button--primary"
+                                type="submit"
+                                data-testid="create-task"
+                                prop:disabled=move || create.busy()
+                            >
+                                {move || if create.busy() { "Filing…" } else { "File task" }}
+                            </button>
+                            <button class="button" type="button" on:click=move |_| open.set(false)>
+                                "Cancel"
+                            </button>
+                        </div>
+                    </form>
+                }
+                    .into_any()
+            } else {
+                view! {
                     <div class="actions">
-                        <button class="button button--primary" type="submit" data-testid="create-task" prop:disabled=move || create.busy()>
-                            {move || if create.busy() { "Filing…" } else { "File task" }}
+                        <button
+                            class="button"
+                            data-testid="open-new-task"
+                            on:click=move |_| {
+                                created.set(None);
+                                create.clear();
+                                open.set(true);
+                            }
+                        >
+                            "New task"
                         </button>
-                        <button class="button" type="button" on:click=move |_| open.set(false)>"Cancel"</button>
                     </div>
-                </form>
+                }
+                    .into_any()
             }
-            .into_any()
-        } else {
-            view! {
-                <div class="actions">
-                    <button class="button" data-testid="open-new-task"
-                        on:click=move |_| { created.set(None); create.clear(); open.set(true); }>
-                        "New task"
-                    </button>
-                </div>
-            }
-            .into_any()
         }}
     }
 }

@@ -73,11 +73,14 @@ pub fn Note(note: Memo<MissionNote>, reply: Reply) -> impl IntoView {
                     return None;
                 }
                 if !open_question.get() {
-                    return Some(view! {
-                        <p class="small" data-testid="note-options">
-                            {format!("Options: {}", options.join(" · "))}
-                        </p>
-                    }.into_any());
+                    return Some(
+                        view! {
+                            <p class="small" data-testid="note-options">
+                                {format!("Options: {}", options.join(" · "))}
+                            </p>
+                        }
+                        .into_any(),
+                    );
                 }
                 let buttons = options
                     .iter()
@@ -86,8 +89,11 @@ pub fn Note(note: Memo<MissionNote>, reply: Reply) -> impl IntoView {
                         let (answer, text) = (answer.clone(), option.clone());
                         view! {
                             <button
-                                class="button button--small"
-                                class:button--primary=is_default
+                                class=if is_default {
+                                    "button button--small button--primary"
+                                } else {
+                                    "button button--small"
+                                }
                                 data-testid="note-option"
                                 prop:disabled=busy
                                 on:click=move |_| answer(text.clone())
@@ -98,7 +104,14 @@ pub fn Note(note: Memo<MissionNote>, reply: Reply) -> impl IntoView {
                         }
                     })
                     .collect_view();
-                Some(view! { <div class="actions note__options" data-testid="note-options">{buttons}</div> }.into_any())
+                Some(
+                    view! {
+                        <div class="actions note__options" data-testid="note-options">
+                            {buttons}
+                        </div>
+                    }
+                    .into_any(),
+                )
             })
         }
     };
@@ -107,7 +120,13 @@ pub fn Note(note: Memo<MissionNote>, reply: Reply) -> impl IntoView {
             default
                 .clone()
                 .filter(|_| options.is_empty() || !open_question.get())
-                .map(|d| view! { <p class="small muted" data-testid="note-default">{format!("Default: {d}")}</p> })
+                .map(|d| {
+                    view! {
+                        <p class="small muted" data-testid="note-default">
+                            {format!("Default: {d}")}
+                        </p>
+                    }
+                })
         })
     };
     let form = {
@@ -133,7 +152,13 @@ pub fn Note(note: Memo<MissionNote>, reply: Reply) -> impl IntoView {
                     />
                     {move || {
                         send.error()
-                            .map(|e| view! { <p class="form__error" role="alert" data-testid="reply-error">{e}</p> })
+                            .map(|e| {
+                                view! {
+                                    <p class="form__error" role="alert" data-testid="reply-error">
+                                        {e}
+                                    </p>
+                                }
+                            })
                     }}
                     <div class="actions">
                         <button
@@ -199,24 +224,44 @@ pub fn Note(note: Memo<MissionNote>, reply: Reply) -> impl IntoView {
         })
     };
     view! {
-        <li class="note" class:note--question=open_question data-testid="note">
+        <li
+            class=move || if open_question.get() { "note note--question" } else { "note" }
+            data-testid="note"
+        >
             <div class="note__head small">
                 <span class="chip chip--outline">{kind_label(&kind)}</span>
                 <span>{who}</span>
                 <span class="muted">{move || note.with(|n| time_ago(Some(&n.created_at)))}</span>
-                {question.then(|| view! {
-                    <span class="muted">{move || note.with(|n| format!("· {}", n.status))}</span>
-                })}
+                {question
+                    .then(|| {
+                        view! {
+                            <span class="muted">
+                                {move || note.with(|n| format!("· {}", n.status))}
+                            </span>
+                        }
+                    })}
             </div>
             // A note with a body has a heading; a person's short note is its words alone.
             {move || match body.get() {
-                Some(body) => view! {
-                    <p class="note__title"><strong><InlineMarkdown source=title /></strong></p>
-                    <Markdown source=body />
-                }.into_any(),
-                None => view! {
-                    <p class="note__title"><InlineMarkdown source=title /></p>
-                }.into_any(),
+                Some(body) => {
+                    view! {
+                        <p class="note__title">
+                            <strong>
+                                <InlineMarkdown source=title />
+                            </strong>
+                        </p>
+                        <Markdown source=body />
+                    }
+                        .into_any()
+                }
+                None => {
+                    view! {
+                        <p class="note__title">
+                            <InlineMarkdown source=title />
+                        </p>
+                    }
+                        .into_any()
+                }
             }}
             {choices}
             {default}

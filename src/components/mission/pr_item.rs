@@ -76,7 +76,8 @@ pub fn PrItem(
             (!p.evaluation.reasons.is_empty()).then(|| {
                 view! {
                     <ul class="pr__reasons">
-                        {p.evaluation
+                        {p
+                            .evaluation
                             .reasons
                             .iter()
                             .map(|r| view! { <li data-testid="pr-reason">{r.clone()}</li> })
@@ -172,7 +173,9 @@ pub fn PrItem(
             <div class="pr__head">
                 {link}
                 <span class="pr__title">
-                    {move || pr.with(|p| p.title.clone().unwrap_or_else(|| format!("PR #{number}")))}
+                    {move || {
+                        pr.with(|p| p.title.clone().unwrap_or_else(|| format!("PR #{number}")))
+                    }}
                 </span>
                 <span class=move || format!("chip chip--{}", state.get().1) data-testid="pr-state">
                     {move || state.get().0}
@@ -184,9 +187,13 @@ pub fn PrItem(
             <p class="muted small">
                 {move || {
                     pr.with(size_line)
-                        .map(|size| view! { <span data-testid="pr-size">{size}</span> " · " })
-                }}
-                {move || pr.with(|p| p.policy.reason.clone())}
+                        .map(|size| {
+                            view! {
+                                <span data-testid="pr-size">{size}</span>
+                                " · "
+                            }
+                        })
+                }} {move || pr.with(|p| p.policy.reason.clone())}
             </p>
             {move || open.get().then(|| view! { <PrChecks pr /> })}
             <PrReviewLine pr />
@@ -196,7 +203,13 @@ pub fn PrItem(
             {move || {
                 merge
                     .error()
-                    .map(|e| view! { <p class="form__error" role="alert" data-testid="merge-error">{e}</p> })
+                    .map(|e| {
+                        view! {
+                            <p class="form__error" role="alert" data-testid="merge-error">
+                                {e}
+                            </p>
+                        }
+                    })
             }}
         </li>
     }

@@ -50,7 +50,9 @@ fn listed(prs: Memo<Vec<PullRequest>>, refresh: Callback<()>) -> impl IntoView {
                     .then(|| {
                         view! {
                             <details class="prs-done" data-testid="prs-done">
-                                <summary>{move || format!("Merged or closed ({})", done.with(Vec::len))}</summary>
+                                <summary>
+                                    {move || format!("Merged or closed ({})", done.with(Vec::len))}
+                                </summary>
                                 <ul class="prs">
                                     <For each=move || done.get() key=|n| *n children=item />
                                 </ul>
@@ -59,7 +61,7 @@ fn listed(prs: Memo<Vec<PullRequest>>, refresh: Callback<()>) -> impl IntoView {
                     })
             }}
         }
-            .into_any()
+        .into_any()
     }
 }
 

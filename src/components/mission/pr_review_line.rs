@@ -46,7 +46,12 @@ pub fn PrReviewLine(#[prop(into)] pr: Signal<PullRequest>) -> impl IntoView {
                         <strong>{text}</strong>
                         {review
                             .reviewer_task_id
-                            .map(|t| view! { " · " <a href=format!("/tasks/{t}")>"reviewer task"</a> })}
+                            .map(|t| {
+                                view! {
+                                    " · "
+                                    <a href=format!("/tasks/{t}")>"reviewer task"</a>
+                                }
+                            })}
                     </p>
                     {(!review.reasons.is_empty())
                         .then(|| {
@@ -55,12 +60,16 @@ pub fn PrReviewLine(#[prop(into)] pr: Signal<PullRequest>) -> impl IntoView {
                                     {review
                                         .reasons
                                         .into_iter()
-                                        .map(|r| view! { <li data-testid="pr-review-reason">{r}</li> })
+                                        .map(|r| {
+                                            view! { <li data-testid="pr-review-reason">{r}</li> }
+                                        })
                                         .collect_view()}
                                 </ul>
                             }
                         })}
-                    {review.summary.map(|s| view! { <p class="muted small pr-review__summary">{s}</p> })}
+                    {review
+                        .summary
+                        .map(|s| view! { <p class="muted small pr-review__summary">{s}</p> })}
                 </div>
             }
         })

@@ -26,6 +26,30 @@ pub fn ProgressCard(
     #[prop(into)] status: Signal<MissionStatus>,
 ) -> impl IntoView {
     let empty = Memo::new(move |_| progress.with(|p| p.total_tasks == 0));
+    // Drawn again in place as the counts move.
+    let counts = move || {
+        progress.with(|p| {
+            view! {
+                <ProgressBar progress=p.clone() percent=false />
+                <p class="progress-card__subtitle" data-testid="progress-subtitle">
+                    {status.with(|s| subtitle(p, s))}
+                </p>
+                <ProgressLegend progress=p.clone() />
+            }
+        })
+    };
+    let body = move || {
+        if empty.get() {
+            view! {
+                <p class="muted" data-testid="progress-subtitle">
+                    "No deliverables yet: progress counts real work, not planning runs."
+                </p>
+            }
+            .into_any()
+        } else {
+            counts.into_any()
+        }
+    };
     view! {
         <section class="card progress-card" data-testid="progress-card">
             <div class="progress-card__head">
@@ -34,30 +58,7 @@ pub fn ProgressCard(
                     {move || format!("{}%", progress.with(|p| p.progress))}
                 </span>
             </div>
-            {move || {
-                if empty.get() {
-                    view! {
-                        <p class="muted" data-testid="progress-subtitle">
-                            "No deliverables yet: progress counts real work, not planning runs."
-                        </p>
-                    }
-                        .into_any()
-                } else {
-                    // Drawn again in place as the counts move.
-                    let counts = move || {
-                        progress.with(|p| {
-                            view! {
-                                <ProgressBar progress=p.clone() percent=false />
-                                <p class="progress-card__subtitle" data-testid="progress-subtitle">
-                                    {status.with(|s| subtitle(p, s))}
-                                </p>
-                                <ProgressLegend progress=p.clone() />
-                            }
-                        })
-                    };
-                    counts.into_any()
-                }
-            }}
+            {body}
         </section>
     }
 }

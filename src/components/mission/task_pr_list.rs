@@ -18,6 +18,9 @@ fn tone(stage: TaskPrStage) -> &'static str {
     }
 }
 
+const FROM_TASKS: &str = "This server does not list pull requests: these are read from the \
+                          tasks, without their checks or Merge.";
+
 #[component]
 pub fn TaskPrList(#[prop(into)] prs: Signal<Vec<TaskPr>>) -> impl IntoView {
     let empty = Memo::new(move |_| prs.with(Vec::is_empty));
@@ -45,10 +48,16 @@ pub fn TaskPrList(#[prop(into)] prs: Signal<Vec<TaskPr>>) -> impl IntoView {
             <li class="pr" data-testid="task-pr">
                 <div class="pr__head">
                     {link}
-                    <A href=pr.with_untracked(|pr| format!("/tasks/{}", pr.task_id)) attr:class="pr__title">
+                    <A
+                        href=pr.with_untracked(|pr| format!("/tasks/{}", pr.task_id))
+                        attr:class="pr__title"
+                    >
                         {move || pr.with(|pr| pr.task_title.clone())}
                     </A>
-                    <span class=move || format!("chip chip--{}", tone(stage())) data-testid="pr-state">
+                    <span
+                        class=move || format!("chip chip--{}", tone(stage()))
+                        data-testid="pr-state"
+                    >
                         {move || stage().label()}
                     </span>
                 </div>
@@ -57,7 +66,7 @@ pub fn TaskPrList(#[prop(into)] prs: Signal<Vec<TaskPr>>) -> impl IntoView {
     };
     view! {
         <p class="muted small" data-testid="not-offered">
-            "This server does not list pull requests: these are read from the tasks, without their checks or Merge."
+            {FROM_TASKS}
         </p>
         {move || {
             if empty.get() {
@@ -66,7 +75,11 @@ pub fn TaskPrList(#[prop(into)] prs: Signal<Vec<TaskPr>>) -> impl IntoView {
                 view! {
                     <ul class="prs">
                         <For
-                            each=move || prs.with(|p| p.iter().map(|pr| pr.task_id.clone()).collect::<Vec<_>>())
+                            each=move || {
+                                prs.with(|p| {
+                                    p.iter().map(|pr| pr.task_id.clone()).collect::<Vec<_>>()
+                                })
+                            }
                             key=String::clone
                             children=item
                         />

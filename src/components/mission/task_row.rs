@@ -81,13 +81,17 @@ pub fn TaskRow(
                             };
                             let state = if merged { "merged" } else { "open" };
                             view! {
-                                <a class="pr-link" href=url target="_blank" rel="noopener noreferrer">
+                                <a
+                                    class="pr-link"
+                                    href=url
+                                    target="_blank"
+                                    rel="noopener noreferrer"
+                                >
                                     {format!("{label} · {state}")}
                                 </a>
                             }
                         })
-                }}
-                <For each=move || depends_on.get() key=String::clone children=dependency />
+                }} <For each=move || depends_on.get() key=String::clone children=dependency />
                 {move || {
                     waiting_on
                         .with(|w| {
@@ -100,8 +104,7 @@ pub fn TaskRow(
                                     }
                                 })
                         })
-                }}
-                <span>{move || task.with(|t| time_ago(t.updated_at.as_deref()))}</span>
+                }} <span>{move || task.with(|t| time_ago(t.updated_at.as_deref()))}</span>
             </div>
         </li>
     }

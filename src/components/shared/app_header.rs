@@ -46,7 +46,11 @@ pub fn AppHeader() -> impl IntoView {
                 "Menu"
                 {move || {
                     let n = waiting.get();
-                    (n > 0).then(|| view! { <span class="topbar__count" aria-label=format!("{n} waiting on you")>{n}</span> })
+                    (n > 0).then(|| view! {
+                        <span class="topbar__count" aria-label=format!("{n} waiting on you")>
+                            {n}
+                        </span>
+                    })
                 }}
             </button>
             // A click on a link inside closes the menu again.
@@ -60,7 +64,8 @@ pub fn AppHeader() -> impl IntoView {
                     open.set(false);
                 }
             }>
-                <a href="/" class="topbar__link" data-testid="nav-command" aria-current=current("/")>
+                <a href="/" class="topbar__link" data-testid="nav-command"
+                    aria-current=current("/")>
                     "Command center"
                     {move || {
                         let n = waiting.get();
@@ -76,10 +81,12 @@ pub fn AppHeader() -> impl IntoView {
                         })
                     }}
                 </a>
-                <a href="/missions" class="topbar__link" data-testid="nav-missions" aria-current=current("/missions")>
+                <a href="/missions" class="topbar__link" data-testid="nav-missions"
+                    aria-current=current("/missions")>
                     "Missions"
                 </a>
-                <a href="/workspaces" class="topbar__link" data-testid="nav-workspaces" aria-current=current("/workspaces")>
+                <a href="/workspaces" class="topbar__link" data-testid="nav-workspaces"
+                    aria-current=current("/workspaces")>
                     "Workspaces"
                 </a>
                 <button

@@ -16,11 +16,19 @@ fn node(n: Node) -> AnyView {
         Node::LineBreak => view! { <br /> }.into_any(),
         Node::Rule => view! { <hr /> }.into_any(),
         Node::Check(done) => view! {
-            <input type="checkbox" class="md-box" disabled=true prop:checked=done aria-hidden="true" />
+            <input
+                type="checkbox"
+                class="md-box"
+                disabled=true
+                prop:checked=done
+                aria-hidden="true"
+            />
         }
         .into_any(),
         Node::Link(href, children) => view! {
-            <a href=href target="_blank" rel="noopener noreferrer">{nodes(children)}</a>
+            <a href=href target="_blank" rel="noopener noreferrer">
+                {nodes(children)}
+            </a>
         }
         .into_any(),
         Node::Element(tag, children) => element(tag, children),
@@ -36,7 +44,12 @@ fn element(tag: Tag, children: Vec<Node>) -> AnyView {
                 other => node(other),
             })
             .collect_view();
-        return view! { <thead><tr>{cells}</tr></thead> }.into_any();
+        return view! {
+            <thead>
+                <tr>{cells}</tr>
+            </thead>
+        }
+        .into_any();
     }
     let is_check = matches!(children.first(), Some(Node::Check(_)));
     let inner = nodes(children);
@@ -47,7 +60,12 @@ fn element(tag: Tag, children: Vec<Node>) -> AnyView {
         Tag::Heading(2) => view! { <h4 class="md-heading">{inner}</h4> }.into_any(),
         Tag::Heading(_) => view! { <h5 class="md-heading">{inner}</h5> }.into_any(),
         Tag::BlockQuote => view! { <blockquote>{inner}</blockquote> }.into_any(),
-        Tag::CodeBlock => view! { <pre><code>{inner}</code></pre> }.into_any(),
+        Tag::CodeBlock => view! {
+            <pre>
+                <code>{inner}</code>
+            </pre>
+        }
+        .into_any(),
         Tag::List(Some(start)) => view! { <ol start=start.to_string()>{inner}</ol> }.into_any(),
         Tag::List(None) => view! { <ul>{inner}</ul> }.into_any(),
         Tag::Item if is_check => view! { <li class="md-check">{inner}</li> }.into_any(),
@@ -56,7 +74,12 @@ fn element(tag: Tag, children: Vec<Node>) -> AnyView {
         Tag::Strong => view! { <strong>{inner}</strong> }.into_any(),
         Tag::Strikethrough => view! { <del>{inner}</del> }.into_any(),
         Tag::Code => view! { <code>{inner}</code> }.into_any(),
-        Tag::Table => view! { <div class="md-table"><table>{inner}</table></div> }.into_any(),
+        Tag::Table => view! {
+            <div class="md-table">
+                <table>{inner}</table>
+            </div>
+        }
+        .into_any(),
         Tag::TableHead => view! { <thead>{inner}</thead> }.into_any(),
         Tag::TableRow => view! { <tr>{inner}</tr> }.into_any(),
         Tag::TableCell => view! { <td>{inner}</td> }.into_any(),

@@ -7,8 +7,8 @@ use leptos::prelude::*;
 pub fn ModeBadge(#[prop(into)] mode: Signal<TaskMode>) -> impl IntoView {
     let planning = move || mode.with(|m| *m == TaskMode::Planning);
     view! {
-        <span class="badge badge--outline" class:badge--planning=planning>
-            {move || if planning() { "planning" } else { "execution" }}
-        </span>
+        <span class=move || {
+            if planning() { "badge badge--outline badge--planning" } else { "badge badge--outline" }
+        }>{move || if planning() { "planning" } else { "execution" }}</span>
     }
 }

@@ -5,5 +5,9 @@ use leptos::prelude::*;
 
 #[component]
 pub fn NotOffered(#[prop(into)] text: String) -> impl IntoView {
-    view! { <p class="muted" data-testid="not-offered">{text}</p> }
+    view! {
+        <p class="muted" data-testid="not-offered">
+            {text}
+        </p>
+    }
 }

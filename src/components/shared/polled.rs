@@ -45,7 +45,9 @@ where
     view! {
         {move || match read.value.with(|v| v.as_ref().map(|r| r.as_ref().err().cloned())) {
             None => Some(view! { <Loading label=loading /> }.into_any()),
-            Some(Some(error)) => Some(view! { <ErrorPanel error on_retry=read.reload /> }.into_any()),
+            Some(Some(error)) => {
+                Some(view! { <ErrorPanel error on_retry=read.reload /> }.into_any())
+            }
             Some(None) => None,
         }}
         {move || {
@@ -54,9 +56,9 @@ where
                 .then(|| {
                     let data = data_of(read);
                     view! {
-                        <div hidden=move || read.value.with(|v| matches!(v, Some(Err(_))))>
-                            {children(data)}
-                        </div>
+                        <div hidden=move || {
+                            read.value.with(|v| matches!(v, Some(Err(_))))
+                        }>{children(data)}</div>
                     }
                 })
         }}

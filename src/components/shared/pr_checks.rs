@@ -49,11 +49,16 @@ pub fn PrChecks(#[prop(into)] pr: Signal<PullRequest>) -> impl IntoView {
             check.get().map(|c| {
                 let name = match c.log {
                     Some(url) => view! {
-                        <a href=url target="_blank" rel="noopener noreferrer" data-testid="pr-check-link">
+                        <a
+                            href=url
+                            target="_blank"
+                            rel="noopener noreferrer"
+                            data-testid="pr-check-link"
+                        >
                             {c.name}
                         </a>
                     }
-                        .into_any(),
+                    .into_any(),
                     None => c.name.into_any(),
                 };
                 view! {
@@ -73,7 +78,9 @@ pub fn PrChecks(#[prop(into)] pr: Signal<PullRequest>) -> impl IntoView {
             view! {
                 <ul class="pr__checks" aria-label="Checks">
                     <For
-                        each=move || checks.with(|c| c.iter().map(|c| c.name.clone()).collect::<Vec<_>>())
+                        each=move || {
+                            checks.with(|c| c.iter().map(|c| c.name.clone()).collect::<Vec<_>>())
+                        }
                         key=String::clone
                         children=check
                     />

@@ -76,7 +76,9 @@ pub fn ProgressBar(
             >
                 {segments}
             </div>
-            <span class="progress__count" data-testid="progress-count">{beside}</span>
+            <span class="progress__count" data-testid="progress-count">
+                {beside}
+            </span>
         </div>
     }
 }

@@ -16,8 +16,8 @@ fn tone(status: &TaskStatus) -> &'static str {
 #[component]
 pub fn StatusBadge(#[prop(into)] status: Signal<TaskStatus>) -> impl IntoView {
     view! {
-        <span class=move || status.with(|s| format!("badge badge--{}", tone(s)))>
-            {move || status.with(|s| s.label().into_owned())}
-        </span>
+        <span class=move || {
+            status.with(|s| format!("badge badge--{}", tone(s)))
+        }>{move || status.with(|s| s.label().into_owned())}</span>
     }
 }

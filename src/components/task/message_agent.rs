@@ -65,7 +65,17 @@ pub fn MessageAgent(
                     ></textarea>
                     {move || {
                         send.error()
-                            .map(|e| view! { <p class="form__error" role="alert" data-testid="agent-message-error">{e}</p> })
+                            .map(|e| {
+                                view! {
+                                    <p
+                                        class="form__error"
+                                        role="alert"
+                                        data-testid="agent-message-error"
+                                    >
+                                        {e}
+                                    </p>
+                                }
+                            })
                     }}
                     {move || {
                         sent.get()

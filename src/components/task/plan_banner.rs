@@ -55,7 +55,14 @@ pub fn PlanBanner(phase: PlanPhase) -> impl IntoView {
     view! {
         <p class=format!("notice notice--{tone}") role="status" data-testid="plan-banner">
             {text}
-            {link.map(|(href, label)| view! { <a href=href data-testid="plan-revision-link">{label}</a> })}
+            {link
+                .map(|(href, label)| {
+                    view! {
+                        <a href=href data-testid="plan-revision-link">
+                            {label}
+                        </a>
+                    }
+                })}
         </p>
     }
 }

@@ -79,6 +79,10 @@ impl ReviewState {
     }
 }
 
+const MOVED_ON: &str = "This plan is no longer in review: it was approved or replaced \
+                        meanwhile. Your feedback is kept here; the server will refuse it for \
+                        this plan.";
+
 /// What a plan's output comes to.
 #[derive(Clone, PartialEq)]
 struct Plan {
@@ -151,9 +155,13 @@ pub fn PlanReviewPanel(
         }
     });
     let error = move || {
-        state
-            .error()
-            .map(|e| view! { <p class="form__error" role="alert" data-testid="plan-error">{e}</p> })
+        state.error().map(|e| {
+            view! {
+                <p class="form__error" role="alert" data-testid="plan-error">
+                    {e}
+                </p>
+            }
+        })
     };
     let send_back = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -176,6 +184,21 @@ pub fn PlanReviewPanel(
         });
         view! { <StepCard step /> }
     };
+    let section_class = move || {
+        if decided.get() {
+            "card plan-review plan-review--decided"
+        } else {
+            "card plan-review"
+        }
+    };
+    let dispatchable = move || {
+        let (count, ready) = (steps.with(Vec::len), ready_now());
+        if decided.get() {
+            format!("{count} steps filed · {ready} could start at once")
+        } else {
+            format!("{count} steps · {ready} can start as soon as the plan is approved")
+        }
+    };
     // The children come back in plan order: each link reads as its step.
     let approved = move || {
         state.approved().map(|children| {
@@ -188,7 +211,11 @@ pub fn PlanReviewPanel(
                             .get(i)
                             .map(|s| s.title.clone())
                             .unwrap_or_else(|| c.chars().take(8).collect());
-                        view! { <a href=format!("/tasks/{c}") class="dep-chip">{name}</a> }
+                        view! {
+                            <a href=format!("/tasks/{c}") class="dep-chip">
+                                {name}
+                            </a>
+                        }
                     })
                     .collect_view()
             });
@@ -201,7 +228,7 @@ pub fn PlanReviewPanel(
         })
     };
     view! {
-        <section class="card plan-review" class:plan-review--decided=decided data-testid="plan-review">
+        <section class=section_class data-testid="plan-review">
             <h2 class="card__title">
                 {move || if decided.get() { "Plan approved" } else { "Plan in review" }}
             </h2>
@@ -210,29 +237,31 @@ pub fn PlanReviewPanel(
                     .get()
                     .then(|| {
                         view! {
-                            <p class="notice notice--warn" role="status" data-testid="plan-moved-on">
-                                "This plan is no longer in review: it was approved or replaced meanwhile. \
-                                 Your feedback is kept here; the server will refuse it for this plan."
+                            <p
+                                class="notice notice--warn"
+                                role="status"
+                                data-testid="plan-moved-on"
+                            >
+                                {MOVED_ON}
                             </p>
                         }
                     })
             }}
             <p class="prewrap">{move || plan.with(|p| p.summary.clone())}</p>
             <p class="muted small" data-testid="plan-dispatchable">
-                {move || {
-                    let (count, ready) = (steps.with(Vec::len), ready_now());
-                    if decided.get() {
-                        format!("{count} steps filed · {ready} could start at once")
-                    } else {
-                        format!("{count} steps · {ready} can start as soon as the plan is approved")
-                    }
-                }}
+                {dispatchable}
             </p>
             {move || {
                 plan.with(|p| {
                     p.warnings
                         .iter()
-                        .map(|w| view! { <p class="notice notice--warn" data-testid="plan-warning">{w.clone()}</p> })
+                        .map(|w| {
+                            view! {
+                                <p class="notice notice--warn" data-testid="plan-warning">
+                                    {w.clone()}
+                                </p>
+                            }
+                        })
                         .collect_view()
                 })
             }}
@@ -244,11 +273,7 @@ pub fn PlanReviewPanel(
                 })
             }}
             <ol class="step-cards">
-                <For
-                    each=move || keys.get()
-                    key=String::clone
-                    children=step
-                />
+                <For each=move || keys.get() key=String::clone children=step />
             </ol>
             {approved}
             // The decision stays in view while the steps are read.

@@ -25,7 +25,9 @@ pub fn PlanSteps(steps: Memo<Vec<Value>>) -> impl IntoView {
         view! {
             <li>
                 <strong>{move || step.with(|s| text(s, "title"))}</strong>
-                <span class="muted small">{move || step.with(|s| format!(" ({})", text(s, "ref")))}</span>
+                <span class="muted small">
+                    {move || step.with(|s| format!(" ({})", text(s, "ref")))}
+                </span>
                 <div class="small">
                     <Markdown source=description />
                 </div>
@@ -36,11 +38,7 @@ pub fn PlanSteps(steps: Memo<Vec<Value>>) -> impl IntoView {
         <section class="card">
             <h2 class="card__title">"Plan"</h2>
             <ol class="plan-steps">
-                <For
-                    each=move || keys.get()
-                    key=String::clone
-                    children=step
-                />
+                <For each=move || keys.get() key=String::clone children=step />
             </ol>
         </section>
     }

@@ -58,8 +58,12 @@ pub fn PlanWaves(steps: Vec<PlanStep>, resolved: ResolvedPlan) -> impl IntoView 
                 <g class="waves__step">
                     <title>{format!("{}: {}", step.step_ref, step.title)}</title>
                     <rect x=x y=y width=BOX_W height=BOX_H rx=6></rect>
-                    <text x=x + 8 y=y + 16 class="waves__ref">{truncate(&step.step_ref, 20)}</text>
-                    <text x=x + 8 y=y + 32>{truncate(&step.title, 22)}</text>
+                    <text x=x + 8 y=y + 16 class="waves__ref">
+                        {truncate(&step.step_ref, 20)}
+                    </text>
+                    <text x=x + 8 y=y + 32>
+                        {truncate(&step.title, 22)}
+                    </text>
                 </g>
             }
         })

@@ -32,7 +32,13 @@ pub fn RetryTask(task_id: String, refresh: Callback<()>) -> impl IntoView {
         {move || {
             retry
                 .error()
-                .map(|e| view! { <p class="form__error" role="alert" data-testid="retry-error">{e}</p> })
+                .map(|e| {
+                    view! {
+                        <p class="form__error" role="alert" data-testid="retry-error">
+                            {e}
+                        </p>
+                    }
+                })
         }}
     }
 }

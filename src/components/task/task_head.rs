@@ -39,7 +39,11 @@ pub fn TaskHead(
             <div class="chips">
                 {move || {
                     if in_review.get() {
-                        view! { <span class="badge badge--warn" data-testid="task-state">"in review"</span> }
+                        view! {
+                            <span class="badge badge--warn" data-testid="task-state">
+                                "in review"
+                            </span>
+                        }
                             .into_any()
                     } else {
                         view! {
@@ -49,11 +53,11 @@ pub fn TaskHead(
                         }
                             .into_any()
                     }
-                }}
-                <ModeBadge mode />
-                <ClassBadge class />
+                }} <ModeBadge mode /> <ClassBadge class />
                 <span class="muted small">
-                    {move || task.with(|t| format!("updated {}", time_ago(t.updated_at.as_deref())))}
+                    {move || {
+                        task.with(|t| format!("updated {}", time_ago(t.updated_at.as_deref())))
+                    }}
                 </span>
             </div>
         </header>

@@ -34,7 +34,13 @@ pub fn TaskPrStatus(
                     <p data-testid="pr-outlook">{move || pr.with(merge_outlook)}</p>
                     {move || {
                         pr.with(size_line)
-                            .map(|s| view! { <p class="muted small" data-testid="pr-size">{s}</p> })
+                            .map(|s| {
+                                view! {
+                                    <p class="muted small" data-testid="pr-size">
+                                        {s}
+                                    </p>
+                                }
+                            })
                     }}
                     {move || open.get().then(|| view! { <PrChecks pr /> })}
                 </div>

@@ -66,6 +66,14 @@ fn earlier(task: &ClientTask, now_ms: i64) -> Vec<String> {
         .collect()
 }
 
+/// The warning for a live run whose runner has been silent for `silent`.
+fn quiet_notice(silent: &str) -> String {
+    format!(
+        "Its runner has not reported for {silent}: it may have stopped. A claim lapses after \
+         an hour without a report, and the task goes back to the queue."
+    )
+}
+
 /// What the card says when the task has no result.
 fn no_result(status: &TaskStatus) -> &'static str {
     match status {
@@ -173,16 +181,20 @@ pub fn TaskResult(
         <h2 class="card__title">"Result"</h2>
         {move || {
             task.with(|t| run_line(t, now_ms()))
-                .map(|line| view! { <p class="small muted" data-testid="task-run">{line}</p> })
+                .map(|line| {
+                    view! {
+                        <p class="small muted" data-testid="task-run">
+                            {line}
+                        </p>
+                    }
+                })
         }}
         {move || {
             quiet()
                 .map(|silent| {
                     view! {
                         <p class="notice notice--warn" role="status" data-testid="run-quiet">
-                            {format!(
-                                "Its runner has not reported for {silent}: it may have stopped. A claim lapses after an hour without a report, and the task goes back to the queue.",
-                            )}
+                            {quiet_notice(&silent)}
                         </p>
                     }
                 })

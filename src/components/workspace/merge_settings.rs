@@ -138,49 +138,117 @@ pub fn MergeSettings(workspace: Memo<Arc<Workspace>>, refresh: Callback<()>) -> 
         <section class="card" data-testid="merge-settings">
             <h2 class="card__title">"Merging"</h2>
             {move || match editing.get() {
-                true => view! {
-                    <form class="form" on:submit=submit>
-                        <label class="checkbox">
-                            <input type="checkbox" data-testid="auto-merge" prop:checked=checked(|d| d.auto_merge)
-                                on:change=move |ev| { let v = event_target_checked(&ev); edit(&|d| d.auto_merge = v) } />
-                            "Auto-merge on green CI (clear it to have a person merge every PR)"
-                        </label>
-                        <label class="checkbox">
-                            <input type="checkbox" data-testid="patch-evidence" prop:checked=checked(|d| d.patch_evidence)
-                                on:change=move |ev| { let v = event_target_checked(&ev); edit(&|d| d.patch_evidence = v) } />
-                            "Give the reviewer agent the patch, not only the file names"
-                        </label>
-                        <label for="migrations-path">"Migrations folder"</label>
-                        <input id="migrations-path" placeholder="migrations/" data-testid="migrations-path"
-                            prop:value=text(|d| d.migrations_path.clone())
-                            on:input=move |ev| { let v = event_target_value(&ev); edit(&|d| d.migrations_path = v.clone()) } />
-                        <label for="schema-file">"Schema file"</label>
-                        <input id="schema-file" placeholder="schema.sql" data-testid="schema-file"
-                            prop:value=text(|d| d.schema_file.clone())
-                            on:input=move |ev| { let v = event_target_value(&ev); edit(&|d| d.schema_file = v.clone()) } />
-                        {move || save.error().map(|e| view! { <p class="form__error" role="alert" data-testid="settings-error">{e}</p> })}
-                        <div class="actions">
-                            <button class="button button--primary" type="submit" data-testid="save-settings" prop:disabled=move || save.busy()>
-                                {move || if save.busy() { "Saving…" } else { "Save" }}
-                            </button>
-                            <button class="button" type="button" on:click=move |_| { draft.set(None); save.clear(); }>"Cancel"</button>
-                        </div>
-                    </form>
+                true => {
+                    view! {
+                        <form class="form" on:submit=submit>
+                            <label class="checkbox">
+                                <input
+                                    type="checkbox"
+                                    data-testid="auto-merge"
+                                    prop:checked=checked(|d| d.auto_merge)
+                                    on:change=move |ev| {
+                                        let v = event_target_checked(&ev);
+                                        edit(&|d| d.auto_merge = v)
+                                    }
+                                />
+                                "Auto-merge on green CI (clear it to have a person merge every PR)"
+                            </label>
+                            <label class="checkbox">
+                                <input
+                                    type="checkbox"
+                                    data-testid="patch-evidence"
+                                    prop:checked=checked(|d| d.patch_evidence)
+                                    on:change=move |ev| {
+                                        let v = event_target_checked(&ev);
+                                        edit(&|d| d.patch_evidence = v)
+                                    }
+                                />
+                                "Give the reviewer agent the patch, not only the file names"
+                            </label>
+                            <label for="migrations-path">"Migrations folder"</label>
+                            <input
+                                id="migrations-path"
+                                placeholder="migrations/"
+                                data-testid="migrations-path"
+                                prop:value=text(|d| d.migrations_path.clone())
+                                on:input=move |ev| {
+                                    let v = event_target_value(&ev);
+                                    edit(&|d| d.migrations_path = v.clone())
+                                }
+                            />
+                            <label for="schema-file">"Schema file"</label>
+                            <input
+                                id="schema-file"
+                                placeholder="schema.sql"
+                                data-testid="schema-file"
+                                prop:value=text(|d| d.schema_file.clone())
+                                on:input=move |ev| {
+                                    let v = event_target_value(&ev);
+                                    edit(&|d| d.schema_file = v.clone())
+                                }
+                            />
+                            {move || {
+                                save.error()
+                                    .map(|e| {
+                                        view! {
+                                            <p
+                                                class="form__error"
+                                                role="alert"
+                                                data-testid="settings-error"
+                                            >
+                                                {e}
+                                            </p>
+                                        }
+                                    })
+                            }}
+                            <div class="actions">
+                                <button
+                                    class="button button--primary"
+                                    type="submit"
+                                    data-testid="save-settings"
+                                    prop:disabled=move || save.busy()
+                                >
+                                    {move || if save.busy() { "Saving…" } else { "Save" }}
+                                </button>
+                                <button
+                                    class="button"
+                                    type="button"
+                                    on:click=move |_| {
+                                        draft.set(None);
+                                        save.clear();
+                                    }
+                                >
+                                    "Cancel"
+                                </button>
+                            </div>
+                        </form>
+                    }
+                        .into_any()
                 }
-                .into_any(),
                 false => {
                     view! {
                         <ul class="plain" data-testid="merge-settings-current">
-                            {move || now.with(summary).into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}
+                            {move || {
+                                now.with(summary)
+                                    .into_iter()
+                                    .map(|s| view! { <li>{s}</li> })
+                                    .collect_view()
+                            }}
                         </ul>
                         <div class="actions">
-                            <button class="button" data-testid="edit-settings"
-                                on:click=move |_| { save.clear(); draft.set(Some(now.get_untracked())); }>
+                            <button
+                                class="button"
+                                data-testid="edit-settings"
+                                on:click=move |_| {
+                                    save.clear();
+                                    draft.set(Some(now.get_untracked()));
+                                }
+                            >
                                 "Change"
                             </button>
                         </div>
                     }
-                    .into_any()
+                        .into_any()
                 }
             }}
         </section>

@@ -36,10 +36,13 @@ pub fn WorkspacePolicy(workspace: Memo<Arc<Workspace>>, refresh: Callback<()>) -
     });
     let policy = Memo::new(move |_| workspace.with(|w| w.merge_policy()));
     let editing = Memo::new(move |_| state.draft.with(Option::is_some));
+    let builtin = format!("Use the built-in default (auto-threshold, {DEFAULT_MAX_LINES} lines)");
     let summary = move || {
         view! {
             <p data-testid="workspace-policy-current">
-                <strong>{move || policy.with(|p| format!("Default: {}", headline(p.as_ref())))}</strong>
+                <strong>
+                    {move || policy.with(|p| format!("Default: {}", headline(p.as_ref())))}
+                </strong>
             </p>
             <PolicySummary policy=Signal::derive(move || {
                 policy.get().unwrap_or_else(MergePolicy::builtin)
@@ -50,7 +53,9 @@ pub fn WorkspacePolicy(workspace: Memo<Arc<Workspace>>, refresh: Callback<()>) -
                     data-testid="edit-policy"
                     on:click=move |_| {
                         state.save.clear();
-                        state.draft.set(Some(policy.with_untracked(|p| PolicyDraft::from(p.as_ref()))));
+                        state
+                            .draft
+                            .set(Some(policy.with_untracked(|p| PolicyDraft::from(p.as_ref()))));
                     }
                 >
                     "Change"
@@ -69,9 +74,7 @@ pub fn WorkspacePolicy(workspace: Memo<Arc<Workspace>>, refresh: Callback<()>) -
                     view! {
                         <PolicyForm
                             state
-                            inherit_label=format!(
-                                "Use the built-in default (auto-threshold, {DEFAULT_MAX_LINES} lines)",
-                            )
+                            inherit_label=builtin.clone()
                             override_label="Set a default for this workspace"
                         />
                     }

@@ -28,7 +28,9 @@ pub fn WorkspaceRow(
                 {move || workspace.with(|w| w.name.clone())}
             </a>
             <span class="muted small">
-                {move || workspace.with(|w| w.repo.clone().unwrap_or_else(|| "No repository".into()))}
+                {move || {
+                    workspace.with(|w| w.repo.clone().unwrap_or_else(|| "No repository".into()))
+                }}
             </span>
             <a
                 class="small"

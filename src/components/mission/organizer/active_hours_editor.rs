@@ -66,6 +66,9 @@ fn hour_select(
     }
 }
 
+const CHECK_INS_ONLY: &str =
+    "Active hours apply to check-ins only: work finishing still plans at any hour.";
+
 /// An edit of the active hours in progress.
 #[derive(Clone, Debug, PartialEq)]
 struct HoursDraft {
@@ -148,6 +151,7 @@ pub fn ActiveHoursEditor(
         save.dispatch((body, sent, turn_on));
     };
     let turn_on = Callback::new(move |()| send(true));
+    let zone = move || hours.with(|d| d.as_ref().map(|d| d.timezone.clone()).unwrap_or_default());
     let on_save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         send(false);
@@ -164,73 +168,156 @@ pub fn ActiveHoursEditor(
             <div class="organizer__head">
                 <h3>"Active hours"</h3>
             </div>
-            {move || if editing.get() {
-                view! {
-                    <form class="form" on:submit=on_save>
-                        <label class="checkbox">
-                            <input
-                                type="checkbox"
-                                data-testid="hours-enabled"
-                                prop:checked=move || hours.with(|d| d.as_ref().is_some_and(|d| d.enabled))
-                                on:change=move |ev| {
-                                    let on = event_target_checked(&ev);
-                                    hours.update(|d| if let Some(d) = d { d.enabled = on });
+            {move || {
+                if editing.get() {
+                    view! {
+                        <form class="form" on:submit=on_save>
+                            <label class="checkbox">
+                                <input
+                                    type="checkbox"
+                                    data-testid="hours-enabled"
+                                    prop:checked=move || {
+                                        hours.with(|d| d.as_ref().is_some_and(|d| d.enabled))
+                                    }
+                                    on:change=move |ev| {
+                                        let on = event_target_checked(&ev);
+                                        hours
+                                            .update(|d| {
+                                                if let Some(d) = d {
+                                                    d.enabled = on;
+                                                }
+                                            });
+                                    }
+                                />
+                                "Limit check-ins to active hours"
+                            </label>
+                            <div
+                                class="hours-row"
+                                class:hidden=move || {
+                                    !hours.with(|d| d.as_ref().is_some_and(|d| d.enabled))
                                 }
+                            >
+                                <label for="hours-start">"From"</label>
+                                {hour_select(
+                                    field(|d| d.start),
+                                    move |h| {
+                                        hours
+                                            .update(|d| {
+                                                if let Some(d) = d {
+                                                    d.start = h;
+                                                }
+                                            })
+                                    },
+                                    "hours-start",
+                                    "hours-start",
+                                )}
+                                <label for="hours-end">"to"</label>
+                                {hour_select(
+                                    field(|d| d.end),
+                                    move |h| {
+                                        hours
+                                            .update(|d| {
+                                                if let Some(d) = d {
+                                                    d.end = h;
+                                                }
+                                            })
+                                    },
+                                    "hours-end",
+                                    "hours-end",
+                                )}
+                                <label for="hours-zone">"in"</label>
+                                <input
+                                    id="hours-zone"
+                                    list="hours-zones"
+                                    data-testid="hours-zone"
+                                    placeholder="Search time zones"
+                                    prop:value=zone
+                                    on:input=move |ev| {
+                                        let z = event_target_value(&ev);
+                                        hours
+                                            .update(|d| {
+                                                if let Some(d) = d {
+                                                    d.timezone = z;
+                                                }
+                                            });
+                                    }
+                                />
+                                <datalist id="hours-zones">
+                                    {zones()
+                                        .into_iter()
+                                        .map(|z| view! { <option value=z></option> })
+                                        .collect_view()}
+                                </datalist>
+                            </div>
+                            <p class="muted small" data-testid="hours-preview">
+                                {preview}
+                            </p>
+                            {move || {
+                                save.error()
+                                    .map(|e| {
+                                        view! {
+                                            <p
+                                                class="form__error"
+                                                role="alert"
+                                                data-testid="hours-error"
+                                            >
+                                                {e}
+                                            </p>
+                                        }
+                                    })
+                            }}
+                            <UnstoredNotice
+                                what="active hours"
+                                state=unstored
+                                busy=Signal::derive(move || save.busy())
+                                turn_on=turn_on
                             />
-                            "Limit check-ins to active hours"
-                        </label>
-                        <div class="hours-row" class:hidden=move || !hours.with(|d| d.as_ref().is_some_and(|d| d.enabled))>
-                            <label for="hours-start">"From"</label>
-                            {hour_select(field(|d| d.start), move |h| hours.update(|d| if let Some(d) = d { d.start = h }), "hours-start", "hours-start")}
-                            <label for="hours-end">"to"</label>
-                            {hour_select(field(|d| d.end), move |h| hours.update(|d| if let Some(d) = d { d.end = h }), "hours-end", "hours-end")}
-                            <label for="hours-zone">"in"</label>
-                            <input
-                                id="hours-zone"
-                                list="hours-zones"
-                                data-testid="hours-zone"
-                                placeholder="Search time zones"
-                                prop:value=move || hours.with(|d| d.as_ref().map(|d| d.timezone.clone()).unwrap_or_default())
-                                on:input=move |ev| {
-                                    let z = event_target_value(&ev);
-                                    hours.update(|d| if let Some(d) = d { d.timezone = z });
-                                }
-                            />
-                            <datalist id="hours-zones">
-                                {zones().into_iter().map(|z| view! { <option value=z></option> }).collect_view()}
-                            </datalist>
-                        </div>
-                        <p class="muted small" data-testid="hours-preview">{preview}</p>
-                        {move || save.error().map(|e| view! {
-                            <p class="form__error" role="alert" data-testid="hours-error">{e}</p>
-                        })}
-                        <UnstoredNotice
-                            what="active hours"
-                            state=unstored
-                            busy=Signal::derive(move || save.busy())
-                            turn_on=turn_on
-                        />
+                            <div class="actions">
+                                <button
+                                    class="button button--primary"
+                                    type="submit"
+                                    data-testid="save-hours"
+                                    prop:disabled=move || save.busy()
+                                >
+                                    {move || if save.busy() { "Saving…" } else { "Save" }}
+                                </button>
+                                <button
+                                    class="button"
+                                    type="button"
+                                    on:click=move |_| {
+                                        hours.set(None);
+                                        save.clear();
+                                        unstored.set(Unstored::No);
+                                    }
+                                >
+                                    "Cancel"
+                                </button>
+                            </div>
+                        </form>
+                    }
+                        .into_any()
+                } else {
+                    view! {
+                        <p data-testid="hours-sentence">{sentence}</p>
+                        {move || {
+                            next()
+                                .map(|n| {
+                                    view! {
+                                        <p class="muted small" data-testid="next-check-in">
+                                            {n}
+                                        </p>
+                                    }
+                                })
+                        }}
+                        <p class="muted small">{CHECK_INS_ONLY}</p>
                         <div class="actions">
-                            <button class="button button--primary" type="submit" data-testid="save-hours" prop:disabled=move || save.busy()>
-                                {move || if save.busy() { "Saving…" } else { "Save" }}
-                            </button>
-                            <button class="button" type="button" on:click=move |_| { hours.set(None); save.clear(); unstored.set(Unstored::No); }>
-                                "Cancel"
+                            <button class="button" data-testid="edit-hours" on:click=open_editor>
+                                "Change"
                             </button>
                         </div>
-                    </form>
+                    }
+                        .into_any()
                 }
-                .into_any()
-            } else {
-                view! {
-                    <p data-testid="hours-sentence">{sentence}</p>
-                    {move || next().map(|n| view! { <p class="muted small" data-testid="next-check-in">{n}</p> })}
-                    <p class="muted small">"Active hours apply to check-ins only: work finishing still plans at any hour."</p>
-                    <div class="actions">
-                        <button class="button" data-testid="edit-hours" on:click=open_editor>"Change"</button>
-                    </div>
-                }
-                .into_any()
             }}
         </div>
     }

@@ -64,7 +64,9 @@ pub fn ChecklistEditor(
                     {move || if enabled() { " · check-ins on" } else { " · check-ins off" }}
                 </span>
             </div>
-            <p class="muted small">"What the organizer follows each time it plans the next step."</p>
+            <p class="muted small">
+                "What the organizer follows each time it plans the next step."
+            </p>
             {move || match editing.get() {
                 false => {
                     view! {
@@ -83,12 +85,14 @@ pub fn ChecklistEditor(
                             </button>
                         </div>
                     }
-                    .into_any()
+                        .into_any()
                 }
                 true => {
                     view! {
                         <form class="form" on:submit=on_submit>
-                            <label for="checklist-text" class="sr-only">"Organizer checklist"</label>
+                            <label for="checklist-text" class="sr-only">
+                                "Organizer checklist"
+                            </label>
                             <textarea
                                 id="checklist-text"
                                 rows="8"
@@ -97,14 +101,31 @@ pub fn ChecklistEditor(
                                 on:input=move |ev| checklist.set(Some(event_target_value(&ev)))
                             ></textarea>
                             <p
-                                class=move || { if count() > CHECKLIST_LIMIT { "small form__error" } else { "small muted" } }
+                                class=move || {
+                                    if count() > CHECKLIST_LIMIT {
+                                        "small form__error"
+                                    } else {
+                                        "small muted"
+                                    }
+                                }
                                 data-testid="checklist-count"
                             >
                                 {move || format!("{} / {CHECKLIST_LIMIT} characters", count())}
                             </p>
-                            {move || save.error().map(|e| view! {
-                                <p class="form__error" role="alert" data-testid="checklist-error">{e}</p>
-                            })}
+                            {move || {
+                                save.error()
+                                    .map(|e| {
+                                        view! {
+                                            <p
+                                                class="form__error"
+                                                role="alert"
+                                                data-testid="checklist-error"
+                                            >
+                                                {e}
+                                            </p>
+                                        }
+                                    })
+                            }}
                             <UnstoredNotice
                                 what="Organizer checklist"
                                 state=unstored
@@ -148,7 +169,7 @@ pub fn ChecklistEditor(
                             </div>
                         </form>
                     }
-                    .into_any()
+                        .into_any()
                 }
             }}
         </div>

@@ -122,7 +122,16 @@ pub fn Controls(
             <p class="muted small" data-testid="check-in-status">
                 {check_ins}
             </p>
-            {move || last.get().map(|l| view! { <p class="muted small" data-testid="last-check-in">{l}</p> })}
+            {move || {
+                last.get()
+                    .map(|l| {
+                        view! {
+                            <p class="muted small" data-testid="last-check-in">
+                                {l}
+                            </p>
+                        }
+                    })
+            }}
             <div class="actions">
                 {move || {
                     active
@@ -149,7 +158,9 @@ pub fn Controls(
                                     data-testid="pause-resume"
                                     prop:disabled=busy
                                     on:click=move |_| {
-                                        act.dispatch(if paused.get_untracked() { "resume" } else { "pause" })
+                                        act.dispatch(
+                                            if paused.get_untracked() { "resume" } else { "pause" },
+                                        )
                                     }
                                 >
                                     {move || if paused.get() { "Resume" } else { "Pause" }}
@@ -172,9 +183,16 @@ pub fn Controls(
                 note()
                     .map(|(tone, text, task)| {
                         view! {
-                            <p class=format!("notice notice--{tone}") role="status" data-testid="organizer-note">
+                            <p
+                                class=format!("notice notice--{tone}")
+                                role="status"
+                                data-testid="organizer-note"
+                            >
                                 {text}
-                                {task.map(|t| view! { <a href=format!("/tasks/{t}")>"Open the run"</a> })}
+                                {task
+                                    .map(|t| {
+                                        view! { <a href=format!("/tasks/{t}")>"Open the run"</a> }
+                                    })}
                             </p>
                         }
                     })

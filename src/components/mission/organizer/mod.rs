@@ -30,11 +30,7 @@ pub fn OrganizerSection(mission: Memo<ClientMission>, refresh: Callback<()>) -> 
         <section class="card organizer" data-testid="organizer">
             <h2 class="card__title">"Organizer"</h2>
             <controls::Controls mission settings refresh />
-            <checklist_editor::ChecklistEditor
-                mission_id=mission_id.clone()
-                settings
-                refresh
-            />
+            <checklist_editor::ChecklistEditor mission_id=mission_id.clone() settings refresh />
             <active_hours_editor::ActiveHoursEditor mission_id settings refresh />
         </section>
     }

@@ -10,6 +10,9 @@ use buildd_core::organizer_runs::{MissionRuns, UNLABELLED};
 use leptos::prelude::*;
 use std::sync::Arc;
 
+const NOT_LISTED: &str = "This server does not list organizer runs and check-ins.";
+const NONE_YET: &str = "No organizer runs or check-ins yet.";
+
 /// One line of the timeline.
 #[derive(Clone, PartialEq)]
 struct Entry {
@@ -78,31 +81,35 @@ pub fn RunsTimeline(
                     <span>{move || e.with(|e| e.text.clone())}</span>
                     {move || {
                         e.with(|e| e.task.clone())
-                            .map(|t| view! { <a class="small" href=format!("/tasks/{t}")>"open"</a> })
+                            .map(|t| {
+                                view! {
+                                    <a class="small" href=format!("/tasks/{t}")>
+                                        "open"
+                                    </a>
+                                }
+                            })
                     }}
                 </li>
             }
         };
-        move || {
-            match state.get() {
-            None => view! {
-                <NotOffered text="This server does not list organizer runs and check-ins." />
-            }
-                .into_any(),
-            Some(true) => view! { <p class="muted">"No organizer runs or check-ins yet."</p> }.into_any(),
+        move || match state.get() {
+            None => view! { <NotOffered text=NOT_LISTED /> }.into_any(),
+            Some(true) => view! { <p class="muted">{NONE_YET}</p> }.into_any(),
             Some(false) => view! {
                 <ol class="timeline">
                     <For
                         each=move || {
-                            entries.with(|e| e.iter().flatten().map(|e| e.key.clone()).collect::<Vec<_>>())
+                            entries
+                                .with(|e| {
+                                    e.iter().flatten().map(|e| e.key.clone()).collect::<Vec<_>>()
+                                })
                         }
                         key=String::clone
                         children=entry
                     />
                 </ol>
             }
-                .into_any(),
-        }
+            .into_any(),
         }
     };
     view! {

@@ -17,14 +17,16 @@ pub fn UnstoredNotice(
     busy: Signal<bool>,
     #[prop(into)] turn_on: Callback<()>,
 ) -> impl IntoView {
-    move || {
-        match state.get() {
+    move || match state.get() {
         Unstored::No => None,
         Unstored::WithoutCheckIns => Some(
             view! {
                 <div class="notice notice--warn" role="status" data-testid="unstored">
                     <p>
-                        {format!("Not saved: this Buildd stores the {what} only for a mission with check-ins on. What you entered is kept here.")}
+                        {format!(
+                            "Not saved: this Buildd stores the {what} only for a mission with \
+                             check-ins on. What you entered is kept here.",
+                        )}
                     </p>
                     <button
                         class="button"
@@ -42,12 +44,15 @@ pub fn UnstoredNotice(
         Unstored::EvenWithCheckIns => Some(
             view! {
                 <p class="notice notice--warn" role="status" data-testid="unstored">
-                    {format!("Still not saved: this Buildd did not turn check-ins on for this mission (it needs a workspace for them), so it does not keep the {what}. What you entered is kept here.")}
+                    {format!(
+                        "Still not saved: this Buildd did not turn check-ins on for this mission \
+                         (it needs a workspace for them), so it does not keep the {what}. What \
+                         you entered is kept here.",
+                    )}
                 </p>
             }
             .into_any(),
         ),
-    }
     }
 }
 

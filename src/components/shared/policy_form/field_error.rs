@@ -8,7 +8,11 @@ use leptos::prelude::*;
 pub fn FieldError(state: PolicyState, attempted: RwSignal<bool>, field: Field) -> impl IntoView {
     move || {
         field_error(state, attempted, field).map(|e| {
-            view! { <p class="form__error" id=field.error_id() data-testid=field.error_id()>{e}</p> }
+            view! {
+                <p class="form__error" id=field.error_id() data-testid=field.error_id()>
+                    {e}
+                </p>
+            }
         })
     }
 }

@@ -48,32 +48,75 @@ pub fn PolicyForm(
             <fieldset class="choices">
                 <legend class="sr-only">"Policy"</legend>
                 <label class="checkbox">
-                    <input type="radio" name="policy-mode" data-testid="policy-inherit"
-                        prop:checked=move || state.draft.with(|d| d.as_ref().is_some_and(|d| d.inherit))
-                        on:change=move |_| update(state, |d| d.inherit = true) />
+                    <input
+                        type="radio"
+                        name="policy-mode"
+                        data-testid="policy-inherit"
+                        prop:checked=move || {
+                            state.draft.with(|d| d.as_ref().is_some_and(|d| d.inherit))
+                        }
+                        on:change=move |_| update(state, |d| d.inherit = true)
+                    />
                     {inherit_label}
                 </label>
                 <label class="checkbox">
-                    <input type="radio" name="policy-mode" data-testid="policy-override"
-                        prop:checked=move || state.draft.with(|d| d.as_ref().is_some_and(|d| !d.inherit))
-                        on:change=move |_| update(state, |d| d.inherit = false) />
+                    <input
+                        type="radio"
+                        name="policy-mode"
+                        data-testid="policy-override"
+                        prop:checked=move || {
+                            state.draft.with(|d| d.as_ref().is_some_and(|d| !d.inherit))
+                        }
+                        on:change=move |_| update(state, |d| d.inherit = false)
+                    />
                     {override_label}
                 </label>
             </fieldset>
             <PolicyFields state=state attempted=attempted />
-            {move || state.general_errors().map(|e| view! { <p class="form__error" role="alert" data-testid="policy-error">{e}</p> })}
+            {move || {
+                state
+                    .general_errors()
+                    .map(|e| {
+                        view! {
+                            <p class="form__error" role="alert" data-testid="policy-error">
+                                {e}
+                            </p>
+                        }
+                    })
+            }}
             <div class="actions">
-                <button class="button button--primary" type="submit" data-testid="save-policy" prop:disabled=move || state.save.busy()>
+                <button
+                    class="button button--primary"
+                    type="submit"
+                    data-testid="save-policy"
+                    prop:disabled=move || state.save.busy()
+                >
                     {move || if state.save.busy() { "Saving…" } else { "Save" }}
                 </button>
-                <button class="button" type="button" on:click=move |_| { state.draft.set(None); state.save.clear(); }>"Cancel"</button>
-                {reset.then(|| view! {
-                    <button class="button button--ghost" type="button" data-testid="reset-policy"
-                        prop:disabled=move || state.save.busy()
-                        on:click=move |_| state.save.dispatch(Value::Null)>
-                        "Reset to inherited"
-                    </button>
-                })}
+                <button
+                    class="button"
+                    type="button"
+                    on:click=move |_| {
+                        state.draft.set(None);
+                        state.save.clear();
+                    }
+                >
+                    "Cancel"
+                </button>
+                {reset
+                    .then(|| {
+                        view! {
+                            <button
+                                class="button button--ghost"
+                                type="button"
+                                data-testid="reset-policy"
+                                prop:disabled=move || state.save.busy()
+                                on:click=move |_| state.save.dispatch(Value::Null)
+                            >
+                                "Reset to inherited"
+                            </button>
+                        }
+                    })}
             </div>
         </form>
     }

@@ -30,23 +30,40 @@ pub fn TextField(
     };
     let control = if paths {
         view! {
-            <textarea id=id rows="2" data-testid=id aria-describedby=described aria-invalid=invalid
-                prop:value=text(state, get) on:input=on_input></textarea>
+            <textarea
+                id=id
+                rows="2"
+                data-testid=id
+                aria-describedby=described
+                aria-invalid=invalid
+                prop:value=text(state, get)
+                on:input=on_input
+            ></textarea>
         }
         .into_any()
     } else {
         view! {
-            <input id=id data-testid=id placeholder=placeholder
+            <input
+                id=id
+                data-testid=id
+                placeholder=placeholder
                 inputmode=numeric.then_some("numeric")
-                aria-describedby=described aria-invalid=invalid
-                prop:value=text(state, get) on:input=on_input />
+                aria-describedby=described
+                aria-invalid=invalid
+                prop:value=text(state, get)
+                on:input=on_input
+            />
         }
         .into_any()
     };
     view! {
         <div class="field">
-            <label class="field__label" for=id>{label}</label>
-            <p class="field__hint" id=hint_id>{hint}</p>
+            <label class="field__label" for=id>
+                {label}
+            </label>
+            <p class="field__hint" id=hint_id>
+                {hint}
+            </p>
             {control}
             <FieldError state=state attempted=attempted field=field />
         </div>
