@@ -1,6 +1,8 @@
-//! The router and the app-wide contexts (connection, what its API offers, its change stream, theme, the board of what waits on you).
+//! The router and the app-wide contexts (connection, what its API offers, its change
+//! stream, theme, the board of what waits on you).
 
-use crate::components::app_header::AppHeader;
+use crate::components::shared::app_header::AppHeader;
+use crate::components::shared::require_connection::RequireConnection;
 use crate::pages::command_page::CommandPage;
 use crate::pages::lazy_routes::Page;
 use crate::pages::not_found_page::NotFoundPage;
@@ -27,7 +29,16 @@ pub fn App() -> impl IntoView {
             <AppHeader />
             <main class="main">
                 <Routes fallback=|| view! { <NotFoundPage /> }>
-                    <Route path=path!("/") view=CommandPage />
+                    <Route
+                        path=path!("/")
+                        view=|| {
+                            view! {
+                                <RequireConnection>
+                                    <CommandPage />
+                                </RequireConnection>
+                            }
+                        }
+                    />
                     <Route path=path!("/missions") view=Page::Missions />
                     <Route path=path!("/connect") view=Page::Connect />
                     <Route path=path!("/missions/:id") view=Page::Mission />

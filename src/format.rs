@@ -1,48 +1,53 @@
 //! Small display helpers.
 
-/// "5m ago", "3h ago", "2d ago" for an ISO timestamp; empty when it cannot be read.
+use buildd_core::duration::{self, seconds_between};
+use buildd_core::pull_request::{diff_size, PullRequest};
+
+/// `iso` in epoch milliseconds, when it reads as a time.
+fn epoch_ms(iso: &str) -> Option<f64> {
+    Some(js_sys::Date::parse(iso)).filter(|ms| !ms.is_nan())
+}
+
+/// "just now", "5m ago", "3h 5m ago" for an ISO timestamp (buildd-core's `ago`); empty
+/// when it cannot be read.
 pub fn time_ago(iso: Option<&str>) -> String {
-    let Some(iso) = iso else {
-        return String::new();
-    };
-    let then = js_sys::Date::parse(iso);
-    if then.is_nan() {
-        return String::new();
-    }
-    ago(then)
+    iso.and_then(epoch_ms).map(ago_ms).unwrap_or_default()
 }
 
 /// `time_ago` for epoch milliseconds.
 pub fn time_ago_ms(epoch_ms: i64) -> String {
-    ago(epoch_ms as f64)
+    ago_ms(epoch_ms as f64)
 }
 
-fn ago(then_ms: f64) -> String {
-    let minutes = ((js_sys::Date::now() - then_ms) / 60_000.0).round() as i64;
-    match minutes {
-        m if m < 1 => "just now".into(),
-        m if m < 60 => format!("{m}m ago"),
-        m if m < 60 * 24 => format!("{}h ago", m / 60),
-        m => format!("{}d ago", m / (60 * 24)),
-    }
+fn ago_ms(then_ms: f64) -> String {
+    duration::ago(seconds_between(then_ms, js_sys::Date::now()))
 }
 
-/// "in 5m", "in 3h", "in 2d" for a future ISO timestamp; "due" once it has passed.
+/// "due", "in 5m", "in 3h 5m" for an ISO timestamp (buildd-core's `until`); empty when it
+/// cannot be read.
 pub fn time_until(iso: &str) -> String {
-    let when = js_sys::Date::parse(iso);
-    if when.is_nan() {
-        return String::new();
-    }
-    let minutes = ((when - js_sys::Date::now()) / 60_000.0).round() as i64;
-    match minutes {
-        m if m <= 0 => "due".into(),
-        m if m < 60 => format!("in {m}m"),
-        m if m < 60 * 24 => format!("in {}h", m / 60),
-        m => format!("in {}d", m / (60 * 24)),
-    }
+    epoch_ms(iso)
+        .map(|when| duration::until(seconds_between(js_sys::Date::now(), when)))
+        .unwrap_or_default()
 }
 
 /// The first eight characters of an id, as people quote them.
 pub fn short_id(id: &str) -> &str {
     id.get(..8).unwrap_or(id)
+}
+
+/// "+40/−4", and for a policy with a size cap the lines it counts against that cap.
+pub fn size_line(pr: &PullRequest) -> Option<String> {
+    let size = diff_size(pr.files.as_deref()?);
+    let policy = &pr.policy.policy;
+    let lines = format!("+{}/−{}", size.additions, size.deletions);
+    let Some(cap) = policy.size_cap() else {
+        return Some(lines);
+    };
+    let locks = match size.lock_files {
+        0 => String::new(),
+        1 => ", a lock file not counted".into(),
+        n => format!(", {n} lock files not counted"),
+    };
+    Some(format!("{lines} · {} of {cap} lines{locks}", size.counted))
 }

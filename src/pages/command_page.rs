@@ -3,24 +3,16 @@
 //! first. Filters (`workspace`, `mode`, `step`) live in the URL; j/k move between missions,
 //! Enter opens one, a/r open its plan in review to approve or reject, ? lists the keys.
 
-use super::command_keys::command_keys;
-use super::RequireConnection;
-use crate::components::not_offered::NotOffered;
-use crate::components::panel::{ErrorPanel, Loading};
-use crate::components::progress_bar::ProgressBar;
-use crate::components::shortcuts::Shortcuts;
-use crate::components::state_chip::HealthChip;
-use crate::components::waiting_list::waiting_list;
+use crate::components::command::command_keys::command_keys;
+use crate::components::command::mission_row::MissionRow;
+use crate::components::command::waiting_list::waiting_list;
+use crate::components::shared::error_panel::ErrorPanel;
+use crate::components::shared::polled::Polled;
 use crate::state::board::{use_board, BoardState};
 use crate::state::first_screen::use_first_screen;
 use crate::state::title::page_title;
-use buildd_core::client::ClientMission;
-use buildd_core::command_center::stuck_on_failure;
-use buildd_core::completion::completion_brief;
-use buildd_core::grouping::health;
-use buildd_core::plan::{plan_in_review, planned_nothing};
-use buildd_core::planning_loop::{loop_step, LoopStep};
-use buildd_core::{compute_progress, MissionStatus, TaskMode};
+use buildd_core::planning_loop::loop_step;
+use buildd_core::MissionStatus;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use send_wrapper::SendWrapper;
@@ -28,75 +20,6 @@ use send_wrapper::SendWrapper;
 #[component]
 pub fn CommandPage() -> impl IntoView {
     page_title(|| Some("Command center".into()));
-    view! { <RequireConnection><CommandCenter /></RequireConnection> }
-}
-
-/// One mission's row: its step in the loop, health, progress and what it waits for.
-#[component]
-fn MissionRow(mission: ClientMission, step: LoopStep, selected: Signal<bool>) -> impl IntoView {
-    let progress = compute_progress(&mission.status, &mission.tasks);
-    let health = health(&mission, &progress);
-    let waits = match step {
-        LoopStep::Brief => "waits for its first organizer run".to_string(),
-        LoopStep::Loop if plan_in_review(&mission.tasks).is_some() => {
-            "a plan waits for your review".to_string()
-        }
-        LoopStep::Loop
-            if mission
-                .tasks
-                .iter()
-                .any(|t| t.mode == TaskMode::Planning && !t.status.is_terminal()) =>
-        {
-            "the organizer is planning".to_string()
-        }
-        LoopStep::Loop if stuck_on_failure(&mission, &progress) => {
-            "work failed and nothing will retry it: waits on you".to_string()
-        }
-        LoopStep::Loop if planned_nothing(&mission.tasks).is_some() => {
-            "planned nothing; waits for a note, Run or a check-in".to_string()
-        }
-        LoopStep::Loop => "waits for the organizer's next run".to_string(),
-        _ => completion_brief(
-            &mission.orchestration_mode,
-            mission.requires_review,
-            &mission.tasks,
-        ),
-    };
-    let strip = LoopStep::ALL
-        .iter()
-        .map(|s| {
-            view! {
-                <span class="step" class:step--current=*s == step class:step--past=*s < step>
-                    {format!("{} {}", s.number(), s.label())}
-                </span>
-            }
-        })
-        .collect_view();
-    let href = format!("/missions/{}", mission.id);
-    let row_href = href.clone();
-    view! {
-        <li class="command-row" class:command-row--selected=move || selected.get()
-            aria-current=move || selected.get().then_some("true")
-            data-testid="command-row" data-href=row_href>
-            <div class="command-row__head">
-                <a href=href class="command-row__title">{mission.title.clone()}</a>
-                <span class="command-row__chips">
-                    // How it is worked, apart from its health: interactive is never "blocked".
-                    <span class="chip chip--outline" data-testid="mission-mode">{mission.mode.clone()}</span>
-                    <HealthChip health=health />
-                </span>
-            </div>
-            <div class="steps" data-testid="step-strip" role="img" aria-label=format!("Step {} of 5: {}", step.number(), step.label())>
-                {strip}
-            </div>
-            {(progress.total_tasks > 0).then(|| view! { <ProgressBar progress=progress /> })}
-            <p class="muted small" data-testid="waits-for">{waits}</p>
-        </li>
-    }
-}
-
-#[component]
-fn CommandCenter() -> impl IntoView {
     let query = use_query_map();
     let BoardState {
         missions,
@@ -111,14 +34,10 @@ fn CommandCenter() -> impl IntoView {
     let step_filter = Memo::new(move |_| query.with(|q| q.get("step")));
     let mode_filter = Memo::new(move |_| query.with(|q| q.get("mode")));
     let selected = RwSignal::new(0usize);
-    // Said once, above the list, so a shorter list is not taken for less waiting on you.
-    let not_provided = Memo::new(move |_| {
-        extras.with(|e| e.as_ref().and_then(|e| e.as_ref().ok()?.not_provided()))
-    });
     // The PRs' and questions' refusal, when the missions themselves were read.
-    let extras_error = Memo::new(move |_| match (missions.get(), extras.get()) {
-        (Some(Ok(_)), Some(Err(e))) => Some(e),
-        _ => None,
+    let extras_error = Memo::new(move |_| {
+        missions.with_data(|_| ())?;
+        extras.value.with(|e| e.as_ref()?.as_ref().err().cloned())
     });
     // The list's code and the PRs' and questions' reading are one chunk: when it did not
     // load, the card shows the reading's error and Retry, and the list is tried again once
@@ -126,54 +45,67 @@ fn CommandCenter() -> impl IntoView {
     let list_failed = RwSignal::new(false);
     let attempt = RwSignal::new(0u32);
     Effect::new(move |_| {
-        if list_failed.get() && extras.with(|e| matches!(e, Some(Ok(_)))) {
+        if list_failed.get() && extras.with_data(|_| ()).is_some() {
             list_failed.set(false);
             attempt.update(|a| *a += 1);
         }
     });
+    // The missions shown with their step, planning first: the rows' order and the keys'.
     let rows = Memo::new(move |_| {
-        missions.with(|m| match m {
-            Some(Ok(m)) => m
-                .iter()
-                .filter(|m| m.status == MissionStatus::Active)
-                .filter(|m| {
-                    workspace.with(|w| {
-                        w.as_ref()
-                            .is_none_or(|w| m.workspace_id.as_ref() == Some(w))
+        let shown = missions
+            .with_data(|m| {
+                m.iter()
+                    .filter(|m| m.status == MissionStatus::Active)
+                    .filter(|m| {
+                        workspace.with(|w| {
+                            w.as_ref()
+                                .is_none_or(|w| m.workspace_id.as_ref() == Some(w))
+                        })
                     })
-                })
-                .filter(|m| mode_filter.with(|f| f.as_ref().is_none_or(|f| *f == m.mode)))
-                .map(|m| (m.clone(), loop_step(&m.tasks)))
-                .filter(|(_, s)| {
-                    step_filter.with(|f| f.as_ref().is_none_or(|f| *f == s.number().to_string()))
-                })
-                .collect::<Vec<_>>(),
-            _ => vec![],
-        })
+                    .filter(|m| mode_filter.with(|f| f.as_ref().is_none_or(|f| *f == m.mode)))
+                    .map(|m| (m.id.clone(), loop_step(&m.tasks)))
+                    .filter(|(_, s)| {
+                        step_filter
+                            .with(|f| f.as_ref().is_none_or(|f| *f == s.number().to_string()))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        let (mut planning, execution): (Vec<_>, Vec<_>) =
+            shown.into_iter().partition(|(_, s)| s.is_planning());
+        planning.extend(execution);
+        planning
     });
     let navigate = use_navigate();
     let go = Callback::new(move |to: String| navigate(&to, Default::default()));
     let help = RwSignal::new(false);
     let section = move |planning: bool| {
+        let ids = Memo::new(move |_| {
+            rows.with(|r| {
+                r.iter()
+                    .filter(|(_, s)| s.is_planning() == planning)
+                    .map(|(id, _)| id.clone())
+                    .collect::<Vec<_>>()
+            })
+        });
+        let empty = Memo::new(move |_| ids.with(Vec::is_empty));
         move || {
-            let all = rows.get();
-            let (planning_rows, execution_rows): (Vec<_>, Vec<_>) =
-                all.into_iter().partition(|(_, s)| s.is_planning());
-            let offset = if planning { 0 } else { planning_rows.len() };
-            let list = if planning {
-                planning_rows
-            } else {
-                execution_rows
-            };
-            if list.is_empty() {
+            if empty.get() {
                 return view! { <p class="muted">"None."</p> }.into_any();
             }
             view! {
                 <ul class="command-rows">
-                    {list.into_iter().enumerate().map(|(i, (m, s))| {
-                        let selected = Signal::derive(move || selected.get() == offset + i);
-                        view! { <MissionRow mission=m step=s selected=selected /> }
-                    }).collect_view()}
+                    <For each=move || ids.get() key=String::clone let:id>
+                        <MissionRow
+                            id=id.clone()
+                            missions
+                            selected=Signal::derive(move || {
+                                rows.with(|r| {
+                                    r.get(selected.get()).is_some_and(|(at, _)| *at == id)
+                                })
+                            })
+                        />
+                    </For>
                 </ul>
             }
             .into_any()
@@ -183,19 +115,17 @@ fn CommandCenter() -> impl IntoView {
         <section class="page command-center" data-testid="command-center">
             <header class="page__head">
                 <h1>"Command center"</h1>
-                <Shortcuts shown=help />
+                // The keys, and the list of them, come with the chunk that follows the rows.
+                {move || Suspend::new(
+                    SendWrapper::new(async move {
+                        first.shown().await;
+                        command_keys(rows, missions, selected, help, go)
+                            .await
+                            .unwrap_or_else(|_| ().into_any())
+                    }),
+                )}
             </header>
-            {move || match missions.get() {
-                None => Some(view! { <Loading label="Loading missions…" /> }.into_any()),
-                Some(Err(e)) => Some(view! { <ErrorPanel error=e on_retry=retry /> }.into_any()),
-                Some(Ok(_)) => None,
-            }}
-            // The keys come with the chunk that follows the rows.
-            {move || Suspend::new(SendWrapper::new(async move {
-                first.shown().await;
-                command_keys(rows, selected, help, go).await.unwrap_or_else(|_| ().into_any())
-            }))}
-            <div class="command-center__missions">
+            <Polled read=missions loading="Loading missions…" let:_missions>
                 <section data-testid="planning-missions">
                     <h2>"Planning"</h2>
                     {section(true)}
@@ -204,30 +134,34 @@ fn CommandCenter() -> impl IntoView {
                     <h2>"Execution"</h2>
                     {section(false)}
                 </section>
-            </div>
+            </Polled>
             // Its list comes after the rows, so it is placed where growing moves none of
             // them: beside them on a wide screen, below them on a narrow one. Both show once
             // the missions are in (style/), not as empty sections that would move then.
             <section class="card command-center__waiting" data-testid="waiting-on-you">
-                <h2 class="card__title">{move || match waiting.with(|w| w.as_ref().map(Vec::len)) {
-                    Some(n) => format!("Waiting on you ({n})"),
-                    None => "Waiting on you".to_string(),
-                }}</h2>
-                {move || not_provided.get().map(|parts| view! { <NotOffered text=parts /> })}
-                {move || extras_error.get().map(|e| view! { <ErrorPanel error=e on_retry=retry /> })}
-                {move || waiting.with(|w| w.as_ref().is_some_and(Vec::is_empty)).then(|| view! {
-                    <p class="muted">"Nothing needs you right now."</p>
-                })}
+                <h2 class="card__title">
+                    {move || match waiting.with(|w| w.as_ref().map(Vec::len)) {
+                        Some(n) => format!("Waiting on you ({n})"),
+                        None => "Waiting on you".to_string(),
+                    }}
+                </h2>
+                {move || {
+                    extras_error.get().map(|e| view! { <ErrorPanel error=e on_retry=retry /> })
+                }}
                 // The list's code comes once the first rows show (a chunk of its own).
                 {move || {
                     attempt.track();
-                    Suspend::new(SendWrapper::new(async move {
-                        first.shown().await;
-                        waiting_list(waiting, retry).await.unwrap_or_else(|_| {
-                            list_failed.set(true);
-                            ().into_any()
-                        })
-                    }))
+                    Suspend::new(
+                        SendWrapper::new(async move {
+                            first.shown().await;
+                            waiting_list(waiting, extras, retry)
+                                .await
+                                .unwrap_or_else(|_| {
+                                    list_failed.set(true);
+                                    ().into_any()
+                                })
+                        }),
+                    )
                 }}
             </section>
         </section>

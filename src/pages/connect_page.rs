@@ -4,8 +4,8 @@
 
 use crate::state::connect_check::{check_key, limited_notice, why_not, KeyCheck};
 use crate::state::connection::{normalize_base, use_connection, Connection};
+use crate::state::mutation::Mutation;
 use crate::state::title::page_title;
-use crate::state::write::Write;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
@@ -16,25 +16,26 @@ pub fn ConnectPage() -> impl IntoView {
     let current = connection.get_untracked();
     let base = RwSignal::new(current.as_ref().map(|c| c.base.clone()).unwrap_or_default());
     let key = RwSignal::new(String::new());
-    let check: Write = Write::new();
-
     // Set when the key connected but may only read: said here before going on.
     let limited = RwSignal::new(None::<(String, String)>);
+    // A key is checked before it is kept: (the connection, where to go then).
+    let check = Mutation::<_, (), String>::new(move |(candidate, then): &(Connection, String)| {
+        let (candidate, then) = (candidate.clone(), then.clone());
+        async move {
+            let verdict = check_key(candidate.clone())
+                .await
+                .map_err(|e| why_not(&candidate, &e))?;
+            connection.connect(candidate);
+            match verdict {
+                KeyCheck::Admin => open_fresh(&then),
+                KeyCheck::Limited(level) => limited.set(Some((limited_notice(&level), then))),
+            }
+            Ok(())
+        }
+    });
     let start = move |candidate: Connection, then: String| {
-        let probe = candidate.clone();
-        let shown = candidate.clone();
         limited.set(None);
-        check.run(
-            check_key(probe),
-            move |e| why_not(&shown, e),
-            move |verdict| {
-                connection.connect(candidate);
-                match verdict {
-                    KeyCheck::Admin => open_fresh(&then),
-                    KeyCheck::Limited(level) => limited.set(Some((limited_notice(&level), then))),
-                }
-            },
-        );
+        check.dispatch((candidate, then));
     };
     // Where the person was going when Connect was shown: only a path of this app.
     let next = use_query_map()
@@ -67,11 +68,17 @@ pub fn ConnectPage() -> impl IntoView {
                 "Mission Control reads and steers missions through Buildd's API. "
                 "Use an admin-level API key of your team; it stays in this browser."
             </p>
-            {move || connection.rejected_by().map(|server| view! {
-                <p class="notice notice--warn" role="alert" data-testid="key-rejected">
-                    {format!("{server} rejected the stored API key (401 Unauthorized), so it was forgotten. Paste a valid key to go on.")}
-                </p>
-            })}
+            {move || {
+                connection
+                    .rejected_by()
+                    .map(|server| {
+                        view! {
+                            <p class="notice notice--warn" role="alert" data-testid="key-rejected">
+                                {rejected(&server)}
+                            </p>
+                        }
+                    })
+            }}
             <form class="card form" on:submit=submit data-testid="connect-form">
                 <label class="field">
                     <span class="field__label">"API URL"</span>
@@ -83,7 +90,9 @@ pub fn ConnectPage() -> impl IntoView {
                         prop:value=move || base.get()
                         on:input=move |ev| base.set(event_target_value(&ev))
                     />
-                    <span class="field__hint">"Leave empty to use the server that serves this page."</span>
+                    <span class="field__hint">
+                        "Leave empty to use the server that serves this page."
+                    </span>
                 </label>
                 <label class="field">
                     <span class="field__label">"API key"</span>
@@ -97,12 +106,24 @@ pub fn ConnectPage() -> impl IntoView {
                         data-testid="key-input"
                     />
                 </label>
-                {move || limited.get().map(|(notice, then)| view! {
-                    <div class="notice notice--warn" role="status" data-testid="connect-limited">
-                        <p>{notice}</p>
-                        <a href=then class="button">"Continue"</a>
-                    </div>
-                })}
+                {move || {
+                    limited
+                        .get()
+                        .map(|(notice, then)| {
+                            view! {
+                                <div
+                                    class="notice notice--warn"
+                                    role="status"
+                                    data-testid="connect-limited"
+                                >
+                                    <p>{notice}</p>
+                                    <a href=then class="button">
+                                        "Continue"
+                                    </a>
+                                </div>
+                            }
+                        })
+                }}
                 {move || {
                     check
                         .error()
@@ -127,6 +148,14 @@ pub fn ConnectPage() -> impl IntoView {
             </form>
         </section>
     }
+}
+
+/// Why the stored key is gone.
+fn rejected(server: &str) -> String {
+    format!(
+        "{server} rejected the stored API key (401 Unauthorized), so it was forgotten. Paste a \
+         valid key to go on."
+    )
 }
 
 /// Loads `path` afresh once connected, so every page and the board start from the new

@@ -14,7 +14,8 @@ use super::task_page::TaskPage;
 use super::workspace_page::WorkspacePage;
 use super::workspaces_page::WorkspacesPage;
 use crate::api::ApiError;
-use crate::components::panel::ErrorPanel;
+use crate::components::shared::error_panel::ErrorPanel;
+use crate::components::shared::require_connection::RequireConnection;
 use crate::state::first_screen::{split_off, Later};
 use leptos::prelude::*;
 use leptos_router::ChooseView;
@@ -53,14 +54,25 @@ impl ChooseView for Page {
     async fn preload(&self) {}
 }
 
-/// Declares `$name`, the page `$page`'s view, in the split build's chunk `$chunk`.
+/// Declares `$name`, the page `$page`'s view, in the split build's chunk `$chunk`; a
+/// `connected` page shows once this tab is connected.
 macro_rules! page_chunk {
     ($name:ident, $chunk:ident, $page:ident) => {
+        page_chunk!($name, $chunk, view! { <$page /> });
+    };
+    ($name:ident, $chunk:ident, connected $page:ident) => {
+        page_chunk!(
+            $name,
+            $chunk,
+            view! { <RequireConnection><$page /></RequireConnection> }
+        );
+    };
+    ($name:ident, $chunk:ident, $view:expr) => {
         split_off!(
             $chunk,
             AnyView,
             fn $name() -> Later<Result<AnyView, ApiError>> {
-                let page = view! { <$page /> }.into_any();
+                let page = $view.into_any();
                 Box::pin(async move { Ok(page) })
             }
         );
@@ -68,8 +80,8 @@ macro_rules! page_chunk {
 }
 
 page_chunk!(connect, connect_page, ConnectPage);
-page_chunk!(missions, missions_page, MissionsPage);
-page_chunk!(mission, mission_page, MissionPage);
-page_chunk!(task, task_page, TaskPage);
-page_chunk!(workspaces, workspaces_page, WorkspacesPage);
-page_chunk!(workspace, workspace_page, WorkspacePage);
+page_chunk!(missions, missions_page, connected MissionsPage);
+page_chunk!(mission, mission_page, connected MissionPage);
+page_chunk!(task, task_page, connected TaskPage);
+page_chunk!(workspaces, workspaces_page, connected WorkspacesPage);
+page_chunk!(workspace, workspace_page, connected WorkspacePage);

@@ -1,88 +1,74 @@
 //! Every workspace of the team: its repository, how many missions it holds, and a way to
 //! its missions and its settings.
 
-use super::RequireConnection;
+use super::polled_api;
 use crate::api;
-use crate::components::panel::{EmptyState, ErrorPanel, Loading};
-use crate::state::connection::use_connection;
-use crate::state::refresh::polled;
-use crate::state::request::with_connection;
+use crate::components::shared::empty_state::EmptyState;
+use crate::components::shared::polled::Polled;
+use crate::components::workspace::workspace_row::WorkspaceRow;
+use crate::state::rows::row_memo;
 use crate::state::title::page_title;
-use buildd_core::{MissionStatus, Workspace};
+use buildd_core::{MissionStatus, WorkspaceList};
 use leptos::prelude::*;
 use std::collections::HashMap;
+use std::sync::Arc;
+
+const WHAT_A_WORKSPACE_IS: &str = "A workspace is a repository your agents work in; Buildd \
+                                   creates one when a runner links a repository.";
 
 #[component]
 pub fn WorkspacesPage() -> impl IntoView {
     page_title(|| Some("Workspaces".into()));
-    view! { <RequireConnection><WorkspaceList /></RequireConnection> }
-}
-
-#[component]
-fn WorkspaceList() -> impl IntoView {
-    let connection = use_connection();
-    let (workspaces, retry) =
-        polled(move || with_connection(&connection, |c| async move { api::workspaces(&c).await }));
+    let workspaces = polled_api(|c| async move { api::workspaces(&c).await });
     super::first_screen_once(workspaces);
-    let (missions, _) =
-        polled(move || with_connection(&connection, |c| async move { api::missions(&c).await }));
+    let missions = polled_api(|c| async move { api::missions(&c).await });
     // Active missions per workspace; unknown until the list is read.
     let counts = Memo::new(move |_| {
-        missions.with(|m| match m {
-            Some(Ok(list)) => {
-                let mut counts = HashMap::<String, usize>::new();
-                for m in &list.missions {
-                    if let (Some(ws), MissionStatus::Active) = (&m.workspace_id, &m.status) {
-                        *counts.entry(ws.clone()).or_default() += 1;
-                    }
+        missions.with_data(|list| {
+            let mut counts = HashMap::<String, usize>::new();
+            for m in &list.missions {
+                if let (Some(ws), MissionStatus::Active) = (&m.workspace_id, &m.status) {
+                    *counts.entry(ws.clone()).or_default() += 1;
                 }
-                Some(counts)
             }
-            _ => None,
+            counts
         })
     });
+    let list = move |list: Memo<Arc<WorkspaceList>>| {
+        let empty = Memo::new(move |_| list.with(|l| l.workspaces.is_empty()));
+        let row = move |id: String| {
+            let workspace =
+                row_memo(move || list.with(|l| l.workspaces.iter().find(|w| w.id == id).cloned()));
+            view! { <WorkspaceRow workspace counts /> }
+        };
+        move || {
+            if empty.get() {
+                view! { <EmptyState title="No workspaces yet." detail=WHAT_A_WORKSPACE_IS /> }
+                    .into_any()
+            } else {
+                view! {
+                    <ul class="rows">
+                        <For
+                            each=move || {
+                                list.with(|l| {
+                                    l.workspaces.iter().map(|w| w.id.clone()).collect::<Vec<_>>()
+                                })
+                            }
+                            key=String::clone
+                            children=row
+                        />
+                    </ul>
+                }
+                .into_any()
+            }
+        }
+    };
     view! {
         <section class="page" data-testid="workspaces-page">
             <h1>"Workspaces"</h1>
-            {move || match workspaces.get() {
-                None => view! { <Loading label="Loading workspaces…" /> }.into_any(),
-                Some(Err(e)) => view! { <ErrorPanel error=e on_retry=retry /> }.into_any(),
-                Some(Ok(list)) if list.workspaces.is_empty() => view! {
-                    <EmptyState title="No workspaces yet." detail="A workspace is a repository your agents work in; Buildd creates one when a runner links a repository." />
-                }
-                .into_any(),
-                Some(Ok(list)) => view! {
-                    <ul class="rows">
-                        {list.workspaces.into_iter().map(|w| view! { <WorkspaceRow workspace=w counts=counts /> }).collect_view()}
-                    </ul>
-                }
-                .into_any(),
-            }}
+            <Polled read=workspaces loading="Loading workspaces…" let:workspaces>
+                {list(workspaces)}
+            </Polled>
         </section>
-    }
-}
-
-#[component]
-fn WorkspaceRow(
-    workspace: Workspace,
-    counts: Memo<Option<HashMap<String, usize>>>,
-) -> impl IntoView {
-    let id = workspace.id.clone();
-    let active = move || {
-        counts.with(|c| {
-            c.as_ref().map(|c| match c.get(&id).copied().unwrap_or(0) {
-                1 => "1 active mission".to_string(),
-                n => format!("{n} active missions"),
-            })
-        })
-    };
-    view! {
-        <li class="row card" data-testid="workspace-row">
-            <a class="row__title" href=format!("/workspaces/{}", workspace.id)>{workspace.name.clone()}</a>
-            <span class="muted small">{workspace.repo.clone().unwrap_or_else(|| "No repository".into())}</span>
-            <a class="small" href=format!("/missions?workspace={}", workspace.id) data-testid="workspace-missions">
-                {move || active().unwrap_or_else(|| "Its missions".into())}
-            </a>
-        </li>
     }
 }

@@ -8,7 +8,7 @@ use crate::api::{self, ApiError};
 use crate::state::capabilities::{use_capabilities, Offered};
 use crate::state::connection::{use_connection, Connection};
 use crate::state::first_screen::{split_off, use_first_screen, Later};
-use crate::state::refresh::{polled, Polled};
+use crate::state::refresh::{polled, PolledRead};
 use crate::state::request::with_connection;
 use crate::state::title::provide_title;
 use buildd_core::capabilities::Extra;
@@ -19,6 +19,8 @@ use buildd_core::plan::plan_to_confirm;
 use buildd_core::pull_request::PullRequest;
 use buildd_core::TaskResult;
 use leptos::prelude::*;
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// The team's PRs and open questions, read after the missions (`None`: not provided).
@@ -77,47 +79,56 @@ type Read = (String, Option<String>, Option<TaskResult>);
 /// that did not change is not read again.
 type Confirmed = StoredValue<Vec<Read>>;
 
-/// Buildd's mission list carries no task results, so whether a finished planning run holds
-/// a plan in review is read from the task itself; until then it is not claimed.
-async fn confirm_plans(c: &Connection, missions: &mut [ClientMission], confirmed: Confirmed) {
-    for m in missions.iter_mut() {
-        let Some(run) = plan_to_confirm(&m.tasks) else {
-            continue;
-        };
-        let (id, updated_at) = (run.id.clone(), run.updated_at.clone());
-        let known = confirmed.with_value(|c| {
-            c.iter()
-                .find(|(i, u, _)| *i == id && *u == updated_at)
-                .map(|(_, _, result)| result.clone())
-        });
-        let result = match known {
-            Some(result) => result,
-            None => match run_result(c.clone(), id.clone()).await {
-                Ok(result) => {
-                    confirmed.update_value(|c| {
-                        c.retain(|(i, _, _)| *i != id);
-                        c.push((id.clone(), updated_at, result.clone()));
-                    });
-                    result
-                }
-                // Not read: it stays unknown, so it is not called a plan in review.
-                Err(_) => continue,
-            },
-        };
-        if let Some(t) = m.tasks.iter_mut().find(|t| t.id == id) {
-            // Read, so known: null when the run has none.
-            t.result = Some(result);
-        }
-    }
-}
-
 split_off!(
     planning_results,
-    Option<TaskResult>,
-    /// A planning run's result, read from its task. Only Buildd needs it, so in the split
-    /// build the task's decoder is a chunk of its own, not part of the first load here.
-    fn run_result(c: Connection, id: String) -> Later<Result<Option<TaskResult>, ApiError>> {
-        Box::pin(async move { Ok(api::task(&c, &id).await?.result) })
+    (),
+    /// Buildd's mission list carries no task results, so whether a finished planning run
+    /// holds a plan in review is read from the task itself; until then it is not claimed.
+    /// Only Buildd needs it, so in the split build this and the task's decoder are a chunk
+    /// of their own, not part of the first load here.
+    fn confirm_plans(
+        c: Connection,
+        missions: Rc<RefCell<Vec<ClientMission>>>,
+        confirmed: Confirmed,
+    ) -> Later<Result<(), ApiError>> {
+        Box::pin(async move {
+            let count = missions.borrow().len();
+            for at in 0..count {
+                let run = plan_to_confirm(&missions.borrow()[at].tasks)
+                    .map(|run| (run.id.clone(), run.updated_at.clone()));
+                let Some((id, updated_at)) = run else {
+                    continue;
+                };
+                let known = confirmed.with_value(|c| {
+                    c.iter()
+                        .find(|(i, u, _)| *i == id && *u == updated_at)
+                        .map(|(_, _, result)| result.clone())
+                });
+                let result = match known {
+                    Some(result) => result,
+                    None => match api::task(&c, &id).await {
+                        Ok(task) => {
+                            confirmed.update_value(|c| {
+                                c.retain(|(i, _, _)| *i != id);
+                                c.push((id.clone(), updated_at, task.result.clone()));
+                            });
+                            task.result
+                        }
+                        // Not read: it stays unknown, so it is not called a plan in review.
+                        Err(_) => continue,
+                    },
+                };
+                if let Some(t) = missions.borrow_mut()[at]
+                    .tasks
+                    .iter_mut()
+                    .find(|t| t.id == id)
+                {
+                    // Read, so known: null when the run has none.
+                    t.result = Some(result);
+                }
+            }
+            Ok(())
+        })
     }
 );
 
@@ -125,9 +136,16 @@ async fn load_missions(
     c: Connection,
     confirmed: Confirmed,
 ) -> Result<Vec<ClientMission>, ApiError> {
-    let mut missions = api::board_missions(&c).await?;
-    confirm_plans(&c, &mut missions, confirmed).await;
-    Ok(missions)
+    let missions = api::board_missions(&c).await?;
+    if !missions.iter().any(|m| plan_to_confirm(&m.tasks).is_some()) {
+        return Ok(missions);
+    }
+    let missions = Rc::new(RefCell::new(missions));
+    // A chunk that does not load leaves the runs unknown: none is called a plan in review.
+    let _ = confirm_plans(c, missions.clone(), confirmed).await;
+    Ok(Rc::into_inner(missions)
+        .map(RefCell::into_inner)
+        .unwrap_or_default())
 }
 
 split_off!(
@@ -139,7 +157,9 @@ split_off!(
         c: Connection,
         offered: Offered,
         last: StoredValue<Extras>,
+        watch: Watch,
     ) -> Later<Result<Extras, ApiError>> {
+        watch.start();
         Box::pin(async move {
             let c2 = c.clone();
             let prs = offered
@@ -163,28 +183,68 @@ split_off!(
     }
 );
 
+/// What keeps the board's list of what waits on a person: started by the first reading of
+/// the PRs and questions, whose chunk brings its code, so the first load does without it.
+#[derive(Clone, Copy)]
+struct Watch {
+    /// Where it lives: the board's owner, taken when it starts.
+    owner: StoredValue<Option<Owner>>,
+    missions: PolledRead<Vec<ClientMission>>,
+    /// The PRs' and questions' read, once made.
+    extras: StoredValue<Option<PolledRead<Extras>>>,
+    into: RwSignal<Option<Vec<WaitItem>>>,
+}
+
+impl Watch {
+    /// Keeps `into` what waits, as the missions, PRs and questions change; once.
+    fn start(self) {
+        let (Some(owner), Some(extras)) = (
+            self.owner.try_update_value(Option::take).flatten(),
+            self.extras.get_value(),
+        ) else {
+            return;
+        };
+        let Watch { missions, into, .. } = self;
+        owner.with(|| {
+            Effect::new(move |_| {
+                let items = missions.with_data(|m| {
+                    extras.with_data(|e| {
+                        waiting_on_you(
+                            m,
+                            e.prs.as_deref().unwrap_or_default(),
+                            e.questions.as_deref().unwrap_or_default(),
+                        )
+                    })
+                });
+                let items = items.flatten();
+                if into.with_untracked(|w| *w != items) {
+                    into.set(items);
+                }
+            })
+        });
+    }
+}
+
 #[derive(Clone, Copy)]
 pub struct BoardState {
     /// As the command center reads them: without description, workspace, schedule and
-    /// merge policies.
-    pub missions: Polled<Vec<ClientMission>>,
-    pub extras: Polled<Extras>,
+    /// merge policies. Their reload, like the extras', reads both again.
+    pub missions: PolledRead<Vec<ClientMission>>,
+    pub extras: PolledRead<Extras>,
     /// Reads both again.
     pub retry: Callback<()>,
     /// What a person must act on, oldest first: `None` until the missions, PRs and
     /// questions are all in.
-    pub waiting: Memo<Option<Vec<WaitItem>>>,
+    pub waiting: ReadSignal<Option<Vec<WaitItem>>>,
     /// How many: 0 until they are all in.
     pub count: Memo<usize>,
 }
 
 /// Reads `read` of the current connection once what it offers is known, again whenever
 /// either changes; a refused key is forgotten, not asked with again.
-fn polled_board<T, Fut>(
-    read: impl Fn(Connection, Offered) -> Fut + Copy + 'static,
-) -> (Polled<T>, Callback<()>)
+fn polled_board<T, Fut>(read: impl Fn(Connection, Offered) -> Fut + Copy + 'static) -> PolledRead<T>
 where
-    T: Clone + Default + PartialEq + Send + Sync + 'static,
+    T: Default + PartialEq + Send + Sync + 'static,
     Fut: std::future::Future<Output = Result<T, ApiError>> + 'static,
 {
     let connection = use_connection();
@@ -209,35 +269,41 @@ where
 pub fn provide_board() {
     let first = use_first_screen();
     let confirmed: Confirmed = StoredValue::new(Vec::new());
-    let (missions, reload_missions) = polled_board(move |c, _| load_missions(c, confirmed));
+    let missions = polled_board(move |c, _| load_missions(c, confirmed));
     let last_extras = StoredValue::new(Extras::default());
-    let (extras, reload_extras) = polled_board(move |c, offered| async move {
+    let waiting = RwSignal::new(None);
+    let watch = Watch {
+        owner: StoredValue::new(Owner::current()),
+        missions,
+        extras: StoredValue::new(None),
+        into: waiting,
+    };
+    let extras = polled_board(move |c, offered| async move {
         first.shown().await;
-        load_extras(c, offered, last_extras).await
+        load_extras(c, offered, last_extras, watch).await
     });
+    watch.extras.set_value(Some(extras));
     let retry = Callback::new(move |()| {
-        reload_missions.run(());
-        reload_extras.run(());
+        missions.reload.run(());
+        extras.reload.run(());
     });
-    let waiting = Memo::new(move |_| {
-        missions.with(|m| {
-            extras.with(|e| match (m, e) {
-                (Some(Ok(m)), Some(Ok(e))) => Some(waiting_on_you(
-                    m,
-                    e.prs.as_deref().unwrap_or_default(),
-                    e.questions.as_deref().unwrap_or_default(),
-                )),
-                _ => None,
-            })
-        })
-    });
+    let (missions, extras) = (
+        PolledRead {
+            reload: retry,
+            ..missions
+        },
+        PolledRead {
+            reload: retry,
+            ..extras
+        },
+    );
     let count = Memo::new(move |_| waiting.with(|w| w.as_ref().map_or(0, Vec::len)));
     provide_title(count);
     provide_context(BoardState {
         missions,
         extras,
         retry,
-        waiting,
+        waiting: waiting.read_only(),
         count,
     });
 }

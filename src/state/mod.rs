@@ -1,6 +1,7 @@
 //! What the app keeps while it runs, apart from any page: the connection and what its API
 //! offers, the board of every mission, the theme, and the helpers every panel reads and
-//! writes through (`refresh`, `write`, `request`). Uses the API client and core only.
+//! writes through (`refresh`, `mutation`, `request`) and lists its rows with (`rows`). Uses
+//! the API client and core only.
 
 pub mod board;
 pub mod capabilities;
@@ -9,9 +10,10 @@ pub mod connection;
 pub mod first_screen;
 pub mod leave_guard;
 pub mod live;
+pub mod mutation;
 pub mod refresh;
 pub mod request;
+pub mod rows;
 pub mod theme;
 pub mod title;
 pub mod workspace_row;
-pub mod write;

@@ -1,9 +1,18 @@
-//! Keeps a panel's data fresh: while the change stream is open (`live`), it reads again when
-//! the stream says the team's data moved; otherwise on a pace that slows while nothing
-//! changes (buildd-core's `polling`). Also at once when the tab comes back or a person
-//! acts, and never while the tab is hidden. Only a change re-renders, so a refresh never
-//! flickers or disturbs what a person is doing on the page. Reads are conditional: the
+//! Polled reads: a panel's data kept fresh. While the change stream is open (`live`), a
+//! read runs again when the stream says the team's data moved; otherwise on a pace that
+//! slows while nothing changes (buildd-core's `polling`). Also at once when the tab comes
+//! back or a person acts, and never while the tab is hidden. Reads are conditional: the
 //! server's `ETag` lets the browser revalidate, so an unchanged answer costs a 304.
+//!
+//! A read is a `LocalResource` refetched on those signals, and what it read is a memo that
+//! changes only when the answer does: a refresh that finds nothing new re-renders nothing.
+//! `<Polled>` (components/shared) shows one: Loading, then its view, or the ErrorPanel.
+//!
+//! Why not `<Transition>` and `<ErrorBoundary>`: a refetch never suspends here (the memo
+//! keeps the last answer until a new one is in), so there is nothing for a transition to
+//! hold back; and a failure is data, not a thrown view: a server without an optional
+//! endpoint answers `Ok(None)` rather than an error, and Retry reads that one read again
+//! rather than resetting a boundary.
 
 use crate::api::ApiError;
 use crate::state::live::{page_visible, use_live};
@@ -15,7 +24,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-/// A reading of any type. Every panel's resource holds one, so the resource's code is in
+/// A reading of any type. Every read's resource holds one, so the resource's code is in
 /// the app once, not once per panel.
 type Reading = Result<Arc<dyn Any + Send + Sync>, ApiError>;
 
@@ -63,15 +72,46 @@ fn refresh_while_visible(pace: StoredValue<Pace>, resource: LocalResource<Readin
     });
 }
 
-/// What a panel shows: nothing yet (loading), the data, or why it failed.
-pub type Polled<T> = Memo<Option<Result<T, ApiError>>>;
+/// What a polled read has read, and a way to read again now.
+pub struct PolledRead<T: Send + Sync + 'static> {
+    /// `None` until the first answer, then the data or why the last read failed. Shared, not
+    /// copied: a reading is held once however many views show it.
+    pub value: Memo<Option<Result<Arc<T>, ApiError>>>,
+    /// Reads again at once: a panel's Retry, and what follows a person's action.
+    pub reload: Callback<()>,
+}
 
-/// Reads `fetch` now and again on the polling pace while visible; the memo changes only
-/// when the answer does, and a change brings the quick pace back. The callback reloads at
-/// once (the panels' Retry, and what follows a person's action).
-pub fn polled<T, Fut>(fetch: impl Fn() -> Fut + 'static) -> (Polled<T>, Callback<()>)
+impl<T: Send + Sync> Clone for PolledRead<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Send + Sync> Copy for PolledRead<T> {}
+
+impl<T: Send + Sync + 'static> PolledRead<T> {
+    /// `f` of the data while there is some (tracked): `None` while loading or failed.
+    pub fn with_data<R>(&self, f: impl FnOnce(&T) -> R) -> Option<R> {
+        self.value
+            .with(|v| v.as_ref().and_then(|r| r.as_ref().ok()).map(|t| f(t)))
+    }
+
+    /// The data while there is some (tracked), shared.
+    pub fn data(&self) -> Option<Arc<T>> {
+        self.value.with(|v| v.as_ref()?.as_ref().ok().cloned())
+    }
+
+    /// Whether the first answer is in, well or not (tracked).
+    pub fn answered(&self) -> bool {
+        self.value.with(Option::is_some)
+    }
+}
+
+/// Reads `fetch` now and again as the module says; the value changes only when the answer
+/// does, and a change brings the quick pace back.
+pub fn polled<T, Fut>(fetch: impl Fn() -> Fut + 'static) -> PolledRead<T>
 where
-    T: Clone + PartialEq + Send + Sync + 'static,
+    T: PartialEq + Send + Sync + 'static,
     Fut: Future<Output = Result<T, ApiError>> + 'static,
 {
     let resource = resource(Box::new(move || {
@@ -83,19 +123,19 @@ where
     }));
     let pace = StoredValue::new(Pace::default());
     refresh_while_visible(pace, resource);
-    let data = Memo::new(move |_| {
+    let value = Memo::new(move |_| {
         resource.get().and_then(|reading| match reading {
-            Ok(t) => t.downcast_ref::<T>().cloned().map(Ok),
+            Ok(t) => t.downcast::<T>().ok().map(Ok),
             Err(e) => Some(Err(e)),
         })
     });
     Effect::new(move |_| {
-        data.track();
+        value.track();
         pace.update_value(Pace::changed);
     });
     let reload = Callback::new(move |_| {
         pace.update_value(Pace::changed);
         resource.refetch();
     });
-    (data, reload)
+    PolledRead { value, reload }
 }

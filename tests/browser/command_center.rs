@@ -2,7 +2,8 @@
 //! in the address, and its keys.
 
 use crate::fixtures::api::{
-    approve_plan, id_of, new_mission, notes_of_type, patch, plan_in_review_of, planned, runner_note,
+    approve_plan, id_of, new_mission, new_mission_with, notes_of_type, patch, plan_in_review_of,
+    planned, runner_note, task_with_green_pr,
 };
 use crate::fixtures::check::{any_text, text_is, text_with};
 use crate::fixtures::{connected, open, Page};
@@ -338,5 +339,50 @@ async fn what_waits_on_you_is_acted_on_in_place_with_its_age() {
         crate::fixtures::api::mission(&server, &dormant).await["status"],
         "completed"
     );
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn waiting_on_you_lists_every_item_it_counts() {
+    let server = TestServer::start_demo().await;
+    // Two questions and two PRs held for a person on one mission: each pair shares its kind
+    // and its link.
+    let mission = new_mission_with(
+        &server,
+        json!({"title": "Billing export", "requiresReview": true, "orchestrationMode": "manual"}),
+    )
+    .await;
+    for question in ["CSV or JSON?", "Daily or hourly?"] {
+        let note = json!({"type": "question", "title": question});
+        assert_eq!(runner_note(&server, &mission, note).await, 201);
+    }
+    for number in [701, 702] {
+        let files = json!([{"path": format!("src/export_{number}.rs"), "status": "modified",
+                            "additions": 12, "deletions": 3, "patch": "+x"}]);
+        task_with_green_pr(&server, &mission, number, files).await;
+    }
+
+    let browser = connected(&server).await;
+    browser.click("[data-testid=nav-command]").await;
+    // The demo's four, and these four.
+    text_is(
+        &browser,
+        "[data-testid=waiting-on-you] .card__title",
+        "Waiting on you (8)",
+    )
+    .await;
+    browser
+        .wait_text("[data-testid=waiting-on-you]", |t| {
+            [
+                "CSV or JSON?",
+                "Daily or hourly?",
+                "Merge PR #701",
+                "Merge PR #702",
+            ]
+            .iter()
+            .all(|part| t.contains(part))
+        })
+        .await;
+    assert_eq!(browser.count("[data-testid=waiting-item]").await, 8);
     browser.close().await;
 }

@@ -167,7 +167,10 @@ fn test(env: &tools::Env) -> Result<(), String> {
     tools::ensure_web(env)?;
     tools::ensure_browser()?;
     tools::ensure_axe(env)?;
+    tools::ensure_leptosfmt(env)?;
     run(env, "cargo", &["fmt", "--all", "--", "--check"])?;
+    // The view! macros, which rustfmt leaves alone (leptosfmt.toml).
+    run(env, "leptosfmt", &["--check", "--quiet", "src"])?;
     imports::lint()?;
     run(
         env,

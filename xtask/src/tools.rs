@@ -10,6 +10,8 @@ const WASM_BINDGEN: &str = "0.2.130";
 const BINARYEN: &str = "132";
 /// The release Lighthouse 12 audits with.
 const AXE_CORE: &str = "4.10.3";
+/// The latest leptosfmt; it builds with rustc 1.95.
+const LEPTOSFMT: &str = "0.1.33";
 
 pub struct Env {
     cache: PathBuf,
@@ -121,7 +123,7 @@ pub fn ensure_web(env: &Env) -> Result<(), String> {
     }
     if env.version_of("wasm-bindgen").as_deref() != Some(&format!("wasm-bindgen {WASM_BINDGEN}")) {
         step(&format!(
-            "installing wasm-bindgen-cli {WASM_BINDGEN}: about 2 minutes, once"
+            "installing wasm-bindgen-cli {WASM_BINDGEN}: about 3 minutes, once"
         ));
         // Not --locked: its lockfile pins a crate version the registry no longer serves.
         run(
@@ -160,6 +162,31 @@ pub fn ensure_axe(env: &Env) -> Result<(), String> {
     }
     step(&format!("installing axe-core {AXE_CORE} from npm"));
     env.npm_install(&format!("axe-core@{AXE_CORE}"))
+}
+
+/// leptosfmt, which formats the dashboard's `view!` macros (`cargo xtask test` checks them).
+pub fn ensure_leptosfmt(env: &Env) -> Result<(), String> {
+    if env.version_of("leptosfmt").as_deref() == Some(&format!("leptosfmt {LEPTOSFMT}")) {
+        return Ok(());
+    }
+    step(&format!(
+        "installing leptosfmt {LEPTOSFMT}: about 3 minutes, once"
+    ));
+    let root = env.cache.join("tools");
+    let root = root.to_str().ok_or("the cache path is not UTF-8")?;
+    run(
+        env,
+        "cargo",
+        &[
+            "install",
+            "--locked",
+            "leptosfmt",
+            "--version",
+            LEPTOSFMT,
+            "--root",
+            root,
+        ],
+    )
 }
 
 /// Debian's Chromium and ChromeDriver, for the browser tests.

@@ -55,12 +55,23 @@ pub struct WaitItem {
     pub action: WaitAction,
     pub mission_id: String,
     pub mission_title: String,
+    /// What it is about, unique within its kind: the planning task, the mission, the failed
+    /// task, the PR (`<workspace>#<number>`) or the question.
+    pub subject: String,
     /// What to act on, in words.
     pub title: String,
     /// Where to act: a dashboard path.
     pub href: String,
     /// Since when it waits (ISO time), for ordering oldest first.
     pub since: String,
+}
+
+impl WaitItem {
+    /// Tells this item apart from every other one listed: several questions or held PRs of
+    /// one mission share their kind and link.
+    pub fn key(&self) -> (WaitKind, &str) {
+        (self.kind, &self.subject)
+    }
 }
 
 /// Check-in deferrals that only a person can clear (a spent budget is an item of its own).
@@ -96,6 +107,7 @@ pub fn waiting_on_you(
                 },
                 mission_id: m.id.clone(),
                 mission_title: m.title.clone(),
+                subject: plan.id.clone(),
                 title: format!("Review the plan of {}", m.title),
                 href: format!("/tasks/{}", plan.id),
                 since: plan.updated_at.clone().unwrap_or_default(),
@@ -112,6 +124,7 @@ pub fn waiting_on_you(
                 action: WaitAction::Close,
                 mission_id: m.id.clone(),
                 mission_title: m.title.clone(),
+                subject: m.id.clone(),
                 title: format!("Close {}: its work is done", m.title),
                 href: format!("/missions/{}", m.id),
                 since: m.updated_at.clone().unwrap_or_default(),
@@ -128,6 +141,7 @@ pub fn waiting_on_you(
                 action: WaitAction::RaiseBudget { spend, budget },
                 mission_id: m.id.clone(),
                 mission_title: m.title.clone(),
+                subject: m.id.clone(),
                 title: format!("Raise the budget of {}: {what}", m.title),
                 href: format!("/missions/{}", m.id),
                 since: m.updated_at.clone().unwrap_or_default(),
@@ -145,6 +159,7 @@ pub fn waiting_on_you(
                 action: WaitAction::Open,
                 mission_id: m.id.clone(),
                 mission_title: m.title.clone(),
+                subject: m.id.clone(),
                 title: format!("{}: check-ins stopped ({})", m.title, words(reason)),
                 href: format!("/missions/{}", m.id),
                 since: m.last_deferred_at.clone().unwrap_or_default(),
@@ -183,6 +198,7 @@ pub fn waiting_on_you(
             },
             mission_id: m.id.clone(),
             mission_title: m.title.clone(),
+            subject: broken.id.clone(),
             title: format!(
                 "{}: {failed} {} failed and nothing is queued — retry or re-plan",
                 m.title,
@@ -207,6 +223,7 @@ pub fn waiting_on_you(
                 workspace_id: pr.workspace_id.clone(),
             },
             mission_title: title_of(&mission),
+            subject: format!("{}#{}", pr.workspace_id, pr.number),
             title: format!(
                 "Merge PR #{}{}",
                 pr.number,
@@ -229,6 +246,7 @@ pub fn waiting_on_you(
             kind: WaitKind::Question,
             action: WaitAction::Open,
             mission_title: title_of(&mission),
+            subject: q.id.clone(),
             title: format!("Answer: {}", q.title),
             href: format!("/missions/{mission}?tab=feed"),
             since: q.created_at.clone(),
@@ -391,5 +409,38 @@ mod tests {
         let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
         assert_eq!(titles, ["Merge PR #1: Add cache", "Merge PR #2: Add cache"]);
         assert!(items.iter().all(|i| i.kind == WaitKind::PrHeld));
+    }
+
+    #[test]
+    fn each_item_has_a_key_of_its_own_where_kind_and_link_repeat() {
+        let missions = vec![mission(
+            json!({"id": "m1", "title": "Cache", "status": "active", "tasks": []}),
+        )];
+        let pr = |number: i64| -> PullRequest {
+            serde_json::from_value(json!({
+                "number": number, "workspaceId": "w", "missionId": "m1", "state": "open",
+                "createdAt": "2026-11-29T01:00:00Z",
+                "policy": {"policy": {"tier": "human"}, "source": "mission", "reason": "r"},
+                "evaluation": {"state": "held", "reasons": [], "mergeableByPerson": true, "autoMerge": false}
+            }))
+            .unwrap()
+        };
+        let question = |id: &str| -> MissionNote {
+            serde_json::from_value(json!({"id": id, "missionId": "m1", "authorType": "agent",
+                "type": "question", "title": "Which?", "status": "open",
+                "createdAt": "2026-11-29T02:00:00Z"}))
+            .unwrap()
+        };
+        let items = waiting_on_you(
+            &missions,
+            &[pr(1), pr(2)],
+            &[question("q1"), question("q2")],
+        );
+        assert_eq!(items.len(), 4);
+        // The two PRs share a link, and so do the two questions.
+        assert_eq!(items[0].href, items[1].href);
+        assert_eq!(items[2].href, items[3].href);
+        let keys: std::collections::HashSet<_> = items.iter().map(WaitItem::key).collect();
+        assert_eq!(keys.len(), 4, "{keys:?}");
     }
 }

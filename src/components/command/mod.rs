@@ -1,0 +1,7 @@
+//! The command center's pieces: its mission rows, its keys, "Waiting on you".
+
+pub mod command_keys;
+pub mod mission_row;
+pub mod shortcuts;
+pub mod waiting_item;
+pub mod waiting_list;

@@ -1,0 +1,147 @@
+//! A mission's standing a person may change: archive it, reopen a completed one, restore an
+//! archived one, as the server's own rule allows (`check_mission_transition`), and whether a
+//! person closes it once its work is done (`requiresReview`). Pause and Resume are the
+//! organizer's controls; Close mission is where completion is discussed.
+
+use crate::api;
+use crate::state::mutation::{refused, Mutation};
+use buildd_core::client::ClientMission;
+use buildd_core::lifecycle::check_mission_transition;
+use buildd_core::MissionStatus;
+use leptos::prelude::*;
+use serde_json::json;
+
+/// The status changes offered from `from`: (button, test id, status sent, what it does).
+fn offered(from: &MissionStatus) -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
+    let mut actions = Vec::new();
+    let to_active = check_mission_transition(from, &MissionStatus::Active).is_ok();
+    match from {
+        MissionStatus::Completed if to_active => actions.push((
+            "Reopen",
+            "reopen-mission",
+            "active",
+            "It becomes active again and plans its next step.",
+        )),
+        MissionStatus::Archived if to_active => actions.push((
+            "Restore",
+            "restore-mission",
+            "active",
+            "It becomes active again.",
+        )),
+        _ => {}
+    }
+    if *from != MissionStatus::Archived
+        && check_mission_transition(from, &MissionStatus::Archived).is_ok()
+    {
+        actions.push((
+            "Archive",
+            "archive-mission",
+            "archived",
+            "It moves to Completed in the lists and nothing plans or runs; Restore brings it back.",
+        ));
+    }
+    actions
+}
+
+const PERSON_CLOSES: &str = "A person closes it: once its work is done it waits for Close \
+                             mission, and its PRs wait for a person";
+
+#[component]
+pub fn MissionStatusCard(mission: Memo<ClientMission>, refresh: Callback<()>) -> impl IntoView {
+    let id = mission.with_untracked(|m| m.id.clone());
+    let status = Memo::new(move |_| mission.with(|m| m.status.clone()));
+    let requires_review = Memo::new(move |_| mission.with(|m| m.requires_review));
+    let move_to = {
+        let id = id.clone();
+        Mutation::request(
+            move |c, to: &&'static str| {
+                let (id, to) = (id.clone(), *to);
+                async move {
+                    api::update_mission(&c, &id, json!({ "status": to })).await?;
+                    refresh.run(());
+                    Ok(())
+                }
+            },
+            refused("The status did not change"),
+        )
+    };
+    // Read back: Buildd sets requiresReview only when a mission is created and answers a
+    // PATCH of it with 200 all the same, so a change that did not stick is said.
+    let review = Mutation::request(
+        move |c, wanted: &bool| {
+            let (id, wanted) = (id.clone(), *wanted);
+            async move {
+                api::update_mission(&c, &id, json!({ "requiresReview": wanted })).await?;
+                let stuck = api::mission(&c, &id).await?.requires_review == wanted;
+                refresh.run(());
+                Ok(stuck)
+            }
+        },
+        refused("Not saved"),
+    );
+    let busy = Signal::derive(move || move_to.busy() || review.busy());
+    // The last change's outcome: each clears the other's.
+    let error = move || {
+        move_to.error().or_else(|| review.error()).or_else(|| {
+            (review.answer() == Some(false)).then(|| {
+                "Not saved: this API keeps the setting the mission was created with.".to_string()
+            })
+        })
+    };
+    let buttons = move || {
+        offered(&status.get())
+            .into_iter()
+            .map(|(label, testid, to, why)| {
+                view! {
+                    <li>
+                        <button
+                            class="button"
+                            data-testid=testid
+                            prop:disabled=busy
+                            on:click=move |_| {
+                                review.clear();
+                                move_to.dispatch(to);
+                            }
+                        >
+                            {label}
+                        </button>
+                        " "
+                        <span class="muted small">{why}</span>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <section class="card" data-testid="mission-status-card">
+            <h2 class="card__title">"Mission"</h2>
+            <p data-testid="mission-status-now">
+                {move || format!("Status: {}", status.with(|s| s.label().into_owned()))}
+            </p>
+            <label class="checkbox">
+                <input
+                    type="checkbox"
+                    data-testid="requires-review"
+                    prop:checked=requires_review
+                    prop:disabled=busy
+                    on:change=move |ev| {
+                        move_to.clear();
+                        review.dispatch(event_target_checked(&ev));
+                    }
+                />
+                {PERSON_CLOSES}
+            </label>
+            <ul class="status-actions">{buttons}</ul>
+            {move || {
+                error()
+                    .map(|e| {
+                        view! {
+                            <p class="form__error" role="alert" data-testid="mission-status-error">
+                                {e}
+                            </p>
+                        }
+                    })
+            }}
+        </section>
+    }
+}

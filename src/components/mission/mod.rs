@@ -1,0 +1,25 @@
+//! The mission list's and a mission page's pieces.
+
+pub mod close_mission;
+pub mod confirm;
+pub mod feed;
+pub mod list_tools;
+pub mod list_view;
+pub mod merge_policy_editor;
+pub mod mission_card;
+pub mod mission_groups;
+pub mod mission_head;
+pub mod mission_status_card;
+pub mod new_mission;
+pub mod new_task;
+pub mod note;
+pub mod organizer;
+pub mod pr_item;
+pub mod pr_list;
+pub mod pr_review_line;
+pub mod progress_card;
+pub mod progress_legend;
+pub mod task_pr_list;
+pub mod task_row;
+pub mod task_sections;
+pub mod workspace_filter;

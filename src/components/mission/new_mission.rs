@@ -1,0 +1,274 @@
+//! "New mission": a goal with its workspace, how it is worked (auto with or without
+//! check-ins, or manual) and whether a person closes it. Created, it opens.
+
+use crate::api;
+use crate::state::connection::use_connection;
+use crate::state::mutation::{refused, Mutation};
+use crate::state::request::with_connection;
+use buildd_core::WorkspaceList;
+use leptos::prelude::*;
+use leptos_router::hooks::use_navigate;
+use serde_json::json;
+
+/// The form as typed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MissionDraft {
+    pub title: String,
+    pub description: String,
+    pub workspace: String,
+    pub manual: bool,
+    pub check_ins: bool,
+    pub requires_review: bool,
+}
+
+impl Default for MissionDraft {
+    fn default() -> Self {
+        Self {
+            title: String::new(),
+            description: String::new(),
+            workspace: String::new(),
+            manual: false,
+            check_ins: true,
+            requires_review: false,
+        }
+    }
+}
+
+impl MissionDraft {
+    /// The `POST /api/missions` body.
+    fn to_json(&self) -> serde_json::Value {
+        let mut body = json!({
+            "title": self.title.trim(),
+            "orchestrationMode": if self.manual { "manual" } else { "auto" },
+            "requiresReview": self.requires_review,
+            // Check-ins are an auto mission's: a manual one has none.
+            "isHeartbeat": !self.manual && self.check_ins,
+        });
+        if !self.description.trim().is_empty() {
+            body["description"] = json!(self.description.trim());
+        }
+        if !self.workspace.is_empty() {
+            body["workspaceId"] = json!(self.workspace);
+        }
+        body
+    }
+}
+
+#[component]
+pub fn NewMission(
+    /// The form closes.
+    #[prop(into)]
+    on_cancel: Callback<()>,
+) -> impl IntoView {
+    let connection = use_connection();
+    let workspaces = LocalResource::new(move || {
+        with_connection(&connection, |c| async move { api::workspaces(&c).await })
+    });
+    let draft = RwSignal::new(MissionDraft::default());
+    let title_error = RwSignal::new(false);
+    let navigate = use_navigate();
+    // Created, it opens.
+    let create = Mutation::request(
+        move |c, body: &serde_json::Value| {
+            let (body, navigate) = (body.clone(), navigate.clone());
+            async move {
+                let id = api::create_mission(&c, body).await?;
+                navigate(&format!("/missions/{id}"), Default::default());
+                Ok(())
+            }
+        },
+        refused("The mission was not created"),
+    );
+    // The first workspace is chosen until the person picks one.
+    Effect::new(move |_| {
+        if let Some(Ok(WorkspaceList { workspaces })) = workspaces.get() {
+            if draft.with_untracked(|d| d.workspace.is_empty()) {
+                if let Some(first) = workspaces.first() {
+                    let id = first.id.clone();
+                    draft.update(|d| d.workspace = id);
+                }
+            }
+        }
+    });
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let d = draft.get_untracked();
+        if d.title.trim().is_empty() {
+            title_error.set(true);
+            return;
+        }
+        create.dispatch(d.to_json());
+    };
+    let set = move |f: fn(&mut MissionDraft, String)| {
+        move |ev: leptos::ev::Event| {
+            let v = event_target_value(&ev);
+            draft.update(|d| f(d, v));
+        }
+    };
+    let checked = move |f: fn(&mut MissionDraft, bool)| {
+        move |ev: leptos::ev::Event| {
+            let on = event_target_checked(&ev);
+            draft.update(|d| f(d, on));
+        }
+    };
+    view! {
+        <section class="card" data-testid="new-mission">
+            <h2 class="card__title">"New mission"</h2>
+            <form class="form" on:submit=submit novalidate>
+                <div class="field">
+                    <label class="field__label" for="mission-title">
+                        "Title"
+                    </label>
+                    <input
+                        id="mission-title"
+                        data-testid="new-mission-title"
+                        autofocus
+                        aria-describedby="mission-title-error"
+                        aria-invalid=move || title_error.get().to_string()
+                        prop:value=move || draft.with(|d| d.title.clone())
+                        on:input=move |ev| {
+                            title_error.set(false);
+                            set(|d, v| d.title = v)(ev)
+                        }
+                    />
+                    {move || {
+                        title_error
+                            .get()
+                            .then(|| {
+                                view! {
+                                    <p
+                                        class="form__error"
+                                        id="mission-title-error"
+                                        data-testid="new-mission-title-error"
+                                    >
+                                        "Give the mission a title."
+                                    </p>
+                                }
+                            })
+                    }}
+                </div>
+                <div class="field">
+                    <label class="field__label" for="mission-description">
+                        "Goal"
+                    </label>
+                    <p class="field__hint" id="mission-description-hint">
+                        "What done looks like, for the organizer that plans it. Markdown."
+                    </p>
+                    <textarea
+                        id="mission-description"
+                        rows="4"
+                        data-testid="new-mission-description"
+                        aria-describedby="mission-description-hint"
+                        prop:value=move || draft.with(|d| d.description.clone())
+                        on:input=set(|d, v| d.description = v)
+                    ></textarea>
+                </div>
+                <div class="field">
+                    <label class="field__label" for="mission-workspace">
+                        "Workspace"
+                    </label>
+                    {move || match workspaces.get() {
+                        None => {
+                            view! { <p class="muted small">"Loading workspaces…"</p> }.into_any()
+                        }
+                        Some(Err(e)) => {
+                            view! {
+                                <p class="form__error">
+                                    {format!("The workspaces could not be read: {e}")}
+                                </p>
+                            }
+                                .into_any()
+                        }
+                        Some(Ok(list)) => {
+                            view! {
+                                <select
+                                    id="mission-workspace"
+                                    data-testid="new-mission-workspace"
+                                    prop:value=move || draft.with(|d| d.workspace.clone())
+                                    on:change=set(|d, v| d.workspace = v)
+                                >
+                                    {list
+                                        .workspaces
+                                        .into_iter()
+                                        .map(|w| {
+                                            view! { <option value=w.id.clone()>{w.name}</option> }
+                                        })
+                                        .collect_view()}
+                                </select>
+                            }
+                                .into_any()
+                        }
+                    }}
+                </div>
+                <fieldset class="choices">
+                    <legend class="field__label">"How it is worked"</legend>
+                    <label class="checkbox">
+                        <input
+                            type="radio"
+                            name="mission-mode"
+                            data-testid="new-mission-auto"
+                            prop:checked=move || draft.with(|d| !d.manual)
+                            on:change=move |_| draft.update(|d| d.manual = false)
+                        />
+                        "Auto: the organizer plans each next step as work finishes"
+                    </label>
+                    <label
+                        class="checkbox checkbox--nested"
+                        class:hidden=move || draft.with(|d| d.manual)
+                    >
+                        <input
+                            type="checkbox"
+                            data-testid="new-mission-check-ins"
+                            prop:checked=move || draft.with(|d| d.check_ins)
+                            on:change=checked(|d, on| d.check_ins = on)
+                        />
+                        "Hourly check-ins restart it when it stalls"
+                    </label>
+                    <label class="checkbox">
+                        <input
+                            type="radio"
+                            name="mission-mode"
+                            data-testid="new-mission-manual"
+                            prop:checked=move || draft.with(|d| d.manual)
+                            on:change=move |_| draft.update(|d| d.manual = true)
+                        />
+                        "Manual: it plans when you ask"
+                    </label>
+                </fieldset>
+                <label class="checkbox">
+                    <input
+                        type="checkbox"
+                        data-testid="new-mission-requires-review"
+                        prop:checked=move || draft.with(|d| d.requires_review)
+                        on:change=checked(|d, on| d.requires_review = on)
+                    />
+                    "A person closes it: once its work is done it waits for Close mission"
+                </label>
+                {move || {
+                    create
+                        .error()
+                        .map(|e| {
+                            view! {
+                                <p class="form__error" role="alert" data-testid="new-mission-error">
+                                    {e}
+                                </p>
+                            }
+                        })
+                }}
+                <div class="actions">
+                    <button
+                        class="button button--primary"
+                        type="submit"
+                        data-testid="create-mission"
+                        prop:disabled=move || create.busy()
+                    >
+                        {move || if create.busy() { "Creating…" } else { "Create mission" }}
+                    </button>
+                    <button class="button" type="button" on:click=move |_| on_cancel.run(())>
+                        "Cancel"
+                    </button>
+                </div>
+            </form>
+        </section>
+    }
+}

@@ -1,0 +1,21 @@
+//! What several features use: the app's header and a page's guard, panel states, chips and
+//! badges, Markdown, the progress bar, a PR's checks and the merge-policy form.
+
+pub mod app_header;
+pub mod class_badge;
+pub mod empty_state;
+pub mod error_panel;
+pub mod health_chip;
+pub mod inline_markdown;
+pub mod loading;
+pub mod markdown;
+pub mod mode_badge;
+pub mod not_offered;
+pub mod policy_form;
+pub mod policy_summary;
+pub mod polled;
+pub mod pr_checks;
+pub mod progress_bar;
+pub mod require_connection;
+pub mod state_chip;
+pub mod status_badge;

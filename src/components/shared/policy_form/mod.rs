@@ -1,0 +1,123 @@
+//! The merge-policy form shared by a mission's override and a workspace's default: inherit
+//! or set a policy, the tier's fields with what is wrong with each, Save and Cancel.
+
+mod field_error;
+mod policy_fields;
+mod policy_state;
+mod text_field;
+
+pub use policy_state::{PolicyDraft, PolicyState};
+
+use leptos::prelude::*;
+use policy_fields::PolicyFields;
+use policy_state::update;
+use serde_json::Value;
+
+/// The edit form: inherit or set a policy, the tier's fields with what is wrong with each,
+/// Save and Cancel, and with `reset` a "Reset to inherited" that saves `null` at once. A
+/// draft with an error is not sent: the first field in error takes the focus.
+#[component]
+pub fn PolicyForm(
+    state: PolicyState,
+    #[prop(into)] inherit_label: String,
+    override_label: &'static str,
+    #[prop(optional)] reset: bool,
+) -> impl IntoView {
+    let attempted = RwSignal::new(false);
+    let form = NodeRef::<leptos::html::Form>::new();
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        attempted.set(true);
+        if !state.draft_errors().is_empty() {
+            use wasm_bindgen::JsCast;
+            let invalid = form
+                .get_untracked()
+                .and_then(|f| f.query_selector("[aria-invalid=true]").ok().flatten())
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(input) = invalid {
+                let _ = input.focus();
+            }
+            return;
+        }
+        if let Some(d) = state.draft.get_untracked() {
+            state.save.dispatch(d.to_json());
+        }
+    };
+    view! {
+        <form class="form" node_ref=form on:submit=submit novalidate>
+            <fieldset class="choices">
+                <legend class="sr-only">"Policy"</legend>
+                <label class="checkbox">
+                    <input
+                        type="radio"
+                        name="policy-mode"
+                        data-testid="policy-inherit"
+                        prop:checked=move || {
+                            state.draft.with(|d| d.as_ref().is_some_and(|d| d.inherit))
+                        }
+                        on:change=move |_| update(state, |d| d.inherit = true)
+                    />
+                    {inherit_label}
+                </label>
+                <label class="checkbox">
+                    <input
+                        type="radio"
+                        name="policy-mode"
+                        data-testid="policy-override"
+                        prop:checked=move || {
+                            state.draft.with(|d| d.as_ref().is_some_and(|d| !d.inherit))
+                        }
+                        on:change=move |_| update(state, |d| d.inherit = false)
+                    />
+                    {override_label}
+                </label>
+            </fieldset>
+            <PolicyFields state=state attempted=attempted />
+            {move || {
+                state
+                    .general_errors()
+                    .map(|e| {
+                        view! {
+                            <p class="form__error" role="alert" data-testid="policy-error">
+                                {e}
+                            </p>
+                        }
+                    })
+            }}
+            <div class="actions">
+                <button
+                    class="button button--primary"
+                    type="submit"
+                    data-testid="save-policy"
+                    prop:disabled=move || state.save.busy()
+                >
+                    {move || if state.save.busy() { "Saving…" } else { "Save" }}
+                </button>
+                <button
+                    class="button"
+                    type="button"
+                    on:click=move |_| {
+                        state.draft.set(None);
+                        state.save.clear();
+                    }
+                >
+                    "Cancel"
+                </button>
+                {reset
+                    .then(|| {
+                        view! {
+                            <button
+                                class="button button--ghost"
+                                type="button"
+                                data-testid="reset-policy"
+                                prop:disabled=move || state.save.busy()
+                                on:click=move |_| state.save.dispatch(Value::Null)
+                            >
+                                "Reset to inherited"
+                            </button>
+                        }
+                    })}
+            </div>
+        </form>
+    }
+}

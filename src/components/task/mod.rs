@@ -1,0 +1,14 @@
+//! A task page's pieces, the Plan Review Panel among them.
+
+pub mod message_agent;
+pub mod plan_banner;
+pub mod plan_review_panel;
+pub mod plan_steps;
+pub mod plan_waves;
+pub mod retry_task;
+pub mod step_card;
+pub mod task_head;
+pub mod task_pr_status;
+pub mod task_relations;
+pub mod task_result;
+pub mod task_view;

@@ -1,0 +1,334 @@
+//! The Plan Review Panel: a plan in review, its steps and waves, and the two decisions a
+//! person makes on it: Approve Plan (children are created) or Reject with feedback (a
+//! revised planning run is filed).
+
+use super::plan_waves::PlanWaves;
+use super::step_card::StepCard;
+use crate::api;
+use crate::state::mutation::Mutation;
+use crate::state::rows::{row_memo, unique_keys};
+use buildd_core::plan_output::{resolve_plan, validate_planning_output, PlanStep, ResolvedPlan};
+use leptos::prelude::*;
+use leptos_router::hooks::use_navigate;
+use serde_json::Value;
+
+/// A person's review of a plan. Made by the task's view, which also places the panel by it
+/// (first while the plan is in review, and kept once decided or while feedback is written).
+#[derive(Clone, Copy)]
+pub struct ReviewState {
+    pub feedback: RwSignal<String>,
+    pub rejecting: RwSignal<bool>,
+    /// Answers the children created.
+    pub approve: Mutation<(), Vec<String>>,
+    /// Opens the revision once it is filed.
+    pub reject: Mutation<String>,
+}
+
+impl ReviewState {
+    /// The review of planning task `task_id`; `on_approved` shows the children at once.
+    pub fn new(task_id: String, on_approved: Callback<()>) -> Self {
+        let feedback = RwSignal::new(String::new());
+        let rejecting = RwSignal::new(false);
+        let id = task_id.clone();
+        let approve = Mutation::request(
+            move |c, (): &()| {
+                let id = id.clone();
+                async move {
+                    let done = api::approve_plan(&c, &id).await?;
+                    on_approved.run(());
+                    Ok(done.tasks)
+                }
+            },
+            |e| e.refusal_if(409),
+        );
+        let navigate = use_navigate();
+        let reject = Mutation::request(
+            move |c, text: &String| {
+                let (id, text, navigate) = (task_id.clone(), text.clone(), navigate.clone());
+                async move {
+                    let revision = api::reject_plan(&c, &id, &text).await?;
+                    feedback.set(String::new());
+                    rejecting.set(false);
+                    navigate(&format!("/tasks/{}", revision.task_id), Default::default());
+                    Ok(())
+                }
+            },
+            |e| e.refusal_if(409),
+        );
+        Self {
+            feedback,
+            rejecting,
+            approve,
+            reject,
+        }
+    }
+
+    /// The children, once approved here (tracked).
+    pub fn approved(&self) -> Option<Vec<String>> {
+        self.approve.answer()
+    }
+
+    /// Approve or Reject is on its way (tracked).
+    pub fn busy(&self) -> bool {
+        self.approve.busy() || self.reject.busy()
+    }
+
+    /// Why the last decision failed (tracked): each decision clears the other's.
+    pub fn error(&self) -> Option<String> {
+        self.approve.error().or_else(|| self.reject.error())
+    }
+}
+
+const MOVED_ON: &str = "This plan is no longer in review: it was approved or replaced \
+                        meanwhile. Your feedback is kept here; the server will refuse it for \
+                        this plan.";
+
+/// What a plan's output comes to.
+#[derive(Clone, PartialEq)]
+struct Plan {
+    summary: String,
+    steps: Vec<PlanStep>,
+    resolved: Option<ResolvedPlan>,
+    warnings: Vec<String>,
+    can_approve: bool,
+}
+
+fn read_plan(output: &Value) -> Plan {
+    let summary = output
+        .get("summary")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let (steps, problems, resolved) = match validate_planning_output(output) {
+        Ok(plan) => match resolve_plan(&plan.plan) {
+            Ok(resolved) => (plan.plan, vec![], Some(resolved)),
+            Err(e) => (plan.plan, vec![e], None),
+        },
+        Err(errors) => (vec![], errors, None),
+    };
+    let can_approve = problems.is_empty();
+    let mut warnings = problems;
+    if let Some(r) = &resolved {
+        if steps.len() > 1 && r.waves.len() == steps.len() {
+            warnings.push(
+                "This plan is filed as a chain: only one step can run at a time. Check that \
+                 every dependsOn is really needed."
+                    .into(),
+            );
+        }
+    }
+    Plan {
+        summary,
+        steps,
+        resolved,
+        warnings,
+        can_approve,
+    }
+}
+
+#[component]
+pub fn PlanReviewPanel(
+    #[prop(into)] output: Signal<Value>,
+    state: ReviewState,
+    /// The plan left review elsewhere while a person was writing feedback on it: the panel
+    /// stays, with their text, and says so.
+    #[prop(into)]
+    moved_on: Signal<bool>,
+) -> impl IntoView {
+    let plan = Memo::new(move |_| output.with(read_plan));
+    let steps = Memo::new(move |_| plan.with(|p| p.steps.clone()));
+    let ready_now = move || {
+        plan.with(|p| {
+            p.resolved
+                .as_ref()
+                .map_or(0, |r| r.waves.first().map_or(0, Vec::len))
+        })
+    };
+    let decided = Memo::new(move |_| state.approve.answer().is_some());
+    // Reject opens its form with the cursor in it.
+    let feedback_box = NodeRef::<leptos::html::Textarea>::new();
+    Effect::new(move |_| {
+        if state.rejecting.get() {
+            if let Some(el) = feedback_box.get() {
+                let _ = el.focus();
+            }
+        }
+    });
+    let error = move || {
+        state.error().map(|e| {
+            view! {
+                <p class="form__error" role="alert" data-testid="plan-error">
+                    {e}
+                </p>
+            }
+        })
+    };
+    let send_back = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        state.approve.clear();
+        let feedback = state.feedback.get_untracked().trim().to_string();
+        if feedback.is_empty() {
+            state
+                .reject
+                .fail("Feedback is required: say what the revision should change.".into());
+            return;
+        }
+        state.reject.dispatch(feedback);
+    };
+    let keys =
+        Memo::new(move |_| steps.with(|s| unique_keys(s.iter().map(|s| s.step_ref.clone()))));
+    let step = move |key: String| {
+        let step = row_memo(move || {
+            let at = keys.with(|k| k.iter().position(|k| *k == key))?;
+            steps.with(|s| s.get(at).cloned())
+        });
+        view! { <StepCard step /> }
+    };
+    let section_class = move || {
+        if decided.get() {
+            "card plan-review plan-review--decided"
+        } else {
+            "card plan-review"
+        }
+    };
+    let dispatchable = move || {
+        let (count, ready) = (steps.with(Vec::len), ready_now());
+        if decided.get() {
+            format!("{count} steps filed · {ready} could start at once")
+        } else {
+            format!("{count} steps · {ready} can start as soon as the plan is approved")
+        }
+    };
+    // The children come back in plan order: each link reads as its step.
+    let approved = move || {
+        state.approved().map(|children| {
+            let links = steps.with(|steps| {
+                children
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let name = steps
+                            .get(i)
+                            .map(|s| s.title.clone())
+                            .unwrap_or_else(|| c.chars().take(8).collect());
+                        view! {
+                            <a href=format!("/tasks/{c}") class="dep-chip">
+                                {name}
+                            </a>
+                        }
+                    })
+                    .collect_view()
+            });
+            view! {
+                <p class="notice notice--ok" role="status" data-testid="plan-approved">
+                    {format!("Plan approved — {} child tasks created: ", children.len())}
+                    {links}
+                </p>
+            }
+        })
+    };
+    view! {
+        <section class=section_class data-testid="plan-review">
+            <h2 class="card__title">
+                {move || if decided.get() { "Plan approved" } else { "Plan in review" }}
+            </h2>
+            {move || {
+                moved_on
+                    .get()
+                    .then(|| {
+                        view! {
+                            <p
+                                class="notice notice--warn"
+                                role="status"
+                                data-testid="plan-moved-on"
+                            >
+                                {MOVED_ON}
+                            </p>
+                        }
+                    })
+            }}
+            <p class="prewrap">{move || plan.with(|p| p.summary.clone())}</p>
+            <p class="muted small" data-testid="plan-dispatchable">
+                {dispatchable}
+            </p>
+            {move || {
+                plan.with(|p| {
+                    p.warnings
+                        .iter()
+                        .map(|w| {
+                            view! {
+                                <p class="notice notice--warn" data-testid="plan-warning">
+                                    {w.clone()}
+                                </p>
+                            }
+                        })
+                        .collect_view()
+                })
+            }}
+            {move || {
+                plan.with(|p| {
+                    p.resolved
+                        .clone()
+                        .map(|resolved| view! { <PlanWaves steps=p.steps.clone() resolved /> })
+                })
+            }}
+            <ol class="step-cards">
+                <For each=move || keys.get() key=String::clone children=step />
+            </ol>
+            {approved}
+            // The decision stays in view while the steps are read.
+            <div class="decision-bar" class:hidden=decided>
+                {move || (!state.rejecting.get()).then(error)}
+                <div class="actions">
+                    <button
+                        class="button button--primary"
+                        on:click=move |_| {
+                            state.reject.clear();
+                            state.approve.dispatch(());
+                        }
+                        prop:disabled=move || state.busy() || !plan.with(|p| p.can_approve)
+                        data-testid="approve-plan"
+                    >
+                        {move || if state.busy() { "Working…" } else { "Approve Plan" }}
+                    </button>
+                    <button
+                        class="button"
+                        on:click=move |_| state.rejecting.update(|r| *r = !*r)
+                        prop:disabled=move || state.busy()
+                        data-testid="reject-plan"
+                    >
+                        "Reject"
+                    </button>
+                </div>
+                <form
+                    class="form reject-form"
+                    class:hidden=move || !state.rejecting.get()
+                    on:submit=send_back
+                    data-testid="reject-form"
+                >
+                    <label class="field">
+                        <span class="field__label">"What should the revised plan change?"</span>
+                        <textarea
+                            rows=4
+                            node_ref=feedback_box
+                            prop:value=state.feedback
+                            on:input=move |ev| state.feedback.set(event_target_value(&ev))
+                            data-testid="reject-feedback"
+                        ></textarea>
+                    </label>
+                    {move || state.rejecting.get().then(error)}
+                    <div class="actions">
+                        <button
+                            class="button button--primary"
+                            type="submit"
+                            prop:disabled=move || state.busy()
+                            data-testid="send-feedback"
+                        >
+                            "Send feedback and revise"
+                        </button>
+                    </div>
+                </form>
+            </div>
+        </section>
+    }
+}
