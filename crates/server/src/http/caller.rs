@@ -2,6 +2,7 @@
 //! request acts for that account's team; mutations need an admin key.
 
 use super::state::AppState;
+use crate::db::Lane;
 use crate::error::ApiError;
 use crate::store::accounts::account_by_key;
 use axum::extract::FromRequestParts;
@@ -17,6 +18,15 @@ pub struct Caller {
 }
 
 impl Caller {
+    /// Whose writes these are, for the write queue: a person's (admin key) or a runner's.
+    pub fn lane(&self) -> Lane {
+        if self.level == AccountLevel::Admin {
+            Lane::Person
+        } else {
+            Lane::Worker
+        }
+    }
+
     pub fn require_admin(&self) -> Result<(), ApiError> {
         if self.level == AccountLevel::Admin {
             Ok(())
