@@ -338,6 +338,54 @@ pub struct StepResult {
     /// Writes the agents meant to send in the timed part: one a second each.
     pub offered: f64,
     pub measured: Duration,
+    /// The server's own figures over the step, from `/metrics`.
+    pub server: ServerFigures,
+}
+
+/// What the server's `/metrics` say moved over a step.
+#[derive(Default, Clone, Debug)]
+pub struct ServerFigures {
+    pub commits: f64,
+    pub committed_writes: f64,
+    pub hold_seconds: f64,
+    pub holds: f64,
+    pub wait_seconds: f64,
+    pub waits: f64,
+}
+
+impl ServerFigures {
+    /// The figures as the server reports them now (zero where it reports none).
+    pub async fn read(http: &Http, admin: &str) -> Self {
+        let text = match http.send("GET", "/metrics", admin, None, None).await {
+            Ok(r) if r.status == 200 => String::from_utf8_lossy(&r.body).into_owned(),
+            _ => return Self::default(),
+        };
+        let value = |name: &str| {
+            text.lines()
+                .filter(|l| l.starts_with(name) && l[name.len()..].starts_with([' ', '{']))
+                .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+                .sum::<f64>()
+        };
+        Self {
+            commits: value("buildd_db_commits_total"),
+            committed_writes: value("buildd_db_committed_writes_total"),
+            hold_seconds: value("buildd_db_write_hold_seconds_sum"),
+            holds: value("buildd_db_write_hold_seconds_count"),
+            wait_seconds: value("buildd_db_write_wait_seconds_sum"),
+            waits: value("buildd_db_write_wait_seconds_count"),
+        }
+    }
+
+    fn since(&self, before: &Self) -> Self {
+        Self {
+            commits: self.commits - before.commits,
+            committed_writes: self.committed_writes - before.committed_writes,
+            hold_seconds: self.hold_seconds - before.hold_seconds,
+            holds: self.holds - before.holds,
+            wait_seconds: self.wait_seconds - before.wait_seconds,
+            waits: self.waits - before.waits,
+        }
+    }
 }
 
 impl StepResult {
@@ -582,10 +630,18 @@ pub async fn step(
             ))
         })
         .collect();
+    // The server's figures over the timed part.
+    tokio::time::sleep_until((window.from).into()).await;
+    let before = ServerFigures::read(http, &server.admin).await;
+    tokio::time::sleep_until((window.to).into()).await;
+    let figures = ServerFigures::read(http, &server.admin)
+        .await
+        .since(&before);
     let mut result = StepResult {
         agents,
         offered: agents as f64,
         measured: plan.measure,
+        server: figures,
         ..StepResult::default()
     };
     for r in runners {
@@ -642,6 +698,16 @@ pub fn print_step(s: &StepResult) {
             quantile(&shed, 0.5),
             quantile(&shed, 0.99),
             quantile(&shed, 1.0)
+        );
+    }
+    let f = &s.server;
+    if f.commits > 0.0 {
+        println!(
+            "         server: {:.0} commits/s of {:.1} writes each; a write held the writer {:.2} ms and waited for it {:.2} ms on average",
+            f.commits / over.as_secs_f64(),
+            f.committed_writes / f.commits,
+            1000.0 * f.hold_seconds / f.holds.max(1.0),
+            1000.0 * f.wait_seconds / f.waits.max(1.0),
         );
     }
     let refused = s.claims.refused + s.reports.refused + s.polls.refused;

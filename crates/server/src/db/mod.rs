@@ -144,6 +144,9 @@ impl Db {
         MIGRATOR.run(&mut conn).await?;
         let read = SqlitePoolOptions::new()
             .max_connections(8)
+            // A reader is pinged as it goes back to the pool; pinging it again as it is
+            // taken would be one more trip to its thread per read.
+            .test_before_acquire(false)
             .after_connect(|conn, _| Box::pin(functions::register(conn)))
             .connect_with(options.read_only(true))
             .await?;
@@ -417,10 +420,17 @@ mod tests {
     async fn a_long_queue_refuses_workers_first() {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(&dir.path().join("d.db")).await.unwrap();
-        // One write that holds the writer for 1.5 s sets what a write is expected to take.
+        // A write that holds the writer for 1.5 s while another waits sets what a turn is
+        // expected to take.
         let slow = db.write().await.unwrap();
+        let behind = {
+            let db = db.clone();
+            tokio::spawn(async move { db.write().await.unwrap().commit().await })
+        };
+        until_waiting(&db, 1).await;
         tokio::time::sleep(Duration::from_millis(1500)).await;
         slow.commit().await.unwrap();
+        behind.await.unwrap().unwrap();
         let held = db.write().await.unwrap();
         let queued = {
             let db = db.clone();

@@ -8,9 +8,10 @@
 //! committer task commits a group whose last member handed the connection on, once the
 //! writes queued ahead of it have joined.
 //!
-//! How long the queue would take to drain is estimated from its length and moving averages
-//! of the time a write holds the connection and of a commit, so new writes can be refused
-//! at once instead of waiting (load shedding).
+//! How long the queue would take to drain is estimated from its length and a moving average
+//! of a write's turn (from one taking of the connection to the next while writes queue: its
+//! work, its share of commits, and the handing on), so new writes can be refused at once
+//! instead of waiting (load shedding).
 
 use sqlx::{Executor, SqliteConnection};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -39,9 +40,10 @@ struct Shared {
     waiting: AtomicUsize,
     /// Wakes the committer: a group waits for its commit, or a member left its savepoint.
     wake: Arc<Notify>,
-    /// Moving averages, in microseconds: a member's hold on the connection, and a commit.
+    /// Moving averages, in microseconds: a write's turn while writes queue, and its hold on
+    /// the connection (what a turn is taken to be before any queue formed).
+    turn_us: AtomicU64,
     hold_us: AtomicU64,
-    commit_us: AtomicU64,
     /// Groups committed.
     commits: AtomicU64,
 }
@@ -53,6 +55,8 @@ struct State {
     /// A member was dropped without committing: its savepoint is still open, and whoever
     /// takes the connection next rolls it back first.
     abandoned: bool,
+    /// When the connection was last taken.
+    taken_at: Option<Instant>,
 }
 
 /// The transaction that members join, each in a savepoint released into it.
@@ -100,11 +104,12 @@ impl Writer {
                 conn: Some(conn),
                 group: None,
                 abandoned: false,
+                taken_at: None,
             })),
             waiting: AtomicUsize::new(0),
             wake: wake.clone(),
+            turn_us: AtomicU64::new(0),
             hold_us: AtomicU64::new(0),
-            commit_us: AtomicU64::new(0),
             commits: AtomicU64::new(0),
         });
         tokio::spawn(committer(Arc::downgrade(&shared), wake));
@@ -127,9 +132,9 @@ impl Writer {
         if waiting == 0 {
             return Duration::ZERO;
         }
+        let turn = self.shared.turn_us.load(Ordering::Relaxed);
         let hold = self.shared.hold_us.load(Ordering::Relaxed);
-        let commit = self.shared.commit_us.load(Ordering::Relaxed);
-        Duration::from_micros(waiting * hold + commit)
+        Duration::from_micros(waiting * turn.max(hold))
     }
 
     /// Takes the connection (after the writes that asked before), opens the group's
@@ -141,16 +146,18 @@ impl Writer {
             let _waiting = Waiting::new(&self.shared.waiting);
             self.shared.state.clone().lock_owned().await
         };
-        waited(asked.elapsed());
         let since = Instant::now();
+        waited(since - asked);
+        // Asked before the last taking: this write queued through that whole turn.
+        if let Some(previous) = state.taken_at.replace(since) {
+            if asked < previous {
+                average(&self.shared.turn_us, since - previous);
+            }
+        }
         state.tidy(&self.shared).await;
-        let opened = match state.group {
-            Some(_) => Ok(()),
+        let saved = match state.group {
+            Some(_) => state.conn()?.execute("SAVEPOINT member").await.map(drop),
             None => state.open().await,
-        };
-        let saved = match opened {
-            Ok(()) => state.conn()?.execute("SAVEPOINT member").await.map(drop),
-            Err(e) => Err(e),
         };
         if let Err(e) = saved {
             // Nothing of this write was done; the group's earlier members still commit.
@@ -180,6 +187,7 @@ impl Writer {
 impl Shared {
     fn record_hold(&self, took: Duration) {
         average(&self.hold_us, took);
+        metrics::histogram!("buildd_db_write_hold_seconds").record(took);
     }
 }
 
@@ -200,8 +208,15 @@ impl State {
         self.conn.as_mut().ok_or_else(closed)
     }
 
+    /// Opens a group with the first member's savepoint in it (one round trip to SQLite's
+    /// thread: each costs a thread switch, and a write makes several).
     async fn open(&mut self) -> Result<(), sqlx::Error> {
-        self.conn()?.execute("BEGIN IMMEDIATE").await?;
+        let conn = self.conn()?;
+        if let Err(e) = conn.execute("BEGIN IMMEDIATE; SAVEPOINT member").await {
+            // Nothing may stay open outside a group.
+            let _ = conn.execute("ROLLBACK").await;
+            return Err(e);
+        }
         self.group = Some(Group {
             opened: Instant::now(),
             members: 0,
@@ -216,11 +231,7 @@ impl State {
             return;
         }
         let Ok(conn) = self.conn() else { return };
-        let undone = match conn.execute("ROLLBACK TO member").await {
-            Ok(_) => conn.execute("RELEASE member").await,
-            Err(e) => Err(e),
-        };
-        if let Err(e) = undone {
+        if let Err(e) = conn.execute("ROLLBACK TO member; RELEASE member").await {
             // The savepoint is gone with the whole transaction (SQLite rolls back on an I/O
             // error or a full disk): the group's members fail with it.
             self.fail(&e.to_string(), shared).await;
@@ -233,7 +244,7 @@ impl State {
         self.tidy(shared).await;
         match &self.group {
             Some(g) if g.members > 0 => {
-                let _ = self.commit(shared).await;
+                let _ = self.commit("COMMIT", shared).await;
             }
             Some(_) => {
                 if let Ok(conn) = self.conn() {
@@ -245,15 +256,15 @@ impl State {
         }
     }
 
-    /// Commits the group and tells its members.
-    async fn commit(&mut self, shared: &Shared) -> Result<(), sqlx::Error> {
+    /// Commits the group with `sql` (`COMMIT`, or the last member's `RELEASE` and the
+    /// `COMMIT` in one) and tells its members.
+    async fn commit(&mut self, sql: &str, shared: &Shared) -> Result<(), sqlx::Error> {
         let Some(group) = self.group.take() else {
             return Ok(());
         };
-        let started = Instant::now();
         let committed = match self.conn() {
             Ok(conn) => {
-                let done = conn.execute("COMMIT").await.map(drop);
+                let done = conn.execute(sql).await.map(drop);
                 if done.is_err() {
                     let _ = conn.execute("ROLLBACK").await;
                 }
@@ -261,9 +272,11 @@ impl State {
             }
             Err(e) => Err(e),
         };
-        average(&shared.commit_us, started.elapsed());
-        shared.commits.fetch_add(1, Ordering::SeqCst);
-        metrics::histogram!("buildd_db_commit_group_size").record(group.members as f64);
+        if committed.is_ok() {
+            shared.commits.fetch_add(1, Ordering::SeqCst);
+            metrics::counter!("buildd_db_commits_total").increment(1);
+            metrics::counter!("buildd_db_committed_writes_total").increment(group.members as u64);
+        }
         group.outcome.send_replace(Some(
             committed.as_ref().map(drop).map_err(|e| e.to_string()),
         ));
@@ -314,6 +327,18 @@ async fn finish(
     mut state: OwnedMutexGuard<State>,
     since: Instant,
 ) -> Result<(), sqlx::Error> {
+    let group = state
+        .group
+        .as_mut()
+        .expect("a member's savepoint is in a group");
+    let full = group.members + 1 >= GROUP_MEMBERS || group.opened.elapsed() >= GROUP_AGE;
+    if full || shared.waiting.load(Ordering::SeqCst) == 0 {
+        // A failed RELEASE (the transaction is gone) fails the group as a failed COMMIT does.
+        group.members += 1;
+        let committed = state.commit("RELEASE member; COMMIT", &shared).await;
+        shared.record_hold(since.elapsed());
+        return committed;
+    }
     if let Err(e) = state.conn()?.execute("RELEASE member").await {
         state.fail(&e.to_string(), &shared).await;
         shared.record_hold(since.elapsed());
@@ -325,12 +350,6 @@ async fn finish(
         .expect("a member's savepoint is in a group");
     group.members += 1;
     let mut outcome = group.outcome.subscribe();
-    let full = group.members >= GROUP_MEMBERS || group.opened.elapsed() >= GROUP_AGE;
-    if full || shared.waiting.load(Ordering::SeqCst) == 0 {
-        let committed = state.commit(&shared).await;
-        shared.record_hold(since.elapsed());
-        return committed;
-    }
     shared.record_hold(since.elapsed());
     drop(state);
     shared.wake.notify_one();
@@ -375,6 +394,7 @@ async fn committer(shared: Weak<Shared>, wake: Arc<Notify>) {
         if state.conn.is_none() {
             return;
         }
+        state.taken_at = Some(Instant::now());
         state.settle(&shared).await;
     }
 }
