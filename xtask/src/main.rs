@@ -1,4 +1,4 @@
-//! `cargo xtask serve | build | test | bench | lint-imports`: installs what is missing, builds, runs.
+//! `cargo xtask serve | build | test | bench [agents] | lint-imports`: installs what is missing, builds, runs.
 
 mod compress;
 mod fresh;
@@ -25,6 +25,11 @@ usage: cargo xtask <command>
   test                                format, import and lint checks, then every test, browser
                                       tests included
   bench                               dashboard size, API latency and render time
+  bench agents [--agents 50,200,...] [--seconds N]
+                                      claims against a deep queue, then simulated runners
+                                      (claim, a report a second, complete) and dashboard tabs
+                                      against the release server, stepped up: rates,
+                                      latencies, 503s and the knee
   lint-imports                        circles among the files of crates/core and crates/server
                                       (files that reach each other through their `use` paths)
 ";
@@ -38,6 +43,9 @@ fn main() {
         Some("serve") => serve(&env, &args[1..]),
         Some("build") => tools::ensure_web(&env).and_then(|()| build_dashboard(&env)),
         Some("test") => test(&env),
+        Some("bench") if args.get(1).map(String::as_str) == Some("agents") => {
+            bench_agents(&env, &args[2..])
+        }
         Some("bench") => bench(&env),
         Some("lint-imports") => imports::lint(),
         _ => {
@@ -248,6 +256,36 @@ fn run_tests(env: &tools::Env) -> Result<(), String> {
     } else {
         Err(format!("`cargo test --workspace` failed ({status})"))
     }
+}
+
+/// The server and the bench in the server profile; the bench starts the server beside it.
+fn bench_agents(env: &tools::Env, args: &[String]) -> Result<(), String> {
+    run(
+        env,
+        "cargo",
+        &[
+            "build",
+            "--profile",
+            "server",
+            "-p",
+            "buildd-server",
+            "--bin",
+            "buildd-server",
+        ],
+    )?;
+    let mut command = vec![
+        "run",
+        "--profile",
+        "server",
+        "-p",
+        "buildd-testkit",
+        "--bin",
+        "bench",
+        "--",
+        "agents",
+    ];
+    command.extend(args.iter().map(String::as_str));
+    run(env, "cargo", &command)
 }
 
 fn bench(env: &tools::Env) -> Result<(), String> {

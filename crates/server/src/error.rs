@@ -1,5 +1,6 @@
 //! One error type for every handler, mapped to Buildd's `{"error": "…"}` envelope.
 
+use crate::db::WriteError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -23,6 +24,9 @@ pub enum ApiError {
     /// A refusal whose body says more than the message: Buildd's `{error, hint}`,
     /// `{error, abort, …}` and the field-by-field `{error, errors}`.
     Detailed(StatusCode, serde_json::Value),
+    /// 503 with `Retry-After`: the writes queued ahead would take about this long, so this
+    /// one was refused before it did anything.
+    Busy(std::time::Duration),
     /// 500: a fault of the server, never of the input. Logged, not shown.
     Internal(String),
 }
@@ -73,6 +77,7 @@ impl std::fmt::Display for ApiError {
             Self::NotFound(m) => f.write_str(m),
             Self::MethodNotAllowed => f.write_str("Method not allowed on this path"),
             Self::Detailed(status, body) => write!(f, "{status}: {body}"),
+            Self::Busy(backlog) => write!(f, "busy: {backlog:?} of writes queued"),
         }
     }
 }
@@ -90,6 +95,7 @@ impl IntoResponse for ApiError {
             ),
             Self::Conflict(m) => (StatusCode::CONFLICT, m),
             Self::Detailed(status, body) => return (status, Json(body)).into_response(),
+            Self::Busy(backlog) => return busy(backlog),
             Self::Internal(detail) => {
                 tracing::error!("internal error: {detail}");
                 (
@@ -99,6 +105,31 @@ impl IntoResponse for ApiError {
             }
         };
         (status, Json(ApiErrorBody { error: message })).into_response()
+    }
+}
+
+/// `503` with `Retry-After` in whole seconds, at least one: about when the queue ahead will
+/// have drained.
+fn busy(backlog: std::time::Duration) -> Response {
+    let seconds = backlog.as_secs_f64().ceil().max(1.0) as u64;
+    let message = format!(
+        "The server is busy: the writes queued ahead would take about {seconds} s; \
+         nothing was written, try again in {seconds} s"
+    );
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(axum::http::header::RETRY_AFTER, seconds.to_string())],
+        Json(ApiErrorBody { error: message }),
+    )
+        .into_response()
+}
+
+impl From<WriteError> for ApiError {
+    fn from(e: WriteError) -> Self {
+        match e {
+            WriteError::Busy(backlog) => Self::Busy(backlog),
+            WriteError::Db(e) => e.into(),
+        }
     }
 }
 

@@ -159,3 +159,25 @@ async fn another_teams_objects_are_not_found() {
         .await;
     assert_eq!(m["title"], "Secret");
 }
+
+/// A key's account is kept in memory between requests, but a key whose account is deleted
+/// is refused at its next request, as is a key never seen.
+#[tokio::test]
+async fn a_deleted_key_is_refused_at_once() {
+    let app = TestApp::new().await;
+    let (status, me) = app.call("GET", "/api/accounts/me", &app.worker, None).await;
+    assert_eq!(status, StatusCode::OK, "{me}");
+    let (status, _) = app.call("GET", "/api/accounts/me", &app.worker, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let mut tx = app.db.write().await.unwrap();
+    buildd_server::keys::delete_account(&mut tx, me["id"].as_str().unwrap())
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let (status, _) = app.call("GET", "/api/accounts/me", &app.worker, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _) = app
+        .call("GET", "/api/accounts/me", "bld_never_issued", None)
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}

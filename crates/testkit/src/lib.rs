@@ -1,9 +1,10 @@
 //! The harness of the server's tests, the browser tests and the benchmarks: the worker
 //! verbs over any way of reaching the API, a real Buildd API server on a loopback port with
 //! a temporary SQLite database and the release dashboard, the same dashboard in front of
-//! Buildd's recorded answers (this server's upstream mode), and headless Chromium driven
-//! over WebDriver.
+//! Buildd's recorded answers (this server's upstream mode), headless Chromium driven
+//! over WebDriver, and simulated runners against a server process (`agents`).
 
+pub mod agents;
 mod api;
 mod audit;
 mod browser;

@@ -1,98 +1,45 @@
-//! The queue a runner claims from: a team's pending tasks, and whether each may start now —
-//! not before its start time, not while its mission is paused, held or out of budget, and
-//! only once every dependency finished (buildd-core's `dependency_satisfied`).
+//! The queue a runner claims from: the tasks a claim may take now, in claim order — not
+//! before their start time, not while their mission is paused, held or out of budget, and
+//! only once every dependency settled (buildd-core's `dependency_satisfied`, applied by the
+//! claim queue's triggers) — and, when there are none, why.
 
 use crate::db::Tx;
 use crate::error::ApiResult;
-use crate::store::missions::stopped_missions;
-use crate::store::tasks::{dependency_states, pending_queue, TaskRow};
-use buildd_core::dependencies::dependency_satisfied;
-use std::collections::{HashMap, HashSet};
+use crate::store::claim_queue::{self, QueueCounts, QueueFilter};
 
-/// Why a pending task may or may not be claimed now.
-pub enum Readiness {
-    Ready,
-    /// Its start time has not come.
-    Deferred,
-    /// Its mission is paused, archived or held.
-    Paused,
-    /// Its mission spent its budget.
-    OutOfBudget,
-    /// A dependency has not finished, or left a PR open.
-    Blocked,
-}
+pub use claim_queue::claimable;
 
-/// Pending tasks in claim order, with what decides whether each may start.
-pub struct Queue {
-    pub candidates: Vec<TaskRow>,
-    gates: HashMap<String, bool>,
-    /// Missions whose tasks may not start, each with whether only its budget stops them.
-    stopped: HashMap<String, bool>,
-}
-
-impl Queue {
-    /// The team's pending tasks, in `workspace_id` and only `task_id` when given, highest
-    /// priority first, then oldest.
-    pub async fn read(
-        tx: &mut Tx,
-        team_id: &str,
-        workspace_id: Option<&str>,
-        task_id: Option<&str>,
-    ) -> ApiResult<Self> {
-        let candidates = pending_queue(tx, team_id, workspace_id, task_id).await?;
-        let gates = dependency_gates(tx, team_id, &candidates).await?;
-        let stopped = stopped_missions(tx, team_id).await?;
-        Ok(Self {
-            candidates,
-            gates,
-            stopped,
-        })
-    }
-
-    /// Whether `task` may be claimed at `at`.
-    pub fn readiness(&self, task: &TaskRow, at: &str) -> Readiness {
-        let stopped = task.mission_id.as_ref().and_then(|m| self.stopped.get(m));
-        if task.start_at.as_deref().is_some_and(|s| s > at) {
-            Readiness::Deferred
-        } else if let Some(&by_budget) = stopped {
-            if by_budget {
-                Readiness::OutOfBudget
-            } else {
-                Readiness::Paused
-            }
-        } else if task
-            .depends_on()
-            .iter()
-            .all(|d| self.gates.get(d).copied().unwrap_or(false))
-        {
-            Readiness::Ready
-        } else {
-            Readiness::Blocked
-        }
-    }
-
-    /// How many candidates may be claimed at `at`.
-    pub fn ready_count(&self, at: &str) -> usize {
-        self.candidates
-            .iter()
-            .filter(|t| matches!(self.readiness(t, at), Readiness::Ready))
-            .count()
+/// Why a claim took nothing: the first reason that held any task back, in the order
+/// Buildd's runner reads them (a blocked dependency before a stopped mission before a start
+/// time to come); `raced` when claimable tasks were there but went to other claims.
+pub fn reason(counts: &QueueCounts, raced: bool) -> &'static str {
+    if counts.blocked > 0 {
+        "deps_blocked"
+    } else if counts.out_of_budget > 0 {
+        "budget_exhausted"
+    } else if counts.paused > 0 {
+        "context_paused"
+    } else if counts.deferred > 0 {
+        "all_candidates_deferred"
+    } else if raced {
+        "race_lost"
+    } else {
+        "no_pending_tasks"
     }
 }
 
-/// For every dependency of the candidates: may its dependents start?
-async fn dependency_gates(
+/// Why a claim of `f` at `at` took nothing, and how many tasks it found pending.
+pub async fn why_none(
     tx: &mut Tx,
-    team_id: &str,
-    candidates: &[TaskRow],
-) -> ApiResult<HashMap<String, bool>> {
-    let ids: HashSet<String> = candidates.iter().flat_map(TaskRow::depends_on).collect();
-    if ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    Ok(dependency_states(tx, team_id, &ids)
-        .await?
-        .into_iter()
-        .map(|d| (d.id, dependency_satisfied(&d.status, d.open_pr)))
-        .collect())
+    f: &QueueFilter<'_>,
+    at: &str,
+    raced: bool,
+) -> ApiResult<(&'static str, i64)> {
+    let counts = claim_queue::counts(tx, f, at).await?;
+    Ok((reason(&counts, raced), counts.pending))
+}
+
+/// How many of the team's tasks a claim could take at `at`.
+pub async fn claimable_count(tx: &mut Tx, team_id: &str, at: &str) -> ApiResult<i64> {
+    claim_queue::claimable_count(tx, team_id, at).await
 }

@@ -100,7 +100,7 @@ pub async fn apply(
         }
         Step::Ended(ending) => end(tx, worker, task, &report, ending, &at).await?,
     }
-    deliver_pending(tx, &worker.id).await
+    deliver_pending(tx, worker).await
 }
 
 /// Finishes `worker` and `task` as `ending` says, and runs what follows.

@@ -2,8 +2,9 @@
 //! request acts for that account's team; mutations need an admin key.
 
 use super::state::AppState;
+use crate::db::Lane;
 use crate::error::ApiError;
-use crate::store::accounts::account_by_key;
+use crate::store::accounts::{account_by_hash, hash_key, keys_removed};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use buildd_core::AccountLevel;
@@ -17,6 +18,15 @@ pub struct Caller {
 }
 
 impl Caller {
+    /// Whose writes these are, for the write queue: a person's (admin key) or a runner's.
+    pub fn lane(&self) -> Lane {
+        if self.level == AccountLevel::Admin {
+            Lane::Person
+        } else {
+            Lane::Worker
+        }
+    }
+
     pub fn require_admin(&self) -> Result<(), ApiError> {
         if self.level == AccountLevel::Admin {
             Ok(())
@@ -42,10 +52,19 @@ impl FromRequestParts<AppState> for Caller {
             .map(|(_, key)| key.trim())
             .filter(|k| !k.is_empty())
             .ok_or(ApiError::Unauthorized)?;
-        let mut tx = state.db.read().await?;
-        let account = account_by_key(&mut tx, key)
-            .await?
-            .ok_or(ApiError::Unauthorized)?;
+        let hash = hash_key(key);
+        let account = match state.keys.get(&hash) {
+            Some(account) => account,
+            None => {
+                let removed = keys_removed();
+                let mut tx = state.db.read().await?;
+                let account = account_by_hash(&mut tx, &hash)
+                    .await?
+                    .ok_or(ApiError::Unauthorized)?;
+                state.keys.keep(hash, account.clone(), removed);
+                account
+            }
+        };
         Ok(Caller {
             account_id: account.id,
             team_id: account.team_id,

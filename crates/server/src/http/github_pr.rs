@@ -23,7 +23,7 @@ pub async fn open(
         ));
     }
     let (worker_id, opening) = read_request(&body)?;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let worker = find_worker(&mut tx, &caller.team_id, &worker_id).await?;
     may_open(&worker, &caller)?;
     let title = opening.title.clone();

@@ -9,6 +9,7 @@ mod caller;
 mod capabilities;
 mod events;
 mod github_pr;
+mod keys;
 mod missions;
 mod notes;
 mod paging;
@@ -81,6 +82,7 @@ pub fn router(db: Db, checkins: CheckinConfig, changes: ChangeFeed) -> Router {
     guard(routes).with_state(AppState {
         db,
         cache: Default::default(),
+        keys: Default::default(),
         tasks: Default::default(),
         checkins,
         changes,

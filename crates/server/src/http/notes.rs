@@ -170,7 +170,7 @@ pub async fn create(
     let task_id = body.string("taskId")?.value();
     let reply_to = body.string("replyTo")?.value();
 
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     find_mission(&mut tx, &caller.team_id, &id).await?;
     if let Some(t) = &task_id {
         if !is_in_mission(&mut tx, t, &id).await? {
@@ -204,7 +204,7 @@ pub async fn reply(
     caller.require_admin()?;
     let title = body.required_string("title", "title is required")?;
     let text = body.string("bodyText")?.value();
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     find_mission(&mut tx, &caller.team_id, &id).await?;
     if find_note(&mut tx, &id, &note_id).await?.is_none() {
         return Err(ApiError::NotFound("Note not found"));

@@ -157,7 +157,7 @@ pub async fn record_check(
             "detailsUrl must be an http:// or https:// address",
         ));
     }
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let pr = team_pr(&mut tx, &caller, &body, number).await?;
     let check = CheckRun {
         name,
@@ -193,7 +193,7 @@ pub async fn merge_endpoint(
     if !agent {
         caller.require_admin()?;
     }
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let pr = team_pr(&mut tx, &caller, &body, number).await?;
     if pr.state != "open" {
         return Err(ApiError::Conflict(format!(

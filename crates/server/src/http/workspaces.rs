@@ -80,7 +80,7 @@ pub async fn create(
         Some(r) if !r.trim().is_empty() => Some(normalize_repo("repo", &r)?),
         _ => None,
     };
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     if name_taken(&mut tx, &caller.team_id, &name, "").await? {
         return Err(ApiError::Conflict(format!(
             "name: a workspace called \"{name}\" already exists"
@@ -109,7 +109,7 @@ pub async fn update(
 ) -> ApiResult<Json<Success>> {
     caller.require_admin()?;
     let (mut patch, git_config) = read_patch(&body)?;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let row = team_workspace(&mut tx, &caller.team_id, &id).await?;
     if let Some(n) = &patch.name {
         if name_taken(&mut tx, &caller.team_id, n, &id).await? {

@@ -217,7 +217,26 @@ fn describe() {
         metrics::Unit::Seconds,
         "Time a write waits for the database's one writer connection"
     );
+    metrics::describe_histogram!(
+        "buildd_db_write_hold_seconds",
+        metrics::Unit::Seconds,
+        "Time a write holds the writer connection (its own commit included, when it commits)"
+    );
+    metrics::describe_counter!(
+        "buildd_db_commits_total",
+        "Commits of the writer: each makes a group of writes durable with one fsync"
+    );
+    metrics::describe_counter!(
+        "buildd_db_committed_writes_total",
+        "Writes made durable by those commits"
+    );
+    metrics::describe_counter!(
+        "buildd_db_writes_refused_total",
+        "Writes refused (503) before they started because the queue ahead was too long, by lane"
+    );
     metrics::gauge!("buildd_change_streams_open").increment(0.0);
+    metrics::counter!("buildd_db_commits_total").increment(0);
+    metrics::counter!("buildd_db_committed_writes_total").increment(0);
     metrics::counter!("buildd_claimed_tasks_total").increment(0);
     metrics::counter!("buildd_organizer_runs_started_total").increment(0);
 }

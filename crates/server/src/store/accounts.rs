@@ -7,6 +7,7 @@ use crate::time::{new_id, now};
 use buildd_core::AccountLevel;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// SHA-256 of the whole key, hex encoded: the only form a key is stored in.
 pub fn hash_key(key: &str) -> String {
@@ -39,10 +40,24 @@ pub async fn find_account(tx: &mut Tx, id: &str) -> Result<Option<AccountRow>, s
 
 /// The account whose key is `key`, if any.
 pub async fn account_by_key(tx: &mut Tx, key: &str) -> Result<Option<AccountRow>, sqlx::Error> {
+    account_by_hash(tx, &hash_key(key)).await
+}
+
+/// The account whose key hashes to `hash`, if any.
+pub async fn account_by_hash(tx: &mut Tx, hash: &str) -> Result<Option<AccountRow>, sqlx::Error> {
     sqlx::query_as("SELECT id, team_id, name, level FROM accounts WHERE api_key_hash = ?")
-        .bind(hash_key(key))
+        .bind(hash)
         .fetch_optional(&mut **tx)
         .await
+}
+
+/// Accounts deleted by this process so far: whoever keeps keys' accounts in memory starts
+/// over when it moves.
+static KEYS_REMOVED: AtomicU64 = AtomicU64::new(0);
+
+/// How many accounts this process has deleted (see [`delete_account`]).
+pub fn keys_removed() -> u64 {
+    KEYS_REMOVED.load(Ordering::SeqCst)
 }
 
 /// The id of the team called `name`, created when it does not exist yet.
@@ -101,6 +116,8 @@ pub async fn accounts_named(tx: &mut Tx, team_id: &str, name: &str) -> ApiResult
 
 /// Deletes account `id`: its key stops working.
 pub async fn delete_account(tx: &mut Tx, id: &str) -> ApiResult<()> {
+    // Counted before the delete: a key read from now on is read again once this lands.
+    KEYS_REMOVED.fetch_add(1, Ordering::SeqCst);
     sqlx::query("DELETE FROM accounts WHERE id = ?")
         .bind(id)
         .execute(&mut **tx)

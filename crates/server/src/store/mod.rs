@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod checkins;
+pub mod claim_queue;
 pub mod generation;
 mod json_text;
 pub mod mission_runs;

@@ -4,6 +4,11 @@
 //! render that mission, and an idle page's traffic. Log lines are written as the server
 //! writes them (at info, to nowhere), so every figure includes them.
 //! Figures are printed with their budgets; nothing is asserted.
+//!
+//! `bench agents [--agents 50,200,…] [--seconds N] [--server PATH] [--no-deep-queue]`
+//! (`cargo xtask bench agents`): claims against a deep queue, then simulated runners and
+//! dashboard tabs against `buildd-server` in a child process, stepped up by the number of
+//! agents (see `buildd_testkit::agents`).
 
 use buildd_testkit::{is_chunk, Browser, TestServer, WorkerVerbs};
 use serde_json::json;
@@ -738,14 +743,78 @@ fn print_idle(how: &str, minutes: [(u64, f64); 2]) {
     );
 }
 
-#[tokio::main]
-async fn main() {
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("agents") {
+        agents(&args[1..]);
+        return;
+    }
+    let dist = args.first().cloned().unwrap_or_else(|| "dist".into());
+    tokio::runtime::Runtime::new()
+        .expect("runtime")
+        .block_on(dashboard(dist));
+}
+
+const AGENTS_USAGE: &str = "usage: bench agents [--agents 50,200,500] [--seconds 20] [--pollers 20] [--server PATH] [--no-deep-queue]";
+
+/// `bench agents`: the server is a child process (`buildd-server` beside this binary unless
+/// `--server` names one); the agents share one runtime thread, leaving the other cores to it.
+fn agents(args: &[String]) {
+    let mut plan = buildd_testkit::agents::Plan::default();
+    let mut server = std::env::current_exe()
+        .expect("this binary")
+        .with_file_name("buildd-server");
+    let mut deep_queue = true;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = || {
+            args.next().cloned().unwrap_or_else(|| {
+                eprintln!("{arg} needs a value\n{AGENTS_USAGE}");
+                std::process::exit(2)
+            })
+        };
+        let number = |v: &str| -> usize {
+            v.trim().parse().unwrap_or_else(|_| {
+                eprintln!("{v:?} is not a number\n{AGENTS_USAGE}");
+                std::process::exit(2)
+            })
+        };
+        match arg.as_str() {
+            "--agents" => plan.agents = value().split(',').map(number).collect(),
+            "--seconds" => plan.measure = std::time::Duration::from_secs(number(&value()) as u64),
+            "--pollers" => plan.pollers = number(&value()),
+            "--server" => server = value().into(),
+            "--no-deep-queue" => deep_queue = false,
+            _ => {
+                eprintln!("{AGENTS_USAGE}");
+                std::process::exit(2)
+            }
+        }
+    }
+    assert!(
+        server.is_file(),
+        "no server binary at {}: build it with `cargo build --profile server -p buildd-server`",
+        server.display()
+    );
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        if deep_queue {
+            buildd_testkit::agents::deep_queue(&server).await;
+        }
+        buildd_testkit::agents::run(&server, &plan).await;
+    });
+}
+
+async fn dashboard(dist: String) {
     // As `buildd-server serve` logs, with the lines going nowhere.
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new("info,sqlx=warn"))
         .with_writer(std::io::sink)
         .init();
-    let dist = std::env::args().nth(1).unwrap_or_else(|| "dist".into());
     std::env::set_var(
         "BUILDD_DIST",
         std::fs::canonicalize(&dist).expect("dist dir"),

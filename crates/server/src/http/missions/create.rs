@@ -30,7 +30,7 @@ pub async fn create(
     let plan_now = heartbeat
         && mission.status == MissionStatus::Active
         && mission.orchestration_mode == OrchestrationMode::Auto;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     if let Some(ws) = &mission.workspace_id {
         team_workspace(&mut tx, &caller.team_id, ws).await?;
     }

@@ -14,7 +14,7 @@ pub async fn delete(
     Path(id): Path<String>,
 ) -> ApiResult<Json<Success>> {
     caller.require_admin()?;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let row = find_mission(&mut tx, &caller.team_id, &id).await?;
     missions::delete(&mut tx, &id, row.schedule_id.as_deref()).await?;
     tx.commit().await?;

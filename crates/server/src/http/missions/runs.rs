@@ -55,7 +55,7 @@ pub async fn run(
     Path(id): Path<String>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     caller.require_admin()?;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let mission = find_mission(&mut tx, &caller.team_id, &id).await?;
     // As Buildd: spend that reached the budget stops the mission instead of planning.
     if exhausts(&mission.status(), mission.spend(), mission.budget()) {

@@ -22,7 +22,7 @@ pub async fn update(
 ) -> ApiResult<Json<Mission>> {
     caller.require_admin()?;
     let (change, checkins) = read_change(&body)?;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let row = find_mission(&mut tx, &caller.team_id, &id).await?;
     if let Some(to) = &change.fields.status {
         check_mission_transition(&row.status(), to).map_err(ApiError::BadRequest)?;

@@ -36,7 +36,7 @@ pub async fn create(
     body: JsonObject,
 ) -> ApiResult<Json<Value>> {
     let request = Request::read(&body)?;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let task = request.into_task(&mut tx, &caller).await?;
     file(&mut tx, &task).await?;
     let row = find_task(&mut tx, &caller.team_id, &task.id).await?;

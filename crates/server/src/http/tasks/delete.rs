@@ -24,7 +24,7 @@ pub async fn delete(
         return Err(ApiError::admin_required());
     }
     let force = paging::force(&query)?;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let row = find_task(&mut tx, &caller.team_id, &id).await?;
     if caller.level != AccountLevel::Admin
         && row.created_by_account_id.as_deref() != Some(caller.account_id.as_str())

@@ -21,7 +21,7 @@ pub async fn create_note(
     body: JsonObject,
 ) -> ApiResult<(StatusCode, Json<MissionNote>)> {
     let input = read_note(&body, &caller, &AGENT_NOTE_TYPES)?;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let task = find_task(&mut tx, &caller.team_id, &id).await?;
     if task.mission_id.is_some() {
         return Err(ApiError::Conflict(

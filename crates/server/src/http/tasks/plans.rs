@@ -67,7 +67,7 @@ pub async fn approve_plan(
     Path(id): Path<String>,
 ) -> ApiResult<Json<ApprovedPlan>> {
     caller.require_admin()?;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let (plan_task, output) = plan_under_review(&mut tx, &caller, &id).await?;
     let plan = validate_planning_output(&output).map_err(|e| ApiError::bad(e.join("; ")))?;
     let resolved = resolve_plan(&plan.plan).map_err(ApiError::BadRequest)?;
@@ -157,7 +157,7 @@ pub async fn reject_plan(
         Err(_) => None,
     }
     .ok_or_else(|| ApiError::bad("Feedback is required"))?;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let (old, output) = plan_under_review(&mut tx, &caller, &id).await?;
     let step_comments = step_comments(&body, &output)?;
     let mut context: serde_json::Map<String, Value> =

@@ -27,7 +27,7 @@ pub async fn reassign(
         ));
     }
     let force = paging::force(&query)?;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let task = find_task(&mut tx, &caller.team_id, &id).await?;
     let asker = Asker {
         admin: caller.level == AccountLevel::Admin,

@@ -18,7 +18,7 @@ pub async fn update(
 ) -> ApiResult<Json<Task>> {
     caller.require_admin()?;
     let patch = read_patch(&body)?;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let row = find_task(&mut tx, &caller.team_id, &id).await?;
     let updated = edit(&mut tx, &row, &patch).await?;
     tx.commit().await?;

@@ -1,16 +1,18 @@
-//! `POST /api/workers/claim`: a runner takes pending tasks. A task whose dependencies have
-//! not all finished (buildd-core's `dependency_satisfied`) is not claimable; an empty answer
-//! says why in `diagnostics.reason`.
+//! `POST /api/workers/claim`: a runner takes pending tasks, the first the claim queue
+//! offers (`flows::claims`). A task whose dependencies have not all finished (buildd-core's
+//! `dependency_satisfied`) is not claimable; an empty answer says why in
+//! `diagnostics.reason`.
 
 use crate::body::JsonObject;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
-use crate::flows::claims::{Queue, Readiness};
+use crate::flows::claims;
 use crate::flows::leases::lease_until;
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
+use crate::store::claim_queue::QueueFilter;
 use crate::store::missions::task_started;
-use crate::store::tasks::{self, find_task, TaskRow};
+use crate::store::tasks::{self, find_task};
 use crate::store::workers::{self, NewWorker};
 use crate::store::workspaces::team_workspace;
 use crate::time::now;
@@ -22,34 +24,6 @@ use chrono::Utc;
 use serde_json::Value;
 
 const MAX_TASKS_LIMIT: i64 = 20;
-
-/// Why candidates were passed over, counted while scanning.
-#[derive(Default)]
-struct Skipped {
-    blocked: i64,
-    deferred: i64,
-    paused: i64,
-    out_of_budget: i64,
-    raced: i64,
-}
-
-impl Skipped {
-    fn reason(&self) -> &'static str {
-        if self.blocked > 0 {
-            "deps_blocked"
-        } else if self.out_of_budget > 0 {
-            "budget_exhausted"
-        } else if self.paused > 0 {
-            "context_paused"
-        } else if self.deferred > 0 {
-            "all_candidates_deferred"
-        } else if self.raced > 0 {
-            "race_lost"
-        } else {
-            "no_pending_tasks"
-        }
-    }
-}
 
 fn empty(reason: &str, pending: Option<i64>) -> Json<ClaimResponse> {
     Json(ClaimResponse {
@@ -81,61 +55,66 @@ pub async fn claim(
             "maxTasks must be an integer from 1 to {MAX_TASKS_LIMIT}"
         )));
     }
+    let filter = QueueFilter {
+        team_id: &caller.team_id,
+        workspace_id: workspace_id.as_deref(),
+        task_id: task_id.as_deref(),
+    };
 
-    let mut tx = state.db.write().await?;
-    if let Some(ws) = &workspace_id {
-        if team_workspace(&mut tx, &caller.team_id, ws).await.is_err() {
-            return Ok(empty("no_workspaces", None));
+    // An idle runner's claims find nothing most of the time: those are answered from a
+    // snapshot, never queueing for the writer (a task that becomes claimable just after is
+    // taken by the next claim, as if this one had come a moment earlier).
+    {
+        let at = now();
+        let mut tx = state.db.read().await?;
+        if let Some(ws) = &workspace_id {
+            if team_workspace(&mut tx, &caller.team_id, ws).await.is_err() {
+                return Ok(empty("no_workspaces", None));
+            }
+        }
+        if claims::claimable(&mut tx, &filter, &at, 1)
+            .await?
+            .is_empty()
+        {
+            let (reason, pending) = claims::why_none(&mut tx, &filter, &at, false).await?;
+            return Ok(empty(reason, Some(pending)));
         }
     }
-    let queue = Queue::read(
-        &mut tx,
-        &caller.team_id,
-        workspace_id.as_deref(),
-        task_id.as_deref(),
-    )
-    .await?;
-    if queue.candidates.is_empty() {
-        return Ok(empty("no_pending_tasks", Some(0)));
-    }
 
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let at = now();
-    let mut skipped = Skipped::default();
+    let ids = claims::claimable(&mut tx, &filter, &at, max_tasks).await?;
+    // The snapshot showed claimable tasks; none left means other claims took them.
+    let mut raced = ids.is_empty();
     let mut claimed = Vec::new();
-    for task in &queue.candidates {
-        if claimed.len() as i64 >= max_tasks {
-            break;
+    for id in &ids {
+        match take(&mut tx, &caller, &runner, id, &at).await? {
+            Some(worker) => claimed.push(worker),
+            None => raced = true,
         }
-        match queue.readiness(task, &at) {
-            Readiness::Deferred => skipped.deferred += 1,
-            Readiness::Paused => skipped.paused += 1,
-            Readiness::OutOfBudget => skipped.out_of_budget += 1,
-            Readiness::Blocked => skipped.blocked += 1,
-            Readiness::Ready => match take(&mut tx, &caller, &runner, task, &at).await? {
-                Some(worker) => claimed.push(worker),
-                None => skipped.raced += 1,
-            },
-        }
+    }
+    if claimed.is_empty() {
+        // Nothing was written; dropping the transaction gives the writer back.
+        let (reason, pending) = claims::why_none(&mut tx, &filter, &at, raced).await?;
+        return Ok(empty(reason, Some(pending)));
     }
     tx.commit().await?;
-    if claimed.is_empty() {
-        return Ok(empty(skipped.reason(), Some(queue.candidates.len() as i64)));
-    }
     Ok(Json(ClaimResponse {
         workers: claimed,
         diagnostics: None,
     }))
 }
 
-/// Moves `task` from pending to assigned and opens its worker; `None` if it was no longer
-/// pending.
+/// Moves task `id` from pending to assigned and opens its worker; `None` if it was no
+/// longer pending.
 async fn take(
     tx: &mut Tx,
     caller: &Caller,
     runner: &str,
-    task: &TaskRow,
+    id: &str,
     at: &str,
 ) -> ApiResult<Option<ClaimedWorker>> {
+    let task = find_task(tx, &caller.team_id, id).await?;
     let expires = lease_until(Utc::now());
     if !tasks::claim(tx, &task.id, &caller.account_id, at, &expires).await? {
         return Ok(None);

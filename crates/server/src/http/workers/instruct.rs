@@ -32,7 +32,7 @@ pub async fn instruct(
         Field::Set(p) if p == "urgent" || p == "normal" => {}
         Field::Set(_) => return Err(ApiError::bad("priority must be \"urgent\" or \"normal\"")),
     }
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let worker = find_worker(&mut tx, &caller.team_id, &id).await?;
     if worker.is_finished() {
         return Err(ApiError::bad("Cannot instruct completed or failed workers"));

@@ -4,7 +4,7 @@
 
 use crate::body::JsonObject;
 use crate::error::{ApiError, ApiResult};
-use crate::flows::claims::Queue;
+use crate::flows::claims;
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
 use crate::store::tasks::find_task;
@@ -36,13 +36,11 @@ pub async fn heartbeat(
         0
     } else {
         let mut tx = state.db.read().await?;
-        Queue::read(&mut tx, &caller.team_id, None, None)
-            .await?
-            .ready_count(&now())
+        claims::claimable_count(&mut tx, &caller.team_id, &now()).await?
     };
     Ok(Json(HeartbeatAnswer {
         ok: true,
-        pending_task_count: pending as u64,
+        pending_task_count: u64::try_from(pending).unwrap_or(0),
     }))
 }
 

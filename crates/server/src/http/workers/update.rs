@@ -27,7 +27,7 @@ pub async fn update(
     body: JsonObject,
 ) -> ApiResult<Json<Value>> {
     let fields = Fields::read(&body)?;
-    let mut tx = state.db.write().await?;
+    let mut tx = state.db.write_as(caller.lane()).await?;
     let worker = find_worker(&mut tx, &caller.team_id, &id).await?;
     let pr = pr_report(&body, worker.pr_number)?;
     if worker.account_id.as_deref() != Some(caller.account_id.as_str()) {

@@ -4,7 +4,7 @@ mod reads;
 mod row;
 mod writes;
 
-pub use reads::{count_all, existing_mission, find_mission, mission_by_id, stopped_missions};
+pub use reads::{count_all, existing_mission, find_mission, mission_by_id};
 pub use row::MissionRow;
 pub(in crate::store) use row::MISSION_COLUMNS;
 pub use writes::{

@@ -1,9 +1,8 @@
-//! Finding missions: by id within a team or whatever its team, and those whose tasks wait.
+//! Finding missions: by id within a team or whatever its team.
 
 use super::row::{MissionRow, MISSION_COLUMNS};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
-use std::collections::HashMap;
 
 /// The mission `id` of `team_id`; another team's mission is "not found".
 pub async fn find_mission(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<MissionRow> {
@@ -32,19 +31,6 @@ pub async fn existing_mission(tx: &mut Tx, id: &str) -> ApiResult<MissionRow> {
     mission_by_id(tx, id)
         .await?
         .ok_or_else(|| ApiError::Internal(format!("mission {id} vanished")))
-}
-
-/// The team's missions whose tasks may not start now, each with whether it is only its
-/// budget that stops them: paused, archived, held, or out of budget.
-pub async fn stopped_missions(tx: &mut Tx, team_id: &str) -> ApiResult<HashMap<String, bool>> {
-    let rows: Vec<(String, bool)> = sqlx::query_as(
-        "SELECT id, status = 'budget_exhausted' AND is_held = 0 FROM missions WHERE team_id = ? \
-         AND (status IN ('paused', 'archived', 'budget_exhausted') OR is_held = 1)",
-    )
-    .bind(team_id)
-    .fetch_all(&mut **tx)
-    .await?;
-    Ok(rows.into_iter().collect())
 }
 
 /// How many missions the database holds, of every team.

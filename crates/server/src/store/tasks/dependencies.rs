@@ -1,43 +1,10 @@
-//! Tasks' `dependsOn` as stored (a JSON array of task ids): what a dependency lets through,
-//! the graph a change must not close a cycle in, and the dependents a failure reaches.
+//! Tasks' `dependsOn` as stored (a JSON array of task ids): the graph a change must not
+//! close a cycle in, and the dependents a failure reaches (what a dependency lets through is
+//! the claim queue's: `store::claim_queue`).
 
 use crate::db::Tx;
 use crate::error::ApiResult;
-use buildd_core::TaskStatus;
 use std::collections::{HashMap, HashSet};
-
-/// A dependency as a claim judges it: its status, and whether a PR of it is still open.
-pub struct DependencyState {
-    pub id: String,
-    pub status: TaskStatus,
-    pub open_pr: bool,
-}
-
-/// The state of each of `ids` that is a task of the team.
-pub async fn dependency_states(
-    tx: &mut Tx,
-    team_id: &str,
-    ids: &HashSet<String>,
-) -> ApiResult<Vec<DependencyState>> {
-    let rows: Vec<(String, String, bool)> = sqlx::query_as(
-        "SELECT d.id, d.status, EXISTS (SELECT 1 FROM workers w WHERE w.task_id = d.id \
-           AND w.pr_url IS NOT NULL AND w.merged_at IS NULL \
-           AND COALESCE(w.pr_lifecycle_status, '') NOT IN ('merged', 'closed')) \
-         FROM tasks d WHERE d.team_id = ? AND d.id IN (SELECT value FROM json_each(?))",
-    )
-    .bind(team_id)
-    .bind(serde_json::to_string(ids)?)
-    .fetch_all(&mut **tx)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(id, status, open_pr)| DependencyState {
-            id,
-            status: TaskStatus::parse(&status),
-            open_pr,
-        })
-        .collect())
-}
 
 /// Which of `ids` are tasks of the team in `workspace_id`.
 pub async fn known_in_workspace(

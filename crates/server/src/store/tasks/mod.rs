@@ -10,13 +10,13 @@ mod status;
 mod update;
 
 pub use dependencies::{
-    blocked_by_failure_of, dependency_graph, dependency_states, failed_dependency,
-    known_in_workspace, unfinished_dependents,
+    blocked_by_failure_of, dependency_graph, failed_dependency, known_in_workspace,
+    unfinished_dependents,
 };
 pub use insert::{insert, insert_unless_taken, NewTask};
 pub use reads::{
     child_count, children, existing_task, expired_claims, find_task, is_in_mission,
-    open_count_in_mission, pending_queue, planning_in_flight, task_by_id, ChildTask,
+    open_count_in_mission, planning_in_flight, task_by_id, ChildTask,
 };
 pub use row::TaskRow;
 pub use status::{cancel, claim, renew_lease, requeue, requeue_claims_of, set_outcome, Requeue};

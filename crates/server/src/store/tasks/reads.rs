@@ -1,4 +1,4 @@
-//! Finding tasks: by id, the claim queue, a mission's organizer run in flight, a plan's
+//! Finding tasks: by id, a mission's organizer run in flight, a plan's
 //! children and the claims whose lease ran out.
 
 use super::row::{TaskRow, TASK_COLUMNS, TASK_FROM};
@@ -34,26 +34,6 @@ pub async fn existing_task(tx: &mut Tx, id: &str) -> ApiResult<TaskRow> {
     task_by_id(tx, id)
         .await?
         .ok_or_else(|| ApiError::Internal(format!("task {id} vanished")))
-}
-
-/// The team's pending tasks, in `workspace_id` and only `task_id` when given, highest
-/// priority first, then oldest: the order a claim takes them in.
-pub async fn pending_queue(
-    tx: &mut Tx,
-    team_id: &str,
-    workspace_id: Option<&str>,
-    task_id: Option<&str>,
-) -> ApiResult<Vec<TaskRow>> {
-    Ok(sqlx::query_as(&format!(
-        "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.team_id = ?1 AND t.status = 'pending' \
-         AND (?2 IS NULL OR t.workspace_id = ?2) AND (?3 IS NULL OR t.id = ?3) \
-         ORDER BY t.priority DESC, t.created_at ASC"
-    ))
-    .bind(team_id)
-    .bind(workspace_id)
-    .bind(task_id)
-    .fetch_all(&mut **tx)
-    .await?)
 }
 
 /// The mission's organizer run in flight (the database allows one at a time).

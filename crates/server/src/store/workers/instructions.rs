@@ -31,14 +31,11 @@ pub async fn append_instruction(
     Ok(())
 }
 
-/// Marks worker `worker_id`'s pending instructions delivered and returns their text.
-pub async fn deliver_pending(tx: &mut Tx, worker_id: &str) -> ApiResult<Option<String>> {
-    let (history,): (String,) =
-        sqlx::query_as("SELECT instruction_history FROM workers WHERE id = ?")
-            .bind(worker_id)
-            .fetch_one(&mut **tx)
-            .await?;
-    let mut entries: Vec<InstructionEntry> = serde_json::from_str(&history).unwrap_or_default();
+/// Marks `worker`'s pending instructions delivered and returns their text. `worker` is its
+/// row as read in this transaction (reports read it first), so the history is not read
+/// again.
+pub async fn deliver_pending(tx: &mut Tx, worker: &WorkerRow) -> ApiResult<Option<String>> {
+    let mut entries = worker.history();
     let mut texts = Vec::new();
     for e in entries.iter_mut() {
         if e.delivery_state.as_deref() == Some("pending") {
@@ -51,7 +48,7 @@ pub async fn deliver_pending(tx: &mut Tx, worker_id: &str) -> ApiResult<Option<S
     }
     sqlx::query("UPDATE workers SET instruction_history = ? WHERE id = ?")
         .bind(serde_json::to_string(&entries)?)
-        .bind(worker_id)
+        .bind(&worker.id)
         .execute(&mut **tx)
         .await?;
     Ok(Some(texts.join("\n\n")))

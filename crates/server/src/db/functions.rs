@@ -1,0 +1,106 @@
+//! Rules of buildd-core made callable from SQL on this server's connections, so the triggers
+//! that keep the claim queue apply the same rule as the rest of the server rather than a
+//! copy of it: `buildd_dependency_satisfied(status, has_open_pr)` is
+//! `buildd_core::dependencies::dependency_satisfied`. A connection that lacks them (the
+//! `sqlite3` shell) cannot write tasks or workers.
+
+use buildd_core::dependencies::dependency_satisfied;
+use buildd_core::TaskStatus;
+use libsqlite3_sys as ffi;
+use sqlx::SqliteConnection;
+use std::ffi::{c_int, CStr};
+use std::os::raw::c_void;
+
+const DEPENDENCY_SATISFIED: &CStr = c"buildd_dependency_satisfied";
+
+/// Registers the functions on `conn`.
+pub async fn register(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+    let mut handle = conn.lock_handle().await?;
+    let db = handle.as_raw_handle().as_ptr();
+    // SAFETY: `db` is the open connection, held by `handle` so nothing else uses it; the
+    // name is a NUL-terminated static string and the callback a plain function that reads
+    // only its arguments.
+    let code = unsafe {
+        ffi::sqlite3_create_function_v2(
+            db,
+            DEPENDENCY_SATISFIED.as_ptr(),
+            2,
+            ffi::SQLITE_UTF8 | ffi::SQLITE_DETERMINISTIC,
+            std::ptr::null_mut::<c_void>(),
+            Some(dependency_satisfied_sql),
+            None,
+            None,
+            None,
+        )
+    };
+    if code == ffi::SQLITE_OK {
+        Ok(())
+    } else {
+        Err(sqlx::Error::Protocol(format!(
+            "registering {DEPENDENCY_SATISFIED:?} failed with SQLite code {code}"
+        )))
+    }
+}
+
+/// `buildd_dependency_satisfied(status TEXT, has_open_pr INTEGER) -> 0 | 1`.
+unsafe extern "C" fn dependency_satisfied_sql(
+    ctx: *mut ffi::sqlite3_context,
+    argc: c_int,
+    argv: *mut *mut ffi::sqlite3_value,
+) {
+    // SAFETY: SQLite passes `argc` (2, as registered) valid values; the text pointer, when
+    // not null, points at `bytes` bytes that live until the call returns.
+    unsafe {
+        let args = std::slice::from_raw_parts(argv, usize::try_from(argc).unwrap_or(0));
+        let [status, open_pr] = args else {
+            ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_MISUSE);
+            return;
+        };
+        let text = ffi::sqlite3_value_text(*status);
+        let status = if text.is_null() {
+            ""
+        } else {
+            let bytes = usize::try_from(ffi::sqlite3_value_bytes(*status)).unwrap_or(0);
+            std::str::from_utf8(std::slice::from_raw_parts(text, bytes)).unwrap_or("")
+        };
+        let open_pr = ffi::sqlite3_value_int64(*open_pr) != 0;
+        let settled = dependency_satisfied(&TaskStatus::parse(status), open_pr);
+        ffi::sqlite3_result_int(ctx, c_int::from(settled));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlx::{ConnectOptions, Connection};
+
+    /// The SQL function answers as the core rule over every status and open-PR state.
+    #[tokio::test]
+    async fn the_sql_function_is_the_core_rule() {
+        let mut conn = sqlx::sqlite::SqliteConnectOptions::new()
+            .in_memory(true)
+            .connect()
+            .await
+            .unwrap();
+        register(&mut conn).await.unwrap();
+        let statuses = TaskStatus::ALL.iter().map(TaskStatus::as_str);
+        for status in statuses.chain(["unknown"]) {
+            for open_pr in [false, true] {
+                let (sql,): (bool,) = sqlx::query_as("SELECT buildd_dependency_satisfied(?, ?)")
+                    .bind(status)
+                    .bind(open_pr)
+                    .fetch_one(&mut conn)
+                    .await
+                    .unwrap();
+                let core = dependency_satisfied(&TaskStatus::parse(status), open_pr);
+                assert_eq!(sql, core, "{status}, open PR {open_pr}");
+            }
+        }
+        let (null,): (bool,) = sqlx::query_as("SELECT buildd_dependency_satisfied(NULL, 0)")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+        assert!(!null);
+        conn.close().await.unwrap();
+    }
+}

@@ -1,0 +1,516 @@
+//! The SQLite database: one writer connection (so writes queue instead of failing with
+//! SQLITE_BUSY) shared by group commit (see [`writer`]), and a pool of readers, in WAL mode,
+//! migrated at open. How long a write waits for the writer is recorded
+//! (`buildd_db_write_wait_seconds`): the first sign that writes queue. When the queue would
+//! take longer than its bound to drain, a new write is refused at once ([`WriteError::Busy`])
+//! rather than left to wait; a person's writes have a longer bound than workers'.
+
+mod functions;
+mod writer;
+
+use sqlx::migrate::Migrator;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{ConnectOptions, Connection, SqliteConnection, SqlitePool};
+use std::collections::BTreeSet;
+use std::ops::{Deref, DerefMut};
+use std::path::Path;
+use std::time::Duration;
+use writer::{Member, Writer};
+
+/// The migrations this binary carries.
+static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+
+/// How long `/readyz` waits for a reader before saying the database does not answer.
+const READY_WITHIN: Duration = Duration::from_secs(2);
+
+/// Statements each connection keeps prepared (the server has a few hundred).
+const STATEMENTS_KEPT: usize = 512;
+
+/// A transaction: a read (one snapshot, from the read pool) or a write (a member of the
+/// writer's group, in its own savepoint). Either is the connection it runs on
+/// (`&mut **tx`); a write not committed is rolled back when dropped.
+pub struct Tx(Inner);
+
+enum Inner {
+    Read(sqlx::Transaction<'static, sqlx::Sqlite>),
+    Write(Member),
+}
+
+impl Tx {
+    /// Ends the transaction: a write returns once it is durable (its group committed).
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        match self.0 {
+            Inner::Read(tx) => tx.commit().await,
+            Inner::Write(member) => member.commit().await,
+        }
+    }
+}
+
+impl Deref for Tx {
+    type Target = SqliteConnection;
+
+    fn deref(&self) -> &SqliteConnection {
+        match &self.0 {
+            Inner::Read(tx) => tx,
+            Inner::Write(member) => member.conn(),
+        }
+    }
+}
+
+impl DerefMut for Tx {
+    fn deref_mut(&mut self) -> &mut SqliteConnection {
+        match &mut self.0 {
+            Inner::Read(tx) => tx,
+            Inner::Write(member) => member.conn_mut(),
+        }
+    }
+}
+
+/// Whose write it is: what the queue may hold before it is refused differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// A person's click (an admin key): refused only once the queue is long indeed.
+    Person,
+    /// A runner's claims and reports: refused first, so a person's write still gets in.
+    Worker,
+}
+
+impl Lane {
+    /// The longest a write of this lane is let wait for the writer, by the estimate.
+    pub fn bound(self) -> Duration {
+        match self {
+            Lane::Person => Duration::from_secs(4),
+            Lane::Worker => Duration::from_secs(1),
+        }
+    }
+}
+
+impl Lane {
+    fn name(self) -> &'static str {
+        match self {
+            Lane::Person => "person",
+            Lane::Worker => "worker",
+        }
+    }
+}
+
+fn record_wait(waited: Duration) {
+    metrics::histogram!("buildd_db_write_wait_seconds").record(waited);
+}
+
+/// Why a write did not start.
+#[derive(Debug)]
+pub enum WriteError {
+    /// The writes queued ahead would take about this long: try again after it.
+    Busy(Duration),
+    Db(sqlx::Error),
+}
+
+impl From<sqlx::Error> for WriteError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Db(e)
+    }
+}
+
+#[derive(Clone)]
+pub struct Db {
+    read: SqlitePool,
+    writer: Writer,
+}
+
+impl Db {
+    /// Commits the writes in flight, then closes every connection (the WAL is checkpointed
+    /// as the last connection closes).
+    pub async fn close(&self) {
+        self.writer.close().await;
+        self.read.close().await;
+    }
+
+    /// Opens (creating if needed) the database at `path` and applies pending migrations.
+    /// The path is a file name as it is: spaces, `#`, `?` and `%` are part of it.
+    pub async fn open(path: &Path) -> Result<Self, sqlx::Error> {
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // An acknowledged write survives a power loss: the WAL is synced at each commit
+            // (NORMAL could lose the last commits; `cargo xtask bench` shows the cost).
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .statement_cache_capacity(STATEMENTS_KEPT)
+            .busy_timeout(Duration::from_secs(10));
+        let mut conn = options.connect().await?;
+        functions::register(&mut conn).await?;
+        MIGRATOR.run(&mut conn).await?;
+        let read = SqlitePoolOptions::new()
+            .max_connections(8)
+            // A reader is pinged as it goes back to the pool; pinging it again as it is
+            // taken would be one more trip to its thread per read.
+            .test_before_acquire(false)
+            .after_connect(|conn, _| Box::pin(functions::register(conn)))
+            .connect_with(options.read_only(true))
+            .await?;
+        Ok(Self {
+            read,
+            writer: Writer::new(conn),
+        })
+    }
+
+    /// A read transaction: every query in it sees one snapshot.
+    pub async fn read(&self) -> Result<Tx, sqlx::Error> {
+        Ok(Tx(Inner::Read(self.read.begin().await?)))
+    }
+
+    /// A write transaction for the server's own work (chores, seeding, tools): it waits its
+    /// turn however long the queue.
+    pub async fn write(&self) -> Result<Tx, sqlx::Error> {
+        let member = self.writer.begin(record_wait).await?;
+        Ok(Tx(Inner::Write(member)))
+    }
+
+    /// The write transaction of a request in `lane`: refused at once when the writes
+    /// queued ahead would take longer than the lane's bound.
+    pub async fn write_as(&self, lane: Lane) -> Result<Tx, WriteError> {
+        let backlog = self.write_backlog();
+        if backlog > lane.bound() {
+            metrics::counter!("buildd_db_writes_refused_total", "lane" => lane.name()).increment(1);
+            return Err(WriteError::Busy(backlog));
+        }
+        Ok(self.write().await?)
+    }
+
+    /// How long the writes now waiting would take to be committed, by the moving averages:
+    /// what [`Db::write_as`] compares with a lane's bound.
+    pub fn write_backlog(&self) -> Duration {
+        self.writer.backlog()
+    }
+
+    /// Writes waiting for the writer now, and group commits so far: what a test or the
+    /// bench reads to see writes queue and share commits.
+    pub fn write_queue(&self) -> (usize, u64) {
+        (self.writer.waiting(), self.writer.commits())
+    }
+
+    /// Whether the database answers a query and holds exactly the migrations this binary
+    /// carries; what is not ready, in words, when not.
+    pub async fn ready(&self) -> Result<(), String> {
+        let query =
+            sqlx::query_as::<_, (i64,)>("SELECT version FROM _sqlx_migrations WHERE success = 1")
+                .fetch_all(&self.read);
+        let applied: BTreeSet<i64> = match tokio::time::timeout(READY_WITHIN, query).await {
+            Ok(Ok(rows)) => rows.into_iter().map(|(v,)| v).collect(),
+            Ok(Err(e)) => {
+                tracing::warn!("readiness: the database does not answer: {e}");
+                return Err("the database does not answer a query".into());
+            }
+            Err(_) => {
+                return Err(format!(
+                    "the database did not answer within {} s",
+                    READY_WITHIN.as_secs()
+                ))
+            }
+        };
+        let carried: BTreeSet<i64> = MIGRATOR
+            .iter()
+            .filter(|m| !m.migration_type.is_down_migration())
+            .map(|m| m.version)
+            .collect();
+        let missing: Vec<String> = carried.difference(&applied).map(i64::to_string).collect();
+        if !missing.is_empty() {
+            return Err(format!("migrations not applied: {}", missing.join(", ")));
+        }
+        let unknown: Vec<String> = applied.difference(&carried).map(i64::to_string).collect();
+        if !unknown.is_empty() {
+            return Err(format!(
+                "the database has migrations this server does not know (a newer one ran): {}",
+                unknown.join(", ")
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Copies the database at `from` into a new file `to` with `VACUUM INTO`: one consistent
+/// snapshot holding every write committed before it began, taken beside a running server
+/// (a reader, it does not stop the server's writer). The copy must then pass
+/// `PRAGMA integrity_check`. Its size in bytes.
+pub async fn backup(from: &Path, to: &Path) -> Result<u64, String> {
+    if !from.is_file() {
+        return Err(format!("{}: no database there", from.display()));
+    }
+    if to.exists() {
+        return Err(format!(
+            "{} exists: a backup never overwrites a file; name a new one",
+            to.display()
+        ));
+    }
+    let target = to
+        .to_str()
+        .ok_or_else(|| format!("{}: the backup's path must be UTF-8", to.display()))?;
+    // Neither created nor migrated: the database is the running server's, as it is.
+    let source = SqliteConnectOptions::new()
+        .filename(from)
+        .busy_timeout(Duration::from_secs(30));
+    let mut connection = source
+        .connect()
+        .await
+        .map_err(|e| format!("opening {}: {e}", from.display()))?;
+    sqlx::query("VACUUM INTO ?")
+        .bind(target)
+        .execute(&mut connection)
+        .await
+        .map_err(|e| format!("copying {} into {target}: {e}", from.display()))?;
+    let _ = connection.close().await;
+    let mut copy = SqliteConnectOptions::new()
+        .filename(to)
+        .connect()
+        .await
+        .map_err(|e| format!("opening the copy {target}: {e}"))?;
+    let (verdict,): (String,) = sqlx::query_as("PRAGMA integrity_check")
+        .fetch_one(&mut copy)
+        .await
+        .map_err(|e| format!("checking the copy {target}: {e}"))?;
+    let _ = copy.close().await;
+    if verdict != "ok" {
+        return Err(format!(
+            "the copy {target} fails its integrity check: {verdict}"
+        ));
+    }
+    std::fs::metadata(to)
+        .map(|m| m.len())
+        .map_err(|e| format!("{target}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn team_ids(db: &Db) -> Vec<String> {
+        let rows: Vec<(String,)> = sqlx::query_as("SELECT id FROM teams ORDER BY id")
+            .fetch_all(&mut *db.read().await.unwrap())
+            .await
+            .unwrap();
+        rows.into_iter().map(|(id,)| id).collect()
+    }
+
+    async fn insert_team(tx: &mut Tx, id: &str) {
+        sqlx::query("INSERT INTO teams (id, name, created_at) VALUES (?1, ?1, 'now')")
+            .bind(id)
+            .execute(&mut **tx)
+            .await
+            .unwrap();
+    }
+
+    /// Waits until `n` writes queue for the writer.
+    async fn until_waiting(db: &Db, n: usize) {
+        while db.write_queue().0 < n {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+
+    /// Writes that queue while another holds the writer share its commit; one that fails
+    /// after writing two rows leaves neither, and the others are all there.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn queued_writes_share_a_commit_and_a_failed_one_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        let held = db.write().await.unwrap();
+        let commits = db.write_queue().1;
+        let writes: Vec<_> = (0..20)
+            .map(|i| {
+                let db = db.clone();
+                tokio::spawn(async move {
+                    let mut tx = db.write().await.unwrap();
+                    insert_team(&mut tx, &format!("t{i:02}")).await;
+                    if i == 7 {
+                        insert_team(&mut tx, "t07-second").await;
+                        // Refused after writing: the transaction is dropped, not committed.
+                        return Err("refused");
+                    }
+                    tx.commit().await.map_err(|_| "commit failed")
+                })
+            })
+            .collect();
+        until_waiting(&db, 20).await;
+        held.commit().await.unwrap();
+        for (i, w) in writes.into_iter().enumerate() {
+            let answer = w.await.unwrap();
+            assert_eq!(answer.is_ok(), i != 7, "write {i}: {answer:?}");
+        }
+        let expected: Vec<String> = (0..20)
+            .filter(|i| *i != 7)
+            .map(|i| format!("t{i:02}"))
+            .collect();
+        assert_eq!(team_ids(&db).await, expected);
+        let commits = db.write_queue().1 - commits;
+        assert!(
+            commits < 10,
+            "21 writes queued together took {commits} commits"
+        );
+    }
+
+    /// A write dropped with nobody else writing is rolled back by the committer: its rows
+    /// never show, and the next write goes through.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_dropped_write_alone_is_rolled_back_and_writes_go_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        let mut tx = db.write().await.unwrap();
+        insert_team(&mut tx, "dropped").await;
+        drop(tx);
+        let mut tx = db.write().await.unwrap();
+        insert_team(&mut tx, "kept").await;
+        tx.commit().await.unwrap();
+        assert_eq!(team_ids(&db).await, vec!["kept".to_string()]);
+        // Nothing is left open: closing commits nothing more, and reopening sees the same.
+        db.close().await;
+        let again = Db::open(&dir.path().join("d.db")).await.unwrap();
+        assert_eq!(team_ids(&again).await, vec!["kept".to_string()]);
+    }
+
+    /// A group whose commit fails fails every member: none is acknowledged and none of their
+    /// rows is there; the writer goes on.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failed_commit_fails_every_member() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        let held = db.write().await.unwrap();
+        let bad = {
+            let db = db.clone();
+            tokio::spawn(async move {
+                let mut tx = db.write().await.unwrap();
+                // A foreign key checked only at COMMIT: the group's commit fails on it.
+                sqlx::query("PRAGMA defer_foreign_keys = ON")
+                    .execute(&mut *tx)
+                    .await
+                    .unwrap();
+                sqlx::query(
+                    "INSERT INTO missions (id, team_id, title, created_at, updated_at) \
+                     VALUES ('m', 'no such team', 'M', 'now', 'now')",
+                )
+                .execute(&mut *tx)
+                .await
+                .unwrap();
+                tx.commit().await
+            })
+        };
+        until_waiting(&db, 1).await;
+        let good = {
+            let db = db.clone();
+            tokio::spawn(async move {
+                let mut tx = db.write().await.unwrap();
+                insert_team(&mut tx, "innocent").await;
+                tx.commit().await
+            })
+        };
+        until_waiting(&db, 2).await;
+        assert!(held.commit().await.is_err());
+        assert!(bad.await.unwrap().is_err());
+        assert!(good.await.unwrap().is_err());
+        assert!(team_ids(&db).await.is_empty());
+        let mut tx = db.write().await.unwrap();
+        insert_team(&mut tx, "after").await;
+        tx.commit().await.unwrap();
+        assert_eq!(team_ids(&db).await, vec!["after".to_string()]);
+    }
+
+    /// Once the queue ahead would take longer than a worker's bound, a worker's write is
+    /// refused at once; a person's, with a longer bound, still queues.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_long_queue_refuses_workers_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        // A write that holds the writer for 1.5 s while another waits sets what a turn is
+        // expected to take.
+        let slow = db.write().await.unwrap();
+        let behind = {
+            let db = db.clone();
+            tokio::spawn(async move { db.write().await.unwrap().commit().await })
+        };
+        until_waiting(&db, 1).await;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        slow.commit().await.unwrap();
+        behind.await.unwrap().unwrap();
+        let held = db.write().await.unwrap();
+        let queued = {
+            let db = db.clone();
+            tokio::spawn(async move { db.write().await.unwrap().commit().await })
+        };
+        until_waiting(&db, 1).await;
+        match db.write_as(Lane::Worker).await {
+            Err(WriteError::Busy(backlog)) => assert!(backlog > Lane::Worker.bound()),
+            Err(e) => panic!("{e:?}"),
+            Ok(_) => panic!("a worker's write was let into a long queue"),
+        }
+        let person = {
+            let db = db.clone();
+            tokio::spawn(async move { db.write_as(Lane::Person).await.map(drop) })
+        };
+        until_waiting(&db, 2).await;
+        held.commit().await.unwrap();
+        queued.await.unwrap().unwrap();
+        assert!(person.await.unwrap().is_ok());
+    }
+
+    #[tokio::test]
+    async fn an_acknowledged_write_is_synced_at_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        let mut tx = db.write().await.unwrap();
+        let (mode,): (i64,) = sqlx::query_as("PRAGMA synchronous")
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+        assert_eq!(mode, 2, "FULL");
+        let (journal,): (String,) = sqlx::query_as("PRAGMA journal_mode")
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+        assert_eq!(journal, "wal");
+    }
+
+    #[tokio::test]
+    async fn a_file_name_is_taken_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let name = "team#1 ?v=2 100%.db";
+        let db = Db::open(&dir.path().join(name)).await.unwrap();
+        let mut tx = db.write().await.unwrap();
+        sqlx::query("INSERT INTO teams (id, name, created_at) VALUES ('t', 'T', 'now')")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        db.close().await;
+        let files: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(files.iter().any(|f| f == name), "{files:?}");
+        let again = Db::open(&dir.path().join(name)).await.unwrap();
+        let (teams,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM teams")
+            .fetch_one(&mut *again.read().await.unwrap())
+            .await
+            .unwrap();
+        assert_eq!(teams, 1);
+    }
+
+    #[tokio::test]
+    async fn ready_names_the_migrations_not_applied() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        assert_eq!(db.ready().await, Ok(()));
+        let last = MIGRATOR.iter().map(|m| m.version).max().unwrap();
+        let mut tx = db.write().await.unwrap();
+        sqlx::query("DELETE FROM _sqlx_migrations WHERE version = ?")
+            .bind(last)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        let refused = db.ready().await.unwrap_err();
+        assert_eq!(refused, format!("migrations not applied: {last}"));
+        db.close().await;
+        let refused = db.ready().await.unwrap_err();
+        assert!(refused.contains("does not answer"), "{refused}");
+    }
+}

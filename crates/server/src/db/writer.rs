@@ -1,0 +1,400 @@
+//! The one writer connection, shared by group commit. Writes take the connection in turn
+//! (a fair mutex: first come, first served); each runs in a savepoint of the group's
+//! transaction, so a request that fails or is dropped takes back only its own changes
+//! (`ROLLBACK TO`). A write that finishes while others wait leaves its changes in the group
+//! and waits for the group's one `COMMIT` (one fsync for all of them); it is answered only
+//! once that commit is on disk, and a failed commit fails every member. The group commits as
+//! soon as no write waits for the connection, or when it has grown to its bound; the
+//! committer task commits a group whose last member handed the connection on, once the
+//! writes queued ahead of it have joined.
+//!
+//! How long the queue would take to drain is estimated from its length and a moving average
+//! of a write's turn (from one taking of the connection to the next while writes queue: its
+//! work, its share of commits, and the handing on), so new writes can be refused at once
+//! instead of waiting (load shedding).
+
+use sqlx::{Executor, SqliteConnection};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
+use tokio::sync::{watch, Mutex, Notify, OwnedMutexGuard};
+
+/// A group commits once it has this many members, even with writes still waiting...
+const GROUP_MEMBERS: usize = 256;
+/// ...or once its first member started this long ago: a member's answer never waits on an
+/// endless queue behind it.
+const GROUP_AGE: Duration = Duration::from_millis(25);
+
+/// What every member of a group learns: whether the group's commit succeeded.
+type Outcome = Option<Result<(), String>>;
+
+/// The writer connection and its group; cheap to clone.
+#[derive(Clone)]
+pub struct Writer {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    state: Arc<Mutex<State>>,
+    /// Writes waiting for the connection.
+    waiting: AtomicUsize,
+    /// Wakes the committer: a group waits for its commit, or a member left its savepoint.
+    wake: Arc<Notify>,
+    /// Moving averages, in microseconds: a write's turn while writes queue, and its hold on
+    /// the connection (what a turn is taken to be before any queue formed).
+    turn_us: AtomicU64,
+    hold_us: AtomicU64,
+    /// Groups committed.
+    commits: AtomicU64,
+}
+
+struct State {
+    /// `None` once closed.
+    conn: Option<SqliteConnection>,
+    group: Option<Group>,
+    /// A member was dropped without committing: its savepoint is still open, and whoever
+    /// takes the connection next rolls it back first.
+    abandoned: bool,
+    /// When the connection was last taken.
+    taken_at: Option<Instant>,
+}
+
+/// The transaction that members join, each in a savepoint released into it.
+struct Group {
+    opened: Instant,
+    /// Members whose savepoint was released into the group.
+    members: usize,
+    outcome: watch::Sender<Outcome>,
+}
+
+/// A write in progress: the connection, inside its savepoint.
+pub struct Member {
+    shared: Arc<Shared>,
+    state: Option<OwnedMutexGuard<State>>,
+    since: Instant,
+}
+
+/// Counts a write as waiting for as long as it is not dropped (a request given up while
+/// waiting stops counting).
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    fn new(count: &'a AtomicUsize) -> Self {
+        count.fetch_add(1, Ordering::SeqCst);
+        Self(count)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn closed() -> sqlx::Error {
+    sqlx::Error::PoolClosed
+}
+
+impl Writer {
+    /// Takes `conn` as the writer; the committer task runs while the writer exists.
+    pub fn new(conn: SqliteConnection) -> Self {
+        let wake = Arc::new(Notify::new());
+        let shared = Arc::new(Shared {
+            state: Arc::new(Mutex::new(State {
+                conn: Some(conn),
+                group: None,
+                abandoned: false,
+                taken_at: None,
+            })),
+            waiting: AtomicUsize::new(0),
+            wake: wake.clone(),
+            turn_us: AtomicU64::new(0),
+            hold_us: AtomicU64::new(0),
+            commits: AtomicU64::new(0),
+        });
+        tokio::spawn(committer(Arc::downgrade(&shared), wake));
+        Self { shared }
+    }
+
+    /// Writes waiting for the connection now.
+    pub fn waiting(&self) -> usize {
+        self.shared.waiting.load(Ordering::SeqCst)
+    }
+
+    /// Groups committed so far.
+    pub fn commits(&self) -> u64 {
+        self.shared.commits.load(Ordering::SeqCst)
+    }
+
+    /// How long the writes now waiting would take to be committed, by the moving averages.
+    pub fn backlog(&self) -> Duration {
+        let waiting = self.shared.waiting.load(Ordering::SeqCst) as u64;
+        if waiting == 0 {
+            return Duration::ZERO;
+        }
+        let turn = self.shared.turn_us.load(Ordering::Relaxed);
+        let hold = self.shared.hold_us.load(Ordering::Relaxed);
+        Duration::from_micros(waiting * turn.max(hold))
+    }
+
+    /// Takes the connection (after the writes that asked before), opens the group's
+    /// transaction unless one is open, and a savepoint for this write. The wait is what
+    /// `waited` is told.
+    pub async fn begin(&self, waited: impl FnOnce(Duration)) -> Result<Member, sqlx::Error> {
+        let asked = Instant::now();
+        let mut state = {
+            let _waiting = Waiting::new(&self.shared.waiting);
+            self.shared.state.clone().lock_owned().await
+        };
+        let since = Instant::now();
+        waited(since - asked);
+        // Asked before the last taking: this write queued through that whole turn.
+        if let Some(previous) = state.taken_at.replace(since) {
+            if asked < previous {
+                average(&self.shared.turn_us, since - previous);
+            }
+        }
+        state.tidy(&self.shared).await;
+        let saved = match state.group {
+            Some(_) => state.conn()?.execute("SAVEPOINT member").await.map(drop),
+            None => state.open().await,
+        };
+        if let Err(e) = saved {
+            // Nothing of this write was done; the group's earlier members still commit.
+            state.settle(&self.shared).await;
+            self.shared.record_hold(since.elapsed());
+            return Err(e);
+        }
+        Ok(Member {
+            shared: self.shared.clone(),
+            state: Some(state),
+            since,
+        })
+    }
+
+    /// Commits the open group (rolling back a savepoint left open) and closes the
+    /// connection, after the writes in flight; later writes are refused.
+    pub async fn close(&self) {
+        let mut state = self.shared.state.clone().lock_owned().await;
+        state.settle(&self.shared).await;
+        if let Some(conn) = state.conn.take() {
+            let _ = sqlx::Connection::close(conn).await;
+        }
+        self.shared.wake.notify_one();
+    }
+}
+
+impl Shared {
+    fn record_hold(&self, took: Duration) {
+        average(&self.hold_us, took);
+        metrics::histogram!("buildd_db_write_hold_seconds").record(took);
+    }
+}
+
+/// Moves the moving average in `slot` an eighth of the way towards `took`.
+fn average(slot: &AtomicU64, took: Duration) {
+    let sample = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+    let _ = slot.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+        Some(if old == 0 {
+            sample
+        } else {
+            old - old / 8 + sample / 8
+        })
+    });
+}
+
+impl State {
+    fn conn(&mut self) -> Result<&mut SqliteConnection, sqlx::Error> {
+        self.conn.as_mut().ok_or_else(closed)
+    }
+
+    /// Opens a group with the first member's savepoint in it (one round trip to SQLite's
+    /// thread: each costs a thread switch, and a write makes several).
+    async fn open(&mut self) -> Result<(), sqlx::Error> {
+        let conn = self.conn()?;
+        if let Err(e) = conn.execute("BEGIN IMMEDIATE; SAVEPOINT member").await {
+            // Nothing may stay open outside a group.
+            let _ = conn.execute("ROLLBACK").await;
+            return Err(e);
+        }
+        self.group = Some(Group {
+            opened: Instant::now(),
+            members: 0,
+            outcome: watch::Sender::new(None),
+        });
+        Ok(())
+    }
+
+    /// Rolls back the savepoint of a member dropped without committing.
+    async fn tidy(&mut self, shared: &Shared) {
+        if !std::mem::take(&mut self.abandoned) {
+            return;
+        }
+        let Ok(conn) = self.conn() else { return };
+        if let Err(e) = conn.execute("ROLLBACK TO member; RELEASE member").await {
+            // The savepoint is gone with the whole transaction (SQLite rolls back on an I/O
+            // error or a full disk): the group's members fail with it.
+            self.fail(&e.to_string(), shared).await;
+        }
+    }
+
+    /// With no member holding a savepoint: commits the group's members, or ends a group
+    /// that has none.
+    async fn settle(&mut self, shared: &Shared) {
+        self.tidy(shared).await;
+        match &self.group {
+            Some(g) if g.members > 0 => {
+                let _ = self.commit("COMMIT", shared).await;
+            }
+            Some(_) => {
+                if let Ok(conn) = self.conn() {
+                    let _ = conn.execute("ROLLBACK").await;
+                }
+                self.group = None;
+            }
+            None => {}
+        }
+    }
+
+    /// Commits the group with `sql` (`COMMIT`, or the last member's `RELEASE` and the
+    /// `COMMIT` in one) and tells its members.
+    async fn commit(&mut self, sql: &str, shared: &Shared) -> Result<(), sqlx::Error> {
+        let Some(group) = self.group.take() else {
+            return Ok(());
+        };
+        let committed = match self.conn() {
+            Ok(conn) => {
+                let done = conn.execute(sql).await.map(drop);
+                if done.is_err() {
+                    let _ = conn.execute("ROLLBACK").await;
+                }
+                done
+            }
+            Err(e) => Err(e),
+        };
+        if committed.is_ok() {
+            shared.commits.fetch_add(1, Ordering::SeqCst);
+            metrics::counter!("buildd_db_commits_total").increment(1);
+            metrics::counter!("buildd_db_committed_writes_total").increment(group.members as u64);
+        }
+        group.outcome.send_replace(Some(
+            committed.as_ref().map(drop).map_err(|e| e.to_string()),
+        ));
+        committed
+    }
+
+    /// Fails the group: nothing of it was committed.
+    async fn fail(&mut self, why: &str, _shared: &Shared) {
+        if let Some(group) = self.group.take() {
+            group.outcome.send_replace(Some(Err(why.to_string())));
+        }
+        if let Ok(conn) = self.conn() {
+            let _ = conn.execute("ROLLBACK").await;
+        }
+    }
+}
+
+impl Member {
+    pub fn conn(&self) -> &SqliteConnection {
+        self.state
+            .as_ref()
+            .and_then(|s| s.conn.as_ref())
+            .expect("a member holds the open connection")
+    }
+
+    pub fn conn_mut(&mut self) -> &mut SqliteConnection {
+        self.state
+            .as_mut()
+            .and_then(|s| s.conn.as_mut())
+            .expect("a member holds the open connection")
+    }
+
+    /// Releases the savepoint into the group and returns once the group is committed. Runs
+    /// to the end even if the caller stops waiting, so a write is never left half done.
+    pub async fn commit(mut self) -> Result<(), sqlx::Error> {
+        let state = self.state.take().expect("a member holds the connection");
+        let (shared, since) = (self.shared.clone(), self.since);
+        tokio::spawn(finish(shared, state, since))
+            .await
+            .map_err(|e| sqlx::Error::Protocol(format!("the commit did not finish: {e}")))?
+    }
+}
+
+/// Releases the member's savepoint, then commits the group now (nothing waits, or the group
+/// is full) or hands the connection on and waits for the group's commit.
+async fn finish(
+    shared: Arc<Shared>,
+    mut state: OwnedMutexGuard<State>,
+    since: Instant,
+) -> Result<(), sqlx::Error> {
+    let group = state
+        .group
+        .as_mut()
+        .expect("a member's savepoint is in a group");
+    let full = group.members + 1 >= GROUP_MEMBERS || group.opened.elapsed() >= GROUP_AGE;
+    if full || shared.waiting.load(Ordering::SeqCst) == 0 {
+        // A failed RELEASE (the transaction is gone) fails the group as a failed COMMIT does.
+        group.members += 1;
+        let committed = state.commit("RELEASE member; COMMIT", &shared).await;
+        shared.record_hold(since.elapsed());
+        return committed;
+    }
+    if let Err(e) = state.conn()?.execute("RELEASE member").await {
+        state.fail(&e.to_string(), &shared).await;
+        shared.record_hold(since.elapsed());
+        return Err(e);
+    }
+    let group = state
+        .group
+        .as_mut()
+        .expect("a member's savepoint is in a group");
+    group.members += 1;
+    let mut outcome = group.outcome.subscribe();
+    shared.record_hold(since.elapsed());
+    drop(state);
+    shared.wake.notify_one();
+    let outcome = outcome
+        .wait_for(Option::is_some)
+        .await
+        .map(|o| o.clone())
+        .map_err(|_| sqlx::Error::Protocol("the group ended without a commit".into()))?;
+    match outcome {
+        Some(Ok(())) => Ok(()),
+        Some(Err(why)) => Err(sqlx::Error::Protocol(format!(
+            "the group commit failed: {why}"
+        ))),
+        None => unreachable!("waited for an outcome"),
+    }
+}
+
+impl Drop for Member {
+    /// A write dropped without committing (refused, failed, or its request given up): its
+    /// savepoint is rolled back by whoever takes the connection next, and the committer is
+    /// woken so that happens even if nobody else writes.
+    fn drop(&mut self) {
+        if let Some(mut state) = self.state.take() {
+            state.abandoned = true;
+            drop(state);
+            self.shared.record_hold(self.since.elapsed());
+            self.shared.wake.notify_one();
+        }
+    }
+}
+
+/// Commits the groups their last member handed on, and rolls back abandoned savepoints.
+/// It queues for the connection behind the writes already waiting, so they join the group
+/// first; it ends with the writer.
+async fn committer(shared: Weak<Shared>, wake: Arc<Notify>) {
+    loop {
+        wake.notified().await;
+        let Some(shared) = shared.upgrade() else {
+            return;
+        };
+        let mut state = shared.state.clone().lock_owned().await;
+        if state.conn.is_none() {
+            return;
+        }
+        state.taken_at = Some(Instant::now());
+        state.settle(&shared).await;
+    }
+}

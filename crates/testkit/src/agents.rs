@@ -1,0 +1,910 @@
+//! Simulated runners against a real server process, for `cargo xtask bench agents`: each
+//! agent claims a task, reports on it every second, completes it after a few reports and
+//! claims again, one request a second, over a shared keep-alive client; beside them,
+//! dashboard tabs poll the busiest mission page as a browser does (`If-None-Match`, gzip).
+//! The load steps up by the number of agents and each step prints its rates, latencies,
+//! `503`s and errors.
+
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::Request;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use serde_json::{json, Value};
+use std::io::BufRead;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::time::MissedTickBehavior;
+
+/// Progress reports between a claim and the completion.
+const REPORTS_PER_TASK: u32 = 5;
+/// Tasks per mission seeded for a step: the polled page is one of them.
+const TASKS_PER_MISSION: usize = 500;
+/// Requests in flight while seeding tasks.
+const SEED_CONCURRENCY: usize = 64;
+
+/// How a run steps up.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub agents: Vec<usize>,
+    /// Dashboard tabs polling the busiest mission page, once a second each.
+    pub pollers: usize,
+    /// Untimed start of each step, while the agents' first claims settle.
+    pub warmup: Duration,
+    /// The timed part of each step.
+    pub measure: Duration,
+}
+
+impl Default for Plan {
+    fn default() -> Self {
+        Self {
+            agents: vec![50, 200, 500, 1000, 2000, 4000],
+            pollers: 20,
+            warmup: Duration::from_secs(5),
+            measure: Duration::from_secs(20),
+        }
+    }
+}
+
+/// `buildd-server serve` in a child process, on its own database; killed when dropped.
+pub struct ServerProcess {
+    child: Child,
+    pub addr: SocketAddr,
+    pub admin: String,
+    pub worker: String,
+    pub db: PathBuf,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl ServerProcess {
+    /// A fresh database with an admin and a worker key of team "Bench", served by `binary`.
+    pub fn start(binary: &Path) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("buildd.db");
+        let mut server = Self::start_on(binary, &db);
+        server._dir = Some(dir);
+        server
+    }
+
+    /// `binary` serving the database at `db` (created when missing), with new keys.
+    pub fn start_on(binary: &Path, db: &Path) -> Self {
+        let admin = create_key(binary, db, "admin");
+        let worker = create_key(binary, db, "worker");
+        let mut child = Command::new(binary)
+            .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("starting {}: {e}", binary.display()));
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("the server's first line");
+        let addr = line
+            .trim()
+            .rsplit("http://")
+            .next()
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        Self {
+            child,
+            addr,
+            admin,
+            worker,
+            db: db.to_path_buf(),
+            _dir: None,
+        }
+    }
+
+    /// The process id, to signal it.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn create_key(binary: &Path, db: &Path, level: &str) -> String {
+    let out = Command::new(binary)
+        .args(["key", "create", "--team", "Bench", "--level", level, "--db"])
+        .arg(db)
+        .output()
+        .unwrap_or_else(|e| panic!("running {}: {e}", binary.display()));
+    assert!(
+        out.status.success(),
+        "key create: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("a key")
+        .trim()
+        .to_string()
+}
+
+/// Raises the soft limit on open files to the hard one, as the server does: thousands of
+/// agents keep thousands of connections open.
+pub fn raise_file_limit() -> u64 {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit only read and write the struct given.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
+            let raised = libc::rlimit {
+                rlim_cur: limit.rlim_max,
+                rlim_max: limit.rlim_max,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                limit = raised;
+            }
+        }
+    }
+    limit.rlim_cur
+}
+
+/// One answer as the simulator needs it.
+pub struct Reply {
+    pub status: u16,
+    pub body: Bytes,
+    pub etag: Option<String>,
+    pub retry_after: Option<String>,
+}
+
+impl Reply {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+/// One keep-alive connection pool for every agent and tab.
+#[derive(Clone)]
+pub struct Http {
+    client: Client<HttpConnector, Full<Bytes>>,
+    base: String,
+}
+
+impl Http {
+    pub fn new(addr: SocketAddr) -> Self {
+        let mut connector = HttpConnector::new();
+        connector.set_nodelay(true);
+        let client = Client::builder(TokioExecutor::new())
+            // The server closes a connection idle for 10 s.
+            .pool_idle_timeout(Duration::from_secs(5))
+            .build(connector);
+        Self {
+            client,
+            base: format!("http://{addr}"),
+        }
+    }
+
+    /// Sends `method path` with `key`, a JSON body when given, and `If-None-Match` when
+    /// `etag` is given; an error is a failure to get any answer.
+    pub async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        key: &str,
+        body: Option<&Value>,
+        etag: Option<&str>,
+    ) -> Result<Reply, String> {
+        let mut request = Request::builder()
+            .method(method)
+            .uri(format!("{}{path}", self.base))
+            .header("Authorization", format!("Bearer {key}"))
+            .header("Accept-Encoding", "gzip");
+        if body.is_some() {
+            request = request.header("Content-Type", "application/json");
+        }
+        if let Some(tag) = etag {
+            request = request.header("If-None-Match", tag);
+        }
+        let bytes = body.map(Value::to_string).unwrap_or_default();
+        let request = request
+            .body(Full::new(Bytes::from(bytes)))
+            .map_err(|e| e.to_string())?;
+        let response = self
+            .client
+            .request(request)
+            .await
+            .map_err(|e| format!("{method} {path}: {e:?}"))?;
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let (status, etag, retry_after) = (
+            response.status().as_u16(),
+            header("etag"),
+            header("retry-after"),
+        );
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| format!("{method} {path}: reading the answer: {e}"))?
+            .to_bytes();
+        Ok(Reply {
+            status,
+            body,
+            etag,
+            retry_after,
+        })
+    }
+}
+
+/// What one kind of request got in a step's timed part.
+#[derive(Default, Clone)]
+pub struct Tally {
+    /// Latency of each answer that was not a `503`, ms.
+    pub times: Vec<f64>,
+    /// `503`s, and how long each took to come back, ms.
+    pub shed: Vec<f64>,
+    /// `503`s without `Retry-After`.
+    pub shed_without_retry_after: u64,
+    /// Answers other than 2xx, 304 and 503.
+    pub refused: u64,
+    /// No answer at all: a refused or reset connection, a broken answer.
+    pub errors: u64,
+    pub first_error: Option<String>,
+}
+
+impl Tally {
+    fn record(&mut self, started: Instant, answer: &Result<Reply, String>) {
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        match answer {
+            Ok(r) if r.status == 503 => {
+                self.shed.push(ms);
+                if r.retry_after.is_none() {
+                    self.shed_without_retry_after += 1;
+                }
+            }
+            Ok(r) => {
+                self.times.push(ms);
+                if !(200..300).contains(&r.status) && r.status != 304 {
+                    self.refused += 1;
+                    if self.first_error.is_none() {
+                        self.first_error = Some(format!(
+                            "{}: {}",
+                            r.status,
+                            String::from_utf8_lossy(&r.body)
+                        ));
+                    }
+                }
+            }
+            Err(e) => {
+                self.errors += 1;
+                if self.first_error.is_none() {
+                    self.first_error = Some(e.clone());
+                }
+            }
+        }
+    }
+
+    fn merge(&mut self, other: Tally) {
+        self.times.extend(other.times);
+        self.shed.extend(other.shed);
+        self.shed_without_retry_after += other.shed_without_retry_after;
+        self.refused += other.refused;
+        self.errors += other.errors;
+        if self.first_error.is_none() {
+            self.first_error = other.first_error;
+        }
+    }
+
+    /// Answers other than `503`, per second of `over`.
+    pub fn rate(&self, over: Duration) -> f64 {
+        (self.times.len() as u64 - self.refused) as f64 / over.as_secs_f64()
+    }
+
+    /// The `p` quantile of the latencies, ms (0 when there were none).
+    pub fn quantile(&self, p: f64) -> f64 {
+        quantile(&self.times, p)
+    }
+}
+
+/// The `p` quantile of `values` (0 when empty).
+pub fn quantile(values: &[f64], p: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_by(|a, b| a.partial_cmp(b).expect("no NaN"));
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+/// One step's figures.
+#[derive(Default, Clone)]
+pub struct StepResult {
+    pub agents: usize,
+    pub claims: Tally,
+    pub reports: Tally,
+    pub polls: Tally,
+    /// Claims that handed out a task.
+    pub tasks_claimed: u64,
+    /// Writes the agents meant to send in the timed part: one a second each.
+    pub offered: f64,
+    pub measured: Duration,
+    /// The server's own figures over the step, from `/metrics`.
+    pub server: ServerFigures,
+}
+
+/// What the server's `/metrics` say moved over a step.
+#[derive(Default, Clone, Debug)]
+pub struct ServerFigures {
+    pub commits: f64,
+    pub committed_writes: f64,
+    pub hold_seconds: f64,
+    pub holds: f64,
+    pub wait_seconds: f64,
+    pub waits: f64,
+}
+
+impl ServerFigures {
+    /// The figures as the server reports them now (zero where it reports none).
+    pub async fn read(http: &Http, admin: &str) -> Self {
+        let text = match http.send("GET", "/metrics", admin, None, None).await {
+            Ok(r) if r.status == 200 => String::from_utf8_lossy(&r.body).into_owned(),
+            _ => return Self::default(),
+        };
+        let value = |name: &str| {
+            text.lines()
+                .filter(|l| l.starts_with(name) && l[name.len()..].starts_with([' ', '{']))
+                .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+                .sum::<f64>()
+        };
+        Self {
+            commits: value("buildd_db_commits_total"),
+            committed_writes: value("buildd_db_committed_writes_total"),
+            hold_seconds: value("buildd_db_write_hold_seconds_sum"),
+            holds: value("buildd_db_write_hold_seconds_count"),
+            wait_seconds: value("buildd_db_write_wait_seconds_sum"),
+            waits: value("buildd_db_write_wait_seconds_count"),
+        }
+    }
+
+    fn since(&self, before: &Self) -> Self {
+        Self {
+            commits: self.commits - before.commits,
+            committed_writes: self.committed_writes - before.committed_writes,
+            hold_seconds: self.hold_seconds - before.hold_seconds,
+            holds: self.holds - before.holds,
+            wait_seconds: self.wait_seconds - before.wait_seconds,
+            waits: self.waits - before.waits,
+        }
+    }
+}
+
+impl StepResult {
+    /// Writes answered (claims and reports, not shed) per second.
+    pub fn writes_per_second(&self) -> f64 {
+        self.claims.rate(self.measured) + self.reports.rate(self.measured)
+    }
+
+    pub fn shed(&self) -> usize {
+        self.claims.shed.len() + self.reports.shed.len()
+    }
+
+    pub fn errors(&self) -> u64 {
+        self.claims.errors + self.reports.errors + self.polls.errors
+    }
+}
+
+/// The window whose requests are counted.
+#[derive(Clone, Copy)]
+struct Window {
+    from: Instant,
+    to: Instant,
+}
+
+impl Window {
+    fn counts(&self, at: Instant) -> bool {
+        at >= self.from && at < self.to
+    }
+}
+
+/// Creates a workspace, `ceil(tasks / TASKS_PER_MISSION)` manual missions and `tasks` pending
+/// tasks spread over them in turn; returns the first mission, the one the tabs poll.
+pub async fn seed(http: &Http, admin: &str, step: usize, tasks: usize) -> String {
+    let ws = http
+        .send(
+            "POST",
+            "/api/workspaces",
+            admin,
+            Some(&json!({"name": format!("bench-{step}"), "repo": "acme/bench"})),
+            None,
+        )
+        .await
+        .expect("workspace");
+    let workspace = ws.json()["workspace"]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("workspace: {}", String::from_utf8_lossy(&ws.body)))
+        .to_string();
+    let mut missions = Vec::new();
+    for m in 0..tasks.div_ceil(TASKS_PER_MISSION) {
+        let body = json!({"title": format!("Bench {step} agents, mission {m}"),
+                          "workspaceId": workspace, "orchestrationMode": "manual"});
+        let reply = http
+            .send("POST", "/api/missions", admin, Some(&body), None)
+            .await
+            .expect("mission");
+        let id = reply.json()["id"]
+            .as_str()
+            .unwrap_or_else(|| panic!("mission: {}", String::from_utf8_lossy(&reply.body)))
+            .to_string();
+        missions.push(id);
+    }
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let missions = Arc::new(missions);
+    let seeders: Vec<_> = (0..SEED_CONCURRENCY)
+        .map(|_| {
+            let (http, admin, next, missions, workspace) = (
+                http.clone(),
+                admin.to_string(),
+                next.clone(),
+                missions.clone(),
+                workspace.clone(),
+            );
+            tokio::spawn(async move {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= tasks {
+                        break;
+                    }
+                    let body = json!({"title": format!("Bench task {i}"), "workspaceId": workspace,
+                                      "missionId": missions[i % missions.len()],
+                                      "description": "Change one module, with tests."});
+                    // A shed or failed request is sent again: every task is wanted.
+                    loop {
+                        match http
+                            .send("POST", "/api/tasks", &admin, Some(&body), None)
+                            .await
+                        {
+                            Ok(r) if r.status == 200 || r.status == 201 => break,
+                            Ok(r) if r.status == 503 => {
+                                tokio::time::sleep(Duration::from_millis(200)).await
+                            }
+                            Ok(r) => {
+                                panic!("task: {} {}", r.status, String::from_utf8_lossy(&r.body))
+                            }
+                            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for s in seeders {
+        s.await.expect("seeder");
+    }
+    missions[0].clone()
+}
+
+/// One agent: a request a second (claim, reports, completion, claim again), its first at
+/// `offset` into the step so the agents do not fire together.
+async fn agent(
+    http: Http,
+    key: Arc<str>,
+    index: usize,
+    offset: Duration,
+    window: Window,
+) -> (Tally, Tally, u64) {
+    let (mut claims, mut reports, mut claimed) = (Tally::default(), Tally::default(), 0);
+    let start = tokio::time::Instant::now() + offset;
+    let mut tick = tokio::time::interval_at(start, Duration::from_secs(1));
+    tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let runner = format!("bench-agent-{index}");
+    let mut worker: Option<(String, u32)> = None;
+    loop {
+        tick.tick().await;
+        let now = Instant::now();
+        if now >= window.to {
+            break;
+        }
+        match worker.take() {
+            None => {
+                let body = json!({"runner": runner, "maxTasks": 1});
+                let answer = http
+                    .send("POST", "/api/workers/claim", &key, Some(&body), None)
+                    .await;
+                let got = answer
+                    .as_ref()
+                    .ok()
+                    .filter(|r| r.status == 200)
+                    .and_then(|r| r.json()["workers"][0]["id"].as_str().map(str::to_string));
+                if window.counts(now) {
+                    claims.record(now, &answer);
+                    claimed += u64::from(got.is_some());
+                }
+                worker = got.map(|id| (id, 0));
+            }
+            Some((id, done)) => {
+                let body = if done < REPORTS_PER_TASK {
+                    json!({"status": "running", "currentAction": format!("Step {} of the change", done + 1)})
+                } else {
+                    json!({"status": "completed", "summary": "Changed the module; tests pass."})
+                };
+                let path = format!("/api/workers/{id}");
+                let answer = http.send("PATCH", &path, &key, Some(&body), None).await;
+                if window.counts(now) {
+                    reports.record(now, &answer);
+                }
+                let status = answer.as_ref().map(|r| r.status).unwrap_or(0);
+                worker = match status {
+                    // Buildd's runner queues a report the server could not take and sends it
+                    // again later; here, the next second.
+                    503 | 0 => Some((id, done)),
+                    200 if done < REPORTS_PER_TASK => Some((id, done + 1)),
+                    _ => None,
+                };
+            }
+        }
+    }
+    (claims, reports, claimed)
+}
+
+/// One dashboard tab: the mission page once a second, sending back the `ETag` it holds.
+async fn poller(
+    http: Http,
+    key: Arc<str>,
+    path: String,
+    offset: Duration,
+    window: Window,
+) -> Tally {
+    let mut polls = Tally::default();
+    let mut tick =
+        tokio::time::interval_at(tokio::time::Instant::now() + offset, Duration::from_secs(1));
+    tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let mut etag: Option<String> = None;
+    loop {
+        tick.tick().await;
+        let now = Instant::now();
+        if now >= window.to {
+            break;
+        }
+        let answer = http.send("GET", &path, &key, None, etag.as_deref()).await;
+        if let Ok(r) = &answer {
+            if r.status == 200 {
+                etag = r.etag.clone();
+            }
+        }
+        if window.counts(now) {
+            polls.record(now, &answer);
+        }
+    }
+    polls
+}
+
+/// Runs one step of `agents` against the server at `http`, seeding the tasks they need.
+pub async fn step(
+    http: &Http,
+    server: &ServerProcess,
+    agents: usize,
+    plan: &Plan,
+    index: usize,
+) -> StepResult {
+    let cycles = (plan.warmup + plan.measure).as_secs() as usize / (REPORTS_PER_TASK as usize + 2);
+    let tasks = agents * (cycles + 1);
+    let mission = seed(http, &server.admin, index, tasks).await;
+    let started = Instant::now();
+    let window = Window {
+        from: started + plan.warmup,
+        to: started + plan.warmup + plan.measure,
+    };
+    let key: Arc<str> = server.worker.as_str().into();
+    let admin: Arc<str> = server.admin.as_str().into();
+    let spread = |i: usize, n: usize| Duration::from_micros((i as u64 * 1_000_000) / n as u64);
+    let runners: Vec<_> = (0..agents)
+        .map(|i| {
+            tokio::spawn(agent(
+                http.clone(),
+                key.clone(),
+                i,
+                spread(i, agents),
+                window,
+            ))
+        })
+        .collect();
+    let path = format!("/api/missions/{mission}");
+    let tabs: Vec<_> = (0..plan.pollers)
+        .map(|i| {
+            tokio::spawn(poller(
+                http.clone(),
+                admin.clone(),
+                path.clone(),
+                spread(i, plan.pollers),
+                window,
+            ))
+        })
+        .collect();
+    // The server's figures over the timed part.
+    tokio::time::sleep_until((window.from).into()).await;
+    let before = ServerFigures::read(http, &server.admin).await;
+    tokio::time::sleep_until((window.to).into()).await;
+    let figures = ServerFigures::read(http, &server.admin)
+        .await
+        .since(&before);
+    let mut result = StepResult {
+        agents,
+        offered: agents as f64,
+        measured: plan.measure,
+        server: figures,
+        ..StepResult::default()
+    };
+    for r in runners {
+        let (claims, reports, claimed) = r.await.expect("agent");
+        result.claims.merge(claims);
+        result.reports.merge(reports);
+        result.tasks_claimed += claimed;
+    }
+    for t in tabs {
+        result.polls.merge(t.await.expect("tab"));
+    }
+    result
+}
+
+/// The header of [`print_step`]'s lines.
+pub fn print_header() {
+    println!(
+        "  {:>6} {:>8} {:>8} | {:>7} {:>7} {:>8} | {:>8} {:>7} {:>8} | {:>6} {:>7} {:>7} | {:>6} {:>6}",
+        "agents", "writes/s", "offered", "claim/s", "p50 ms", "p99 ms", "report/s", "p50 ms", "p99 ms",
+        "poll/s", "p50 ms", "p99 ms", "503s", "errors"
+    );
+}
+
+pub fn print_step(s: &StepResult) {
+    let over = s.measured;
+    println!(
+        "  {:>6} {:>8.0} {:>8.0} | {:>7.0} {:>7.1} {:>8.1} | {:>8.0} {:>7.1} {:>8.1} | {:>6.1} {:>7.1} {:>7.1} | {:>6} {:>6}",
+        s.agents,
+        s.writes_per_second(),
+        s.offered,
+        s.claims.rate(over),
+        s.claims.quantile(0.5),
+        s.claims.quantile(0.99),
+        s.reports.rate(over),
+        s.reports.quantile(0.5),
+        s.reports.quantile(0.99),
+        s.polls.rate(over),
+        s.polls.quantile(0.5),
+        s.polls.quantile(0.99),
+        s.shed(),
+        s.errors(),
+    );
+    let shed: Vec<f64> = s
+        .claims
+        .shed
+        .iter()
+        .chain(&s.reports.shed)
+        .copied()
+        .collect();
+    if !shed.is_empty() {
+        let missing = s.claims.shed_without_retry_after + s.reports.shed_without_retry_after;
+        println!(
+            "         503s answered in p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; {missing} without Retry-After",
+            quantile(&shed, 0.5),
+            quantile(&shed, 0.99),
+            quantile(&shed, 1.0)
+        );
+    }
+    let f = &s.server;
+    if f.commits > 0.0 {
+        println!(
+            "         server: {:.0} commits/s of {:.1} writes each; a write held the writer {:.2} ms and waited for it {:.2} ms on average",
+            f.commits / over.as_secs_f64(),
+            f.committed_writes / f.commits,
+            1000.0 * f.hold_seconds / f.holds.max(1.0),
+            1000.0 * f.wait_seconds / f.waits.max(1.0),
+        );
+    }
+    let refused = s.claims.refused + s.reports.refused + s.polls.refused;
+    if refused > 0 || s.errors() > 0 {
+        let first = [&s.claims, &s.reports, &s.polls]
+            .iter()
+            .find_map(|t| t.first_error.clone())
+            .unwrap_or_default();
+        println!(
+            "         {refused} other refusals, {} errors; first: {first}",
+            s.errors()
+        );
+    }
+}
+
+/// Where the offered load stops being carried: the last step whose answered writes kept up
+/// with what was offered (95%), and the one after it.
+pub fn print_knee(steps: &[StepResult]) {
+    let held = |s: &StepResult| s.writes_per_second() >= 0.95 * s.offered;
+    let ceiling = steps
+        .iter()
+        .map(StepResult::writes_per_second)
+        .fold(0.0, f64::max);
+    match steps.iter().position(|s| !held(s)) {
+        None => println!(
+            "\n  knee: not reached; every step's writes were carried (up to {ceiling:.0} writes/s)"
+        ),
+        Some(0) => println!(
+            "\n  knee: below {} agents; the most writes answered in a step: {ceiling:.0}/s",
+            steps[0].agents
+        ),
+        Some(i) => println!(
+            "\n  knee: between {} and {} agents; the most writes answered in a step: {ceiling:.0}/s",
+            steps[i - 1].agents,
+            steps[i].agents
+        ),
+    }
+    let within = steps
+        .iter()
+        .take_while(|s| {
+            held(s)
+                && s.reports.quantile(0.99) <= 50.0
+                && s.claims.quantile(0.99) <= 100.0
+                && s.polls.quantile(0.99) <= 50.0
+                && s.errors() == 0
+        })
+        .last();
+    match within {
+        Some(s) => println!(
+            "  within the goals (report p99 <= 50 ms, claim p99 <= 100 ms, poll p99 <= 50 ms, no errors) up to {} agents",
+            s.agents
+        ),
+        None => println!("  no step was within the goals (report p99 <= 50 ms, claim p99 <= 100 ms, poll p99 <= 50 ms, no errors)"),
+    }
+}
+
+/// Runs every step of `plan` against one server started from `binary`, printing as it goes.
+pub async fn run(binary: &Path, plan: &Plan) -> Vec<StepResult> {
+    let files = raise_file_limit();
+    let server = ServerProcess::start(binary);
+    let http = Http::new(server.addr);
+    println!(
+        "\nSimulated agents: claim, a report a second, complete after {REPORTS_PER_TASK} reports, claim again; {} dashboard tabs poll the busiest mission page every second",
+        plan.pollers
+    );
+    println!(
+        "  server {} (release), database on disk with synchronous=FULL; {} s timed after {} s per step; open-file limit {files}",
+        binary.display(),
+        plan.measure.as_secs(),
+        plan.warmup.as_secs()
+    );
+    print_header();
+    let mut results = Vec::new();
+    for (i, &agents) in plan.agents.iter().enumerate() {
+        let result = step(&http, &server, agents, plan, i).await;
+        print_step(&result);
+        results.push(result);
+        // What the step left in flight settles before the next one.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+    }
+    print_knee(&results);
+    results
+}
+
+/// Claims against a deep queue: 100,000 finished tasks and 10,000 pending, half of them
+/// blocked by a dependency, written straight into the database before `binary` serves it.
+/// Prints the latency of claims that take a task and of claims that find nothing to take.
+pub async fn deep_queue(binary: &Path) {
+    const FINISHED: usize = 100_000;
+    const PENDING: usize = 10_000;
+    const CLAIMS: usize = 300;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("buildd.db");
+    // Creates and migrates the database, with the team.
+    create_key(binary, &path, "admin");
+    let db = buildd_server::Db::open(&path).await.expect("database");
+    let mut tx = db.write().await.expect("transaction");
+    let (team,): (String,) = sqlx::query_as("SELECT id FROM teams WHERE name = 'Bench'")
+        .fetch_one(&mut *tx)
+        .await
+        .expect("team");
+    let at = "2026-01-01T00:00:00.000Z";
+    for ws in ["deep-ready", "deep-blocked"] {
+        sqlx::query("INSERT INTO workspaces (id, team_id, name, repo, created_at, updated_at) VALUES (?1, ?2, ?1, 'acme/deep', ?3, ?3)")
+            .bind(ws).bind(&team).bind(at).execute(&mut *tx).await.expect("workspace");
+    }
+    sqlx::query("INSERT INTO missions (id, team_id, workspace_id, title, status, orchestration_mode, created_at, updated_at) VALUES ('deep', ?1, 'deep-ready', 'Deep queue', 'active', 'manual', ?2, ?2)")
+        .bind(&team).bind(at).execute(&mut *tx).await.expect("mission");
+    let insert = "INSERT INTO tasks (id, team_id, workspace_id, mission_id, title, status, depends_on, created_at, updated_at) \
+                  VALUES (?1, ?2, ?3, 'deep', ?1, ?4, ?5, ?6, ?6)";
+    for i in 0..FINISHED + PENDING {
+        let (id, workspace, status, deps) = if i < FINISHED {
+            (
+                format!("done-{i:06}"),
+                "deep-ready",
+                "completed",
+                "[]".to_string(),
+            )
+        } else if i < FINISHED + PENDING / 2 {
+            (
+                format!("ready-{i:06}"),
+                "deep-ready",
+                "pending",
+                "[]".to_string(),
+            )
+        } else {
+            // Waits on a pending task of the other workspace.
+            let on = format!("ready-{:06}", i - PENDING / 2);
+            (
+                format!("blocked-{i:06}"),
+                "deep-blocked",
+                "pending",
+                format!("[\"{on}\"]"),
+            )
+        };
+        let created = format!(
+            "2026-01-01T{:02}:{:02}:{:02}.000Z",
+            (i / 3600) % 24,
+            (i / 60) % 60,
+            i % 60
+        );
+        sqlx::query(insert)
+            .bind(&id)
+            .bind(&team)
+            .bind(workspace)
+            .bind(status)
+            .bind(&deps)
+            .bind(&created)
+            .execute(&mut *tx)
+            .await
+            .expect("task");
+    }
+    tx.commit().await.expect("commit");
+    db.close().await;
+
+    let server = ServerProcess::start_on(binary, &path);
+    let http = Http::new(server.addr);
+    let times = |body: Value| {
+        let (http, key) = (http.clone(), server.worker.clone());
+        async move {
+            let mut tally = Tally::default();
+            for _ in 0..CLAIMS {
+                let started = Instant::now();
+                let answer = http
+                    .send("POST", "/api/workers/claim", &key, Some(&body), None)
+                    .await;
+                tally.record(started, &answer);
+            }
+            tally
+        }
+    };
+    let took = times(json!({"runner": "deep", "maxTasks": 1})).await;
+    let empty =
+        times(json!({"runner": "deep", "maxTasks": 1, "workspaceId": "deep-blocked"})).await;
+    let last = http
+        .send(
+            "POST",
+            "/api/workers/claim",
+            &server.worker,
+            Some(&json!({"runner": "deep", "workspaceId": "deep-blocked"})),
+            None,
+        )
+        .await
+        .map(|r| r.json()["diagnostics"]["reason"].clone())
+        .unwrap_or(Value::Null);
+    println!("\nClaims with {FINISHED} finished and {PENDING} pending tasks ({} of them blocked), one after another", PENDING / 2);
+    for (name, t) in [
+        ("claim that takes a task", &took),
+        ("claim that finds none", &empty),
+    ] {
+        println!(
+            "  {name:<26} p50 {:>7.2} ms   p99 {:>7.2} ms   ({} claims, {} refused or failed)",
+            t.quantile(0.5),
+            t.quantile(0.99),
+            t.times.len(),
+            t.refused + t.errors
+        );
+    }
+    println!("  the empty claim says why: {last}");
+}
