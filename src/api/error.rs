@@ -9,6 +9,8 @@ pub enum ApiError {
     Forbidden(String),
     /// 404.
     NotFound(String),
+    /// 400 naming each field's problem (`errors`, read by the form that placed the field).
+    Invalid(String, Vec<serde_json::Value>),
     /// Any other error status, with the server's message.
     Status(u16, String),
     /// The request never got an answer.
@@ -41,7 +43,7 @@ impl ApiError {
     /// 401/403/404), else the whole explanation.
     pub fn refusal(&self) -> String {
         match self {
-            Self::Status(_, m) => m.clone(),
+            Self::Status(_, m) | Self::Invalid(m, _) => m.clone(),
             other => other.to_string(),
         }
     }
@@ -50,6 +52,7 @@ impl ApiError {
     pub fn refusal_if(&self, status: u16) -> String {
         match self {
             Self::Status(s, m) if *s == status => m.clone(),
+            Self::Invalid(m, _) if status == 400 => m.clone(),
             other => other.to_string(),
         }
     }
@@ -73,6 +76,7 @@ impl fmt::Display for ApiError {
             ),
             Self::NotFound(m) => write!(f, "Not found (404): {m}."),
             Self::Status(s, m) => write!(f, "The server answered {s}: {m}"),
+            Self::Invalid(m, _) => write!(f, "The server answered 400: {m}"),
             Self::Unreachable(server) => write!(
                 f,
                 "Could not reach the Buildd API at {server}. Check the URL and that the server is running."

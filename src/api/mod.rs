@@ -16,8 +16,8 @@ use buildd_core::note::{MissionNote, NotesPage, PersonNote};
 use buildd_core::organizer_runs::MissionRuns;
 use buildd_core::pull_request::PullRequestList;
 use buildd_core::{
-    AccountMe, ApiErrorBody, ApprovedPlan, Instructed, RejectedPlan, TaskMessages, Workspace,
-    WorkspaceEnvelope, WorkspaceList,
+    AccountMe, ApprovedPlan, Instructed, RejectedPlan, TaskMessages, Workspace, WorkspaceEnvelope,
+    WorkspaceList,
 };
 use gloo_net::http::Request;
 use serde::de::DeserializeOwned;
@@ -67,15 +67,21 @@ async fn fetch_text(
 }
 
 /// A refused request's error, in the server's own words when it gave them as
-/// `{"error"}`, else the status text.
+/// `{"error"}` (with each field's problem when it listed them), else the status text.
 async fn refusal(response: gloo_net::http::Response) -> ApiError {
+    /// `{error}`, or the field-by-field `{error, errors: [{field, path, code, message}]}`.
+    #[derive(serde::Deserialize)]
+    struct Refusal {
+        error: String,
+        #[serde(default)]
+        errors: Vec<serde_json::Value>,
+    }
     let status = response.status();
-    let message = response
-        .json::<ApiErrorBody>()
-        .await
-        .map(|b| b.error)
-        .unwrap_or_else(|_| response.status_text());
-    ApiError::from_status(status, message)
+    match response.json::<Refusal>().await {
+        Ok(r) if status == 400 && !r.errors.is_empty() => ApiError::Invalid(r.error, r.errors),
+        Ok(r) => ApiError::from_status(status, r.error),
+        Err(_) => ApiError::from_status(status, response.status_text()),
+    }
 }
 
 async fn get<T: DeserializeOwned>(conn: &Connection, path: &str) -> Result<T, ApiError> {

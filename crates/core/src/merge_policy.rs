@@ -377,5 +377,8 @@ pub fn stall_notice_due(
     (waited >= limit && !told).then_some(waited)
 }
 
+mod draft;
+pub use draft::PolicyDraft;
+
 #[cfg(test)]
 mod tests;

@@ -11,7 +11,7 @@ use serde_json::json;
 #[component]
 pub fn MergePolicyEditor(mission: Memo<ClientMission>, refresh: Callback<()>) -> impl IntoView {
     let id = mission.with_untracked(|m| m.id.clone());
-    let state = PolicyState::new("mergePolicy.", refresh, move |c, value| {
+    let state = PolicyState::new(refresh, move |c, value| {
         let id = id.clone();
         async move { api::update_mission(&c, &id, json!({ "mergePolicy": value })).await }
     });

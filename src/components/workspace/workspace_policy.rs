@@ -30,7 +30,7 @@ fn headline(policy: Option<&MergePolicy>) -> String {
 #[component]
 pub fn WorkspacePolicy(workspace: Memo<Arc<Workspace>>, refresh: Callback<()>) -> impl IntoView {
     let id = workspace.with_untracked(|w| w.id.clone());
-    let state = PolicyState::new("gitConfig.mergePolicy.", refresh, move |c, value| {
+    let state = PolicyState::new(refresh, move |c, value| {
         let (id, git) = (id.clone(), json!({ "gitConfig": { "mergePolicy": value } }));
         async move { api::update_workspace(&c, &id, git).await }
     });

@@ -11,7 +11,6 @@ pub use policy_state::{PolicyDraft, PolicyState};
 use leptos::prelude::*;
 use policy_fields::PolicyFields;
 use policy_state::update;
-use serde_json::Value;
 
 /// The edit form: inherit or set a policy, the tier's fields with what is wrong with each,
 /// Save and Cancel, and with `reset` a "Reset to inherited" that saves `null` at once. A
@@ -39,8 +38,11 @@ pub fn PolicyForm(
             }
             return;
         }
-        if let Some(d) = state.draft.get_untracked() {
-            state.save.dispatch(d.to_json());
+        let policy = state
+            .draft
+            .with_untracked(|d| d.as_ref().map(PolicyDraft::to_policy));
+        if let Some(Ok(policy)) = policy {
+            state.save.dispatch(policy);
         }
     };
     view! {
@@ -111,7 +113,7 @@ pub fn PolicyForm(
                                 type="button"
                                 data-testid="reset-policy"
                                 prop:disabled=move || state.save.busy()
-                                on:click=move |_| state.save.dispatch(Value::Null)
+                                on:click=move |_| state.save.dispatch(None)
                             >
                                 "Reset to inherited"
                             </button>
