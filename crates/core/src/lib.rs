@@ -2,27 +2,34 @@
 //! dashboard and the API server share. A derived number (progress, grouping, health) is
 //! computed here once so every surface shows the same value. No I/O.
 
-pub mod budget;
+// The wire: Buildd's JSON as it travels, field for field (unknown values kept).
 pub mod capabilities;
+pub mod client;
+pub mod enums;
+pub mod error;
+pub mod event_stream;
+pub mod mission;
+pub mod pull_request;
+pub mod runner;
+pub mod schedule;
+pub mod task;
+pub mod worker;
+pub mod workspace;
+
+// The rules: what both halves derive from the wire, each in one function with its tests.
+pub mod budget;
 pub mod checkin;
 pub mod checkin_readback;
-pub mod client;
 pub mod command_center;
 pub mod completion;
 pub mod connect;
 pub mod dependencies;
 pub mod duration;
-pub mod enums;
-pub mod error;
-pub mod event_stream;
 pub mod forecast;
 pub mod grouping;
 pub mod lifecycle;
 pub mod markdown;
 pub mod merge_policy;
-#[cfg(feature = "sql")]
-pub mod migrations;
-pub mod mission;
 pub mod money;
 pub mod note;
 pub mod organizer_runs;
@@ -34,25 +41,24 @@ pub mod plan_output;
 pub mod plan_phase;
 pub mod planning_loop;
 pub mod polling;
-#[cfg(feature = "sql")]
-pub mod pr_rails;
 pub mod progress;
-pub mod pull_request;
-#[cfg(feature = "sql")]
-pub mod reviewer;
 pub mod reviewer_patch;
-pub mod runner;
 pub mod runs;
-pub mod schedule;
 pub mod spend;
-pub mod task;
 pub mod task_groups;
 pub mod task_prs;
+pub mod word_diff;
+
+// Rules that read the server's SQLite rows (the `sql` feature, server only).
+#[cfg(feature = "sql")]
+pub mod migrations;
+#[cfg(feature = "sql")]
+pub mod pr_rails;
+#[cfg(feature = "sql")]
+pub mod reviewer;
+
 #[cfg(test)]
 mod test_support;
-pub mod word_diff;
-pub mod worker;
-pub mod workspace;
 
 pub use enums::*;
 pub use error::ApiErrorBody;
