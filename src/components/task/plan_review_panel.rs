@@ -332,6 +332,13 @@ pub fn PlanReviewPanel(
             n => format!("{n} step comments go with it.{how}"),
         }
     };
+    // While feedback is written the bar stops following the page, so no step it would
+    // cover is out of reach for a comment.
+    let bar_class = move || match (decided.get(), state.rejecting.get()) {
+        (true, _) => "decision-bar hidden",
+        (false, true) => "decision-bar decision-bar--writing",
+        (false, false) => "decision-bar",
+    };
     let step_count = Signal::derive(move || steps.with(|s| steps_to_cost(s)));
     view! {
         <section class=section_class data-testid="plan-review">
@@ -374,7 +381,7 @@ pub fn PlanReviewPanel(
             {approved}
             {body}
             // The decision stays in view while the steps are read.
-            <div class="decision-bar" class:hidden=decided>
+            <div class=bar_class>
                 <CostForecast steps=step_count mission />
                 {move || (!state.rejecting.get()).then(error)}
                 <div class="actions">

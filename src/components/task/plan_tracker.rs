@@ -90,7 +90,8 @@ fn TrackedStep(row: Memo<StepRow>) -> impl IntoView {
             if let Some(s) = r.seconds {
                 facts.push(format!("ran {}", span(s)));
             }
-            if let Some(c) = r.cost {
+            // A task no run has reported on reads $0: not a cost to show.
+            if let Some(c) = r.cost.filter(|c| *c > Usd::ZERO) {
                 facts.push(format!("cost {c}"));
             }
             facts.join(" · ")
