@@ -251,6 +251,18 @@ async fn the_plan_leads_its_page_and_the_decision_stays_in_view() {
     browser.close().await;
 }
 
+/// Fails on any serious or critical axe-core violation of the page as it is now.
+async fn no_serious_violation(browser: &buildd_testkit::Browser, what: &str) {
+    let serious: Vec<String> = browser
+        .axe()
+        .await
+        .into_iter()
+        .filter(|v| v.is_serious())
+        .map(|v| v.to_string())
+        .collect();
+    assert!(serious.is_empty(), "{what}: {}", serious.join("\n"));
+}
+
 /// What `inner` matches in the plan step with ref `r`.
 fn step(r: &str, inner: &str) -> String {
     format!("[data-testid=plan-step][data-ref={r}] {inner}")
@@ -361,7 +373,10 @@ async fn a_revision_is_compared_with_the_plan_it_replaces_and_answers_step_comme
         .await;
     assert_eq!(
         diff,
-        json!([[format!("[added: and the review: {FEEDBACK}]")], []]),
+        json!([
+            [format!("[added: checklist and the review: {FEEDBACK}]")],
+            ["[removed: checklist.]"]
+        ]),
         "{diff}"
     );
     text_with(
@@ -417,6 +432,8 @@ async fn a_revision_is_compared_with_the_plan_it_replaces_and_answers_step_comme
     );
     assert_eq!(browser.count(".waves__step--added").await, 1);
     assert_eq!(browser.count(".waves__step--changed").await, 1);
+    browser.click("[data-testid=reject-plan]").await;
+    no_serious_violation(&browser, "a revision compared, Reject open").await;
 
     // The history leads back to the plan that was sent back.
     browser.click_link("Revision 1").await;
@@ -483,6 +500,8 @@ async fn an_approved_plan_tracks_each_step_live() {
         "cost $0.42",
     )
     .await;
+
+    no_serious_violation(&browser, "an approved plan tracked").await;
 
     // Work filed later is listed apart; opened afresh, the approved plan is tracked too.
     new_task(&server, "Hotfix the login", Some(&mission)).await;
