@@ -9,7 +9,7 @@ use crate::format::time_ago;
 use crate::state::connection::Connection;
 use crate::state::rows::{row_memo, unique_keys};
 use buildd_core::client::ClientTask;
-use buildd_core::plan_feedback::StepComment;
+use buildd_core::plan_feedback::{PlanFeedback, StepComment};
 use buildd_core::plan_output::{validate_planning_output, PlanStep};
 use leptos::prelude::*;
 use serde_json::Value;
@@ -41,13 +41,21 @@ pub struct Replaces {
 }
 
 impl Replaces {
-    /// The plan `task` revises, if it is a revision.
+    /// The plan `task` revises, if it is a revision. Buildd keeps step comments inside its
+    /// feedback text, one line a step: they are read back from there.
     pub fn of(task: &ClientTask) -> Option<Self> {
         let context = task.context.as_ref()?;
+        let text = context.plan_feedback.clone().unwrap_or_default();
+        let (feedback, step_comments) = if context.plan_step_comments.is_empty() {
+            let read = PlanFeedback::from_text(&text);
+            (read.feedback, read.step_comments)
+        } else {
+            (text, context.plan_step_comments.clone())
+        };
         Some(Self {
             task_id: context.previous_plan_task_id.clone()?,
-            feedback: context.plan_feedback.clone().unwrap_or_default(),
-            step_comments: context.plan_step_comments.clone(),
+            feedback,
+            step_comments,
             filed_at: task.created_at.clone(),
         })
     }
@@ -100,7 +108,7 @@ pub async fn read_history(c: Connection, first: Replaces) -> Result<History, Api
         earlier.push(Earlier {
             task_id: task.id.clone(),
             sent_back_at: rejected_at.or(link.filed_at),
-            feedback: if link.feedback.trim().is_empty() {
+            feedback: if link.feedback.is_empty() && link.step_comments.is_empty() {
                 rejected_with
             } else {
                 link.feedback
@@ -153,7 +161,11 @@ fn EarlierRevision(earlier: Memo<Earlier>, number: Memo<usize>) -> impl IntoView
                         })
                 }}
             </p>
-            <blockquote class="revision-history__feedback" data-testid="earlier-feedback">
+            <blockquote
+                class="revision-history__feedback"
+                class:hidden=move || feedback.with(|f| f.is_empty())
+                data-testid="earlier-feedback"
+            >
                 <Markdown source=feedback />
             </blockquote>
             <ul
