@@ -569,3 +569,38 @@ async fn the_forecast_states_its_basis_and_warns_before_approving_past_the_budge
     assert!(browser.absent("[data-testid=plan-forecast-warning]").await);
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn comments_folded_into_the_feedback_text_are_read_back_as_buildd_sends_them() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Folded").await;
+    let first = planned(&server, &mission, demo_plan("Folded", None)).await;
+    // As a hosted Buildd keeps them: one text, a line a step, no `stepComments`.
+    let text = "Tighten it\n\nStep `server`: Cover the error paths\nStep `ui`: Add a dark theme";
+    let path = format!("/api/tasks/{first}/reject-plan");
+    let (status, answer) = server
+        .admin("POST", &path, Some(json!({ "feedback": text })))
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let revision = answer["taskId"].as_str().unwrap().to_string();
+    server
+        .complete_with_output(&revision, demo_plan("Folded", Some("Tighten it")))
+        .await;
+    let browser = opened(&server, Page::Task(&revision)).await;
+    browser.wait_for("[data-testid=plan-compare]").await;
+    let heard = browser
+        .run(
+            "return ['server', 'ui'].map(r => document.querySelector(
+               `[data-testid=plan-step][data-ref=${r}] [data-testid=comment-outcome]`
+             )?.dataset.outcome ?? null);",
+        )
+        .await;
+    assert_eq!(heard, json!(["addressed", "unchanged"]));
+    text_is(&browser, "[data-testid=earlier-feedback]", "Tighten it").await;
+    let comments = browser.texts("[data-testid=earlier-step-comment]").await;
+    assert_eq!(
+        comments,
+        ["server: Cover the error paths", "ui: Add a dark theme"]
+    );
+    browser.close().await;
+}
