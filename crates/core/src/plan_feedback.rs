@@ -156,9 +156,7 @@ impl PlanFeedback {
             (overall, false) => format!("{overall}\n\n{}", lines.join("\n")),
         }
     }
-}
 
-impl PlanFeedback {
     /// Reads back what [`PlanFeedback::to_text`] wrote, as a hosted Buildd hands it to the
     /// revision (`planFeedback`): each "Step `ref`: comment" line is a step comment, the rest
     /// the overall text. Text without such lines is all overall feedback.
