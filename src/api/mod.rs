@@ -14,6 +14,7 @@ use buildd_core::client::{
 use buildd_core::mission::IdRef;
 use buildd_core::note::{MissionNote, NotesPage, PersonNote};
 use buildd_core::organizer_runs::MissionRuns;
+use buildd_core::plan_feedback::PlanFeedback;
 use buildd_core::pull_request::PullRequestList;
 use buildd_core::{
     AccountMe, ApprovedPlan, Instructed, RejectedPlan, TaskMessages, Workspace, WorkspaceEnvelope,
@@ -162,6 +163,27 @@ pub async fn reject_plan(
     feedback: &str,
 ) -> Result<RejectedPlan, ApiError> {
     let body = serde_json::json!({ "feedback": feedback }).to_string();
+    post(
+        conn,
+        &format!("/api/tasks/{}/reject-plan", encode(id)),
+        Some(body),
+    )
+    .await
+}
+
+/// [`reject_plan`] with comments pinned to steps. A server that takes them gets
+/// `{feedback, stepComments}`; Buildd gets `{feedback}` with each comment folded in as a
+/// line of its own, so its organizer still reads them.
+pub async fn reject_plan_with_comments(
+    conn: &Connection,
+    id: &str,
+    review: &PlanFeedback,
+    step_comments_taken: bool,
+) -> Result<RejectedPlan, ApiError> {
+    if !step_comments_taken || review.step_comments.is_empty() {
+        return reject_plan(conn, id, &review.to_text()).await;
+    }
+    let body = serde_json::to_string(review).map_err(|e| ApiError::Decode(e.to_string()))?;
     post(
         conn,
         &format!("/api/tasks/{}/reject-plan", encode(id)),

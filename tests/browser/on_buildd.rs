@@ -3,7 +3,7 @@
 //! timeline, no team notes, no single-workspace read for keys, check-in fields kept only
 //! with a schedule).
 
-use crate::fixtures::check::{any_text, text_with};
+use crate::fixtures::check::{any_text, text_from, text_is, text_with};
 use buildd_testkit::{Browser, RecordedBuildd, ThroughUpstream};
 
 const MISSION: &str = "50000000-0000-4000-8000-000000000001";
@@ -123,6 +123,13 @@ async fn a_plan_is_reviewed_and_approved_on_buildd() {
     on.open(&format!("/tasks/{PLAN}"), "[data-testid=plan-review]")
         .await;
     assert_eq!(on.browser.count("[data-testid=plan-step]").await, 1);
+    // Buildd's answers carry no costs: the forecast says so rather than guess.
+    text_from(
+        &on.browser,
+        "[data-testid=plan-forecast-text]",
+        "No estimate yet",
+    )
+    .await;
     on.browser.click("[data-testid=approve-plan]").await;
     any_text(&on.browser, "[data-testid=plan-approved]").await;
     let approvals = on.asked("POST", &format!("/api/tasks/{PLAN}/approve-plan"));
@@ -131,6 +138,61 @@ async fn a_plan_is_reviewed_and_approved_on_buildd() {
         approvals[0].answered_by.as_deref(),
         Some("70-approve-second-plan")
     );
+    // The approved plan is tracked from Buildd's mission: its step has no task there yet.
+    text_is(
+        &on.browser,
+        "[data-testid=plan-outcome-summary]",
+        "1 not started",
+    )
+    .await;
+    text_with(&on.browser, "[data-testid=tracked-step]", "Single step").await;
+    on.browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn step_comments_go_to_buildd_inside_its_feedback_text() {
+    let on = connected().await;
+    on.open(&format!("/tasks/{PLAN}"), "[data-testid=plan-review]")
+        .await;
+    on.browser.click("[data-testid=reject-plan]").await;
+    text_with(
+        &on.browser,
+        "[data-testid=step-comment-count]",
+        "This Buildd takes one feedback text",
+    )
+    .await;
+    on.browser
+        .click("[data-testid=plan-step][data-ref=only] [data-testid=comment-step]")
+        .await;
+    on.browser
+        .type_into(
+            "[data-testid=plan-step][data-ref=only] [data-testid=step-comment-input]",
+            "Split it in two",
+        )
+        .await;
+    on.browser
+        .type_into(
+            "[data-testid=reject-feedback]",
+            "Split the work: endpoint first, docs second.",
+        )
+        .await;
+    on.browser.click("[data-testid=send-feedback]").await;
+    let path = format!("/api/tasks/{PLAN}/reject-plan");
+    let sent = loop {
+        let sent = on.asked("POST", &path);
+        if !sent.is_empty() {
+            break sent;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    let body = sent[0].body.clone().expect("a JSON body");
+    assert_eq!(
+        body,
+        serde_json::json!({"feedback":
+            "Split the work: endpoint first, docs second.\n\nStep `only`: Split it in two"}),
+        "only Buildd's own field, the comment folded into it"
+    );
+    assert_eq!(sent[0].answered_by.as_deref(), Some("12-reject-plan"));
     on.browser.close().await;
 }
 

@@ -31,10 +31,12 @@ pub enum Extra {
     TaskResultsInLists,
     /// `GET /api/events`: a server-sent `change` event when the team's data moves.
     ChangeStream,
+    /// `POST /api/tasks/{id}/reject-plan` takes `stepComments` beside `feedback`.
+    PlanStepComments,
 }
 
 impl Extra {
-    pub const ALL: [Extra; 8] = [
+    pub const ALL: [Extra; 9] = [
         Extra::PullRequests,
         Extra::OrganizerRuns,
         Extra::TeamNotes,
@@ -43,6 +45,7 @@ impl Extra {
         Extra::EffectiveMergePolicy,
         Extra::TaskResultsInLists,
         Extra::ChangeStream,
+        Extra::PlanStepComments,
     ];
 
     /// Its name in the capability list.
@@ -56,6 +59,7 @@ impl Extra {
             Extra::EffectiveMergePolicy => "missionControl.effectiveMergePolicy",
             Extra::TaskResultsInLists => "missionControl.taskResultsInLists",
             Extra::ChangeStream => "missionControl.changeStream",
+            Extra::PlanStepComments => "missionControl.planStepComments",
         }
     }
 }

@@ -285,6 +285,9 @@ pub struct ClientTask {
     pub pr_number: Option<i64>,
     pub merged_at: Option<String>,
     pub context: Option<ClientTaskContext>,
+    /// When it was filed: for a revised plan, when the plan before it was sent back.
+    #[serde(default)]
+    pub created_at: Option<String>,
     /// Its runs, newest first (`?include=workers`).
     #[serde(default)]
     pub workers: Vec<TaskWorker>,
@@ -297,6 +300,10 @@ pub struct ClientTaskContext {
     /// On a revised planning task: the reviewer's feedback and the plan it replaces.
     pub plan_feedback: Option<String>,
     pub previous_plan_task_id: Option<String>,
+    /// On a revised planning task: the reviewer's comments pinned to steps of the plan it
+    /// replaces (this server's addition; Buildd has them inside `planFeedback`).
+    #[serde(default)]
+    pub plan_step_comments: Vec<crate::plan_feedback::StepComment>,
     /// On a rejected planning task.
     pub plan_rejection: Option<PlanRejection>,
 }

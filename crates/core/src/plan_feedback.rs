@@ -156,6 +156,34 @@ impl PlanFeedback {
             (overall, false) => format!("{overall}\n\n{}", lines.join("\n")),
         }
     }
+
+    /// Reads back what [`PlanFeedback::to_text`] wrote, as a hosted Buildd hands it to the
+    /// revision (`planFeedback`): each "Step `ref`: comment" line is a step comment, the rest
+    /// the overall text. Text without such lines is all overall feedback.
+    pub fn from_text(text: &str) -> PlanFeedback {
+        let mut overall: Vec<&str> = Vec::new();
+        let mut step_comments = Vec::new();
+        for line in text.lines() {
+            match step_line(line) {
+                Some(c) => step_comments.push(c),
+                None => overall.push(line),
+            }
+        }
+        PlanFeedback {
+            feedback: overall.join("\n").trim().to_string(),
+            step_comments,
+        }
+    }
+}
+
+/// "Step `ref`: comment".
+fn step_line(line: &str) -> Option<StepComment> {
+    let (step_ref, comment) = line.trim().strip_prefix("Step `")?.split_once("`: ")?;
+    let comment = comment.trim();
+    (!step_ref.is_empty() && !step_ref.contains('`') && !comment.is_empty()).then(|| StepComment {
+        step_ref: step_ref.to_string(),
+        comment: comment.to_string(),
+    })
 }
 
 /// What became of a step comment in the next revision.
@@ -311,6 +339,24 @@ mod tests {
             step_comments: vec![],
         };
         assert_eq!(plain.to_text(), "Add tests");
+    }
+
+    #[test]
+    fn buildd_s_plain_feedback_reads_back_into_its_comments() {
+        let both = PlanFeedback {
+            feedback: "Add error handling\nand logs".into(),
+            step_comments: vec![
+                comment("extract", "Keep the old export for a release"),
+                comment("adopt", "Cover admin routes"),
+            ],
+        };
+        assert_eq!(PlanFeedback::from_text(&both.to_text()), both);
+        let plain = PlanFeedback::from_text("Split `db-check` in two.\nStep one: none");
+        assert_eq!(plain.feedback, "Split `db-check` in two.\nStep one: none");
+        assert!(plain.step_comments.is_empty());
+        let only = PlanFeedback::from_text("Step `adopt`: Cover admin routes");
+        assert_eq!(only.feedback, "");
+        assert_eq!(only.step_comments, [comment("adopt", "Cover admin routes")]);
     }
 
     #[test]

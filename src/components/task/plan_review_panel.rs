@@ -1,34 +1,49 @@
-//! The Plan Review Panel: a plan in review, its steps and waves, and the two decisions a
-//! person makes on it: Approve Plan (children are created) or Reject with feedback (a
-//! revised planning run is filed).
+//! The Plan Review Panel: a plan in review, its steps and waves, what approving it will
+//! cost, and the two decisions a person makes on it: Approve Plan (children are created) or
+//! Reject with feedback, overall and pinned to steps (a revised planning run is filed). A
+//! revision is compared with the plan it replaces; once approved, the panel tracks what
+//! became of each step.
 
+use super::cost_forecast::CostForecast;
+use super::plan_compare::{Comparison, PlanCompare};
+use super::plan_tracker::PlanTracker;
 use super::plan_waves::PlanWaves;
 use super::step_card::StepCard;
 use crate::api;
+use crate::state::capabilities::use_capabilities;
 use crate::state::mutation::Mutation;
 use crate::state::rows::{row_memo, unique_keys};
+use buildd_core::capabilities::Extra;
+use buildd_core::client::ClientMission;
+use buildd_core::forecast::steps_to_cost;
+use buildd_core::plan_feedback::{PlanFeedback, StepComment};
 use buildd_core::plan_output::{resolve_plan, validate_planning_output, PlanStep, ResolvedPlan};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// A person's review of a plan. Made by the task's view, which also places the panel by it
 /// (first while the plan is in review, and kept once decided or while feedback is written).
 #[derive(Clone, Copy)]
 pub struct ReviewState {
     pub feedback: RwSignal<String>,
+    /// Comments pinned to steps, by step ref; a step with an entry has its box open.
+    pub comments: RwSignal<BTreeMap<String, String>>,
     pub rejecting: RwSignal<bool>,
     /// Answers the children created.
     pub approve: Mutation<(), Vec<String>>,
     /// Opens the revision once it is filed.
-    pub reject: Mutation<String>,
+    pub reject: Mutation<PlanFeedback>,
 }
 
 impl ReviewState {
     /// The review of planning task `task_id`; `on_approved` shows the children at once.
     pub fn new(task_id: String, on_approved: Callback<()>) -> Self {
         let feedback = RwSignal::new(String::new());
+        let comments = RwSignal::new(BTreeMap::new());
         let rejecting = RwSignal::new(false);
+        let offered = use_capabilities();
         let id = task_id.clone();
         let approve = Mutation::request(
             move |c, (): &()| {
@@ -43,11 +58,15 @@ impl ReviewState {
         );
         let navigate = use_navigate();
         let reject = Mutation::request(
-            move |c, text: &String| {
-                let (id, text, navigate) = (task_id.clone(), text.clone(), navigate.clone());
+            move |c, review: &PlanFeedback| {
+                let (id, review, navigate) = (task_id.clone(), review.clone(), navigate.clone());
+                // Buildd takes one text: the comments go inside it.
+                let structured = offered.has_untracked(Extra::PlanStepComments);
                 async move {
-                    let revision = api::reject_plan(&c, &id, &text).await?;
+                    let revision =
+                        api::reject_plan_with_comments(&c, &id, &review, structured).await?;
                     feedback.set(String::new());
+                    comments.set(BTreeMap::new());
                     rejecting.set(false);
                     navigate(&format!("/tasks/{}", revision.task_id), Default::default());
                     Ok(())
@@ -57,6 +76,7 @@ impl ReviewState {
         );
         Self {
             feedback,
+            comments,
             rejecting,
             approve,
             reject,
@@ -71,6 +91,33 @@ impl ReviewState {
     /// Approve or Reject is on its way (tracked).
     pub fn busy(&self) -> bool {
         self.approve.busy() || self.reject.busy()
+    }
+
+    /// Whether anything is written that a send would carry (tracked).
+    pub fn has_writing(&self) -> bool {
+        !self.feedback.with(|f| f.trim().is_empty())
+            || self
+                .comments
+                .with(|c| c.values().any(|v| !v.trim().is_empty()))
+    }
+
+    /// The feedback to send for a plan of `steps`: the comments in step order, blank ones
+    /// and any on a step the plan no longer has left out.
+    fn outgoing(self, steps: &[PlanStep]) -> PlanFeedback {
+        let comments = self.comments.get_untracked();
+        PlanFeedback {
+            feedback: self.feedback.get_untracked().trim().to_string(),
+            step_comments: steps
+                .iter()
+                .filter_map(|s| {
+                    let text = comments.get(&s.step_ref)?.trim();
+                    (!text.is_empty()).then(|| StepComment {
+                        step_ref: s.step_ref.clone(),
+                        comment: text.to_string(),
+                    })
+                })
+                .collect(),
+        }
     }
 
     /// Why the last decision failed (tracked): each decision clears the other's.
@@ -128,12 +175,18 @@ fn read_plan(output: &Value) -> Plan {
 
 #[component]
 pub fn PlanReviewPanel(
+    /// The planning task whose plan this is.
+    plan_id: String,
     #[prop(into)] output: Signal<Value>,
     state: ReviewState,
     /// The plan left review elsewhere while a person was writing feedback on it: the panel
     /// stays, with their text, and says so.
     #[prop(into)]
     moved_on: Signal<bool>,
+    /// Its mission: the tasks the approved plan filed, spend and budget.
+    mission: Memo<Option<ClientMission>>,
+    /// On a revision, what changed since the plan it replaces.
+    comparison: Memo<Option<Comparison>>,
 ) -> impl IntoView {
     let plan = Memo::new(move |_| output.with(read_plan));
     let steps = Memo::new(move |_| plan.with(|p| p.steps.clone()));
@@ -145,6 +198,7 @@ pub fn PlanReviewPanel(
         })
     };
     let decided = Memo::new(move |_| state.approve.answer().is_some());
+    let offered = use_capabilities();
     // Reject opens its form with the cursor in it.
     let feedback_box = NodeRef::<leptos::html::Textarea>::new();
     Effect::new(move |_| {
@@ -166,15 +220,16 @@ pub fn PlanReviewPanel(
     let send_back = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         state.approve.clear();
-        let feedback = state.feedback.get_untracked().trim().to_string();
-        if feedback.is_empty() {
+        let review = steps.with_untracked(|s| state.outgoing(s));
+        if review.feedback.is_empty() {
             state
                 .reject
                 .fail("Feedback is required: say what the revision should change.".into());
             return;
         }
-        state.reject.dispatch(feedback);
+        state.reject.dispatch(review);
     };
+    let writing = Signal::derive(move || state.rejecting.get() && !decided.get());
     let keys =
         Memo::new(move |_| steps.with(|s| unique_keys(s.iter().map(|s| s.step_ref.clone()))));
     let step = move |key: String| {
@@ -182,7 +237,7 @@ pub fn PlanReviewPanel(
             let at = keys.with(|k| k.iter().position(|k| *k == key))?;
             steps.with(|s| s.get(at).cloned())
         });
-        view! { <StepCard step /> }
+        view! { <StepCard step comparison comments=state.comments writing /> }
     };
     let section_class = move || {
         if decided.get() {
@@ -227,6 +282,64 @@ pub fn PlanReviewPanel(
             }
         })
     };
+    let has_comparison = Memo::new(move |_| comparison.with(Option::is_some));
+    let compare = move || {
+        (has_comparison.get() && !decided.get()).then(|| {
+            let comparison = Memo::new(move |_| comparison.get().unwrap_or_default());
+            view! { <PlanCompare comparison /> }
+        })
+    };
+    let waves = move || {
+        plan.with(|p| {
+            p.resolved.clone().map(|resolved| {
+                let changes = comparison.with(|c| {
+                    c.as_ref().map_or_else(Vec::new, |c| {
+                        p.steps.iter().map(|s| c.change_of(&s.step_ref)).collect()
+                    })
+                });
+                view! { <PlanWaves steps=p.steps.clone() resolved changes /> }
+            })
+        })
+    };
+    // Once approved, the steps are told by what became of them.
+    let body = move || {
+        if decided.get() {
+            let plan_id = plan_id.clone();
+            view! { <PlanTracker plan_id steps mission /> }.into_any()
+        } else {
+            view! {
+                {compare}
+                {waves}
+                <ol class="step-cards">
+                    <For each=move || keys.get() key=String::clone children=step />
+                </ol>
+            }
+            .into_any()
+        }
+    };
+    let comment_count = move || {
+        let n = state
+            .comments
+            .with(|c| c.values().filter(|v| !v.trim().is_empty()).count());
+        let how = if offered.has(Extra::PlanStepComments) {
+            ""
+        } else {
+            " This Buildd takes one feedback text: each comment is added to it as a line."
+        };
+        match n {
+            0 => format!("Open a step above to pin a comment to it.{how}"),
+            1 => format!("1 step comment goes with it.{how}"),
+            n => format!("{n} step comments go with it.{how}"),
+        }
+    };
+    // While feedback is written the bar stops following the page, so no step it would
+    // cover is out of reach for a comment.
+    let bar_class = move || match (decided.get(), state.rejecting.get()) {
+        (true, _) => "decision-bar hidden",
+        (false, true) => "decision-bar decision-bar--writing",
+        (false, false) => "decision-bar",
+    };
+    let step_count = Signal::derive(move || steps.with(|s| steps_to_cost(s)));
     view! {
         <section class=section_class data-testid="plan-review">
             <h2 class="card__title">
@@ -265,19 +378,11 @@ pub fn PlanReviewPanel(
                         .collect_view()
                 })
             }}
-            {move || {
-                plan.with(|p| {
-                    p.resolved
-                        .clone()
-                        .map(|resolved| view! { <PlanWaves steps=p.steps.clone() resolved /> })
-                })
-            }}
-            <ol class="step-cards">
-                <For each=move || keys.get() key=String::clone children=step />
-            </ol>
             {approved}
+            {body}
             // The decision stays in view while the steps are read.
-            <div class="decision-bar" class:hidden=decided>
+            <div class=bar_class>
+                <CostForecast steps=step_count mission />
                 {move || (!state.rejecting.get()).then(error)}
                 <div class="actions">
                     <button
@@ -295,6 +400,7 @@ pub fn PlanReviewPanel(
                         class="button"
                         on:click=move |_| state.rejecting.update(|r| *r = !*r)
                         prop:disabled=move || state.busy()
+                        aria-expanded=move || state.rejecting.get().to_string()
                         data-testid="reject-plan"
                     >
                         "Reject"
@@ -316,6 +422,9 @@ pub fn PlanReviewPanel(
                             data-testid="reject-feedback"
                         ></textarea>
                     </label>
+                    <p class="muted small" data-testid="step-comment-count">
+                        {comment_count}
+                    </p>
                     {move || state.rejecting.get().then(error)}
                     <div class="actions">
                         <button

@@ -1,6 +1,8 @@
 //! The dependency-wave picture of a plan: one column per wave (steps that can run once the
-//! waves before them are done), one box per step, a line per dependency.
+//! waves before them are done), one box per step, a line per dependency. On a revision,
+//! steps added or changed since the one it replaces are marked in words and outline.
 
+use buildd_core::plan_diff::StepChange;
 use buildd_core::plan_output::{PlanStep, ResolvedPlan};
 use leptos::prelude::*;
 
@@ -18,7 +20,23 @@ fn truncate(text: &str, max: usize) -> String {
 }
 
 #[component]
-pub fn PlanWaves(steps: Vec<PlanStep>, resolved: ResolvedPlan) -> impl IntoView {
+pub fn PlanWaves(
+    steps: Vec<PlanStep>,
+    resolved: ResolvedPlan,
+    /// Each step's change since the revision this one replaces; empty for a first plan.
+    #[prop(optional)]
+    changes: Vec<Option<StepChange>>,
+) -> impl IntoView {
+    let mark = |i: usize| match changes.get(i).copied().flatten() {
+        Some(StepChange::Added) => Some("added"),
+        Some(StepChange::Changed) => Some("changed"),
+        _ => None,
+    };
+    let (added, changed) = (0..steps.len()).fold((0, 0), |(a, c), i| match mark(i) {
+        Some("added") => (a + 1, c),
+        Some(_) => (a, c + 1),
+        None => (a, c),
+    });
     // Where each step's box sits.
     let mut at = vec![(0usize, 0usize); steps.len()];
     for (w, wave) in resolved.waves.iter().enumerate() {
@@ -54,13 +72,36 @@ pub fn PlanWaves(steps: Vec<PlanStep>, resolved: ResolvedPlan) -> impl IntoView 
         .enumerate()
         .map(|(i, step)| {
             let (x, y) = at[i];
+            let mark = mark(i);
+            let class = match mark {
+                Some(m) => format!("waves__step waves__step--{m}"),
+                None => "waves__step".to_string(),
+            };
+            let title = match mark {
+                Some(m) => format!("{}: {} ({m})", step.step_ref, step.title),
+                None => format!("{}: {}", step.step_ref, step.title),
+            };
+            let ref_room = if mark.is_some() { 12 } else { 20 };
             view! {
-                <g class="waves__step">
-                    <title>{format!("{}: {}", step.step_ref, step.title)}</title>
+                <g class=class>
+                    <title>{title}</title>
                     <rect x=x y=y width=BOX_W height=BOX_H rx=6></rect>
                     <text x=x + 8 y=y + 16 class="waves__ref">
-                        {truncate(&step.step_ref, 20)}
+                        {truncate(&step.step_ref, ref_room)}
                     </text>
+                    {mark
+                        .map(|m| {
+                            view! {
+                                <text
+                                    x=x + BOX_W - 8
+                                    y=y + 16
+                                    text-anchor="end"
+                                    class="waves__mark"
+                                >
+                                    {m}
+                                </text>
+                            }
+                        })}
                     <text x=x + 8 y=y + 32>
                         {truncate(&step.title, 22)}
                     </text>
@@ -68,6 +109,10 @@ pub fn PlanWaves(steps: Vec<PlanStep>, resolved: ResolvedPlan) -> impl IntoView 
             }
         })
         .collect_view();
+    let marked = match (added, changed) {
+        (0, 0) => String::new(),
+        (a, c) => format!("; {a} added, {c} changed since the last revision"),
+    };
     view! {
         <div class="waves">
             <svg
@@ -76,7 +121,7 @@ pub fn PlanWaves(steps: Vec<PlanStep>, resolved: ResolvedPlan) -> impl IntoView 
                 height=height
                 role="img"
                 aria-label=format!(
-                    "{} steps in {} waves; {} can start at once",
+                    "{} steps in {} waves; {} can start at once{marked}",
                     steps.len(),
                     resolved.waves.len(),
                     resolved.waves.first().map_or(0, Vec::len),
