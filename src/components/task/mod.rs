@@ -7,6 +7,7 @@ pub mod plan_steps;
 pub mod plan_waves;
 pub mod retry_task;
 pub mod step_card;
+pub mod task_cost;
 pub mod task_head;
 pub mod task_pr_status;
 pub mod task_relations;

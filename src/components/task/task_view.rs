@@ -1,10 +1,11 @@
-//! A task as its page shows it: what it is, what came of it, its PR, a plan to review, the
-//! agent's messages and where it sits among its mission's tasks.
+//! A task as its page shows it: what it is, what came of it, its PR, what its attempts cost,
+//! a plan to review, the agent's messages and where it sits among its mission's tasks.
 
 use super::message_agent::MessageAgent;
 use super::plan_banner::PlanBanner;
 use super::plan_review_panel::{PlanReviewPanel, ReviewState};
 use super::plan_steps::PlanSteps;
+use super::task_cost::TaskCost;
 use super::task_head::TaskHead;
 use super::task_relations::TaskRelations;
 use super::task_result::TaskResult;
@@ -146,6 +147,9 @@ pub fn TaskView(
         <section class="card" class:hidden=reviewing>
             <TaskResult task prs refresh />
         </section>
+        <div class:hidden=reviewing>
+            <TaskCost task />
+        </div>
         {steering}
         {panel(false)}
         {move || {
