@@ -165,5 +165,14 @@ async fn a_mission_is_created_with_a_budget_checked_before_it_is_sent() {
         "$0.00 of $12.50 spent",
     )
     .await;
+    // Its card on the list says the same.
+    browser.click("[data-testid=nav-missions]").await;
+    let card = format!("[data-testid=mission-card][data-mission-id=\"{id}\"]");
+    text_is(
+        &browser,
+        &format!("{card} [data-testid=mission-spend]"),
+        "$0.00 of $12.50 spent",
+    )
+    .await;
     browser.close().await;
 }
