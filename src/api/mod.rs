@@ -257,6 +257,17 @@ pub async fn close_mission(conn: &Connection, id: &str) -> Result<(), ApiError> 
     update_mission(conn, id, serde_json::json!({"status": "completed"})).await
 }
 
+/// Sets the mission's budget (`None` clears it): Buildd's own `PATCH /api/missions/{id}
+/// {costBudgetUsd}`, which resumes a mission that ran out when raised above its spend.
+pub async fn set_budget(
+    conn: &Connection,
+    id: &str,
+    budget: Option<buildd_core::money::Usd>,
+) -> Result<(), ApiError> {
+    let body = serde_json::json!({ "costBudgetUsd": buildd_core::budget::budget_value(budget) });
+    update_mission(conn, id, body).await
+}
+
 /// Run a failed task again: it goes back to the queue for the next runner.
 pub async fn queue_again(conn: &Connection, id: &str) -> Result<(), ApiError> {
     update_task(conn, id, serde_json::json!({"status": "pending"})).await

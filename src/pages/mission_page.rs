@@ -1,8 +1,9 @@
-//! One mission: what it is, how far its deliverables are, and every task by state; its feed;
-//! and how it plans and merges. The tab is in the address.
+//! One mission: what it is, how far its deliverables are, what it spent of its budget, and
+//! every task by state; its feed; and how it plans and merges. The tab is in the address.
 
 use super::{for_route_id, polled_by_id};
 use crate::api;
+use crate::components::mission::budget_card::BudgetCard;
 use crate::components::mission::close_mission::CloseMission;
 use crate::components::mission::feed::Feed;
 use crate::components::mission::merge_policy_editor::MergePolicyEditor;
@@ -170,6 +171,7 @@ fn mission_detail(detail: Memo<Arc<ClientMission>>, reads: Reads) -> impl IntoVi
     view! {
         <MissionHead mission=detail />
         <CloseMission mission=detail refresh />
+        <BudgetCard mission=detail refresh />
         <div class="tabs" role="tablist">
             {tabs}
         </div>

@@ -386,3 +386,51 @@ async fn waiting_on_you_lists_every_item_it_counts() {
     assert_eq!(browser.count("[data-testid=waiting-item]").await, 8);
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_mission_out_of_budget_waits_on_you_and_is_raised_from_there() {
+    let server = TestServer::start_demo().await;
+    let id = crate::fixtures::api::spent_mission(&server, "Search reindex").await;
+    let browser = connected(&server).await;
+    browser.click("[data-testid=nav-command]").await;
+    text_with(
+        &browser,
+        "[data-testid=waiting-on-you]",
+        "Raise the budget of Search reindex: $1.40 of $1.00 spent",
+    )
+    .await;
+    // Raise budget in place: at the spend it is refused with the server's reason, and the
+    // amount stays; above it, the mission is active again and waits on no one.
+    let item = waiting_item(&browser, "Raise the budget of Search reindex").await;
+    let input = format!("{item} [data-testid=budget-input]");
+    browser.fill(&input, "1.40").await;
+    browser
+        .click(&format!("{item} [data-testid=raise-budget-button]"))
+        .await;
+    text_is(
+        &browser,
+        &format!("{item} [data-testid=budget-error]"),
+        "Not raised: costBudgetUsd must be above the $1.40 already spent",
+    )
+    .await;
+    assert_eq!(browser.value(&input).await.as_deref(), Some("1.40"));
+    browser.fill(&input, "3").await;
+    browser
+        .click(&format!("{item} [data-testid=raise-budget-button]"))
+        .await;
+    browser
+        .wait_text("[data-testid=waiting-on-you]", |t| {
+            !t.contains("Raise the budget of")
+        })
+        .await;
+    let m = crate::fixtures::api::mission(&server, &id).await;
+    assert_eq!(m["status"], "active");
+    assert_eq!(m["costBudgetUsd"], "3.00");
+    // Active again, it is a row of the command center, with what it spent of what.
+    browser
+        .wait_text("[data-testid=command-center]", |t| {
+            t.contains("$1.40 of $3.00 spent")
+        })
+        .await;
+    browser.close().await;
+}

@@ -335,3 +335,49 @@ async fn an_offered_list_that_answers_404_is_not_asked_again() {
     assert!(!on.live().await, "the header says the page is live");
     on.browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn spend_buildd_does_not_report_is_said_and_a_budget_is_set_through_its_patch() {
+    let on = connected().await;
+    // Buildd's mission carries no spend: said in place, never $0.
+    on.open(&format!("/missions/{MISSION}"), "[data-testid=budget-card]")
+        .await;
+    let text = any_text(&on.browser, "[data-testid=budget-text]").await;
+    assert_eq!(text, "No budget · spend not reported by this Buildd");
+    assert!(!text.contains("$0"), "{text}");
+
+    // Set budget sends Buildd's own PATCH {costBudgetUsd}.
+    on.browser.fill("[data-testid=budget-input]", "25").await;
+    on.browser.click("[data-testid=raise-budget-button]").await;
+    let path = format!("/api/missions/{MISSION}");
+    let sent = loop {
+        let sent = on.asked("PATCH", &path);
+        if !sent.is_empty() {
+            break sent;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    assert_eq!(
+        sent[0].body,
+        Some(serde_json::json!({"costBudgetUsd": 25.0}))
+    );
+    assert_eq!(
+        sent[0].answered_by.as_deref(),
+        Some("31-patch-mission-costbudget")
+    );
+    assert!(
+        on.browser
+            .absent("[data-testid=budget-error]:not(:empty)")
+            .await
+    );
+
+    // A task without attempts: its total is not reported either.
+    on.open(
+        "/tasks/60000000-0000-4000-8000-000000000001",
+        "[data-testid=task-cost-total]",
+    )
+    .await;
+    let total = any_text(&on.browser, "[data-testid=task-cost-total]").await;
+    assert_eq!(total, "Total: spend not reported by this Buildd");
+    on.browser.close().await;
+}

@@ -130,3 +130,49 @@ async fn a_mission_is_archived_restored_and_set_to_wait_for_a_person() {
     assert_eq!(status, "Status: active");
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_mission_is_created_with_a_budget_checked_before_it_is_sent() {
+    let server = TestServer::start_demo().await;
+    let browser = connected(&server).await;
+    browser.click("[data-testid=open-new-mission]").await;
+    browser
+        .type_into("[data-testid=new-mission-title]", "Cost cap")
+        .await;
+    // Not an amount: said beside the field, nothing created.
+    browser
+        .fill("[data-testid=new-mission-budget]", "ten dollars")
+        .await;
+    browser.click("[data-testid=create-mission]").await;
+    text_with(
+        &browser,
+        "[data-testid=new-mission-budget-error]",
+        "is not an amount in dollars",
+    )
+    .await;
+    assert_eq!(browser.path().await, "/missions");
+    browser
+        .fill("[data-testid=new-mission-budget]", "12.50")
+        .await;
+    browser.click("[data-testid=create-mission]").await;
+
+    text_is(&browser, "[data-testid=mission-title]", "Cost cap").await;
+    let id = mission_id(&server, "Cost cap").await;
+    assert_eq!(mission(&server, &id).await["costBudgetUsd"], "12.50");
+    text_is(
+        &browser,
+        "[data-testid=budget-card] [data-testid=budget-text]",
+        "$0.00 of $12.50 spent",
+    )
+    .await;
+    // Its card on the list says the same.
+    browser.click("[data-testid=nav-missions]").await;
+    let card = format!("[data-testid=mission-card][data-mission-id=\"{id}\"]");
+    text_is(
+        &browser,
+        &format!("{card} [data-testid=mission-spend]"),
+        "$0.00 of $12.50 spent",
+    )
+    .await;
+    browser.close().await;
+}

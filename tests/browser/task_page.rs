@@ -232,3 +232,59 @@ async fn a_task_page_says_what_merges_its_pr_with_the_checks() {
     );
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn each_attempt_shows_its_cost_and_tokens_and_the_task_its_total() {
+    let server = TestServer::start_demo().await;
+    let task = new_task(&server, "Port the search index", None).await;
+    // The first attempt reports what it used, then fails; the task is run again.
+    let first = server.claim_task(&task).await;
+    server
+        .report_ok(
+            &first,
+            json!({"costUsd": 0.5, "inputTokens": 1000, "outputTokens": 200}),
+        )
+        .await;
+    server
+        .report_ok(&first, json!({"status": "failed", "error": "tests failed"}))
+        .await;
+    let requeued = crate::fixtures::api::patch(
+        &server,
+        &format!("/api/tasks/{task}"),
+        json!({"status": "pending"}),
+    )
+    .await;
+    assert_eq!(requeued, 200);
+    let second = server.claim_task(&task).await;
+    server
+        .report_ok(
+            &second,
+            json!({"status": "completed", "summary": "Ported", "costUsd": 0.9,
+                   "inputTokens": 3000, "outputTokens": 12400}),
+        )
+        .await;
+
+    let browser = opened(&server, Page::Task(&task)).await;
+    text_is(
+        &browser,
+        "[data-testid=task-cost-total]",
+        "Total $1.40 · 4,000 in · 12,600 out",
+    )
+    .await;
+    // Newest first, a cell each: the attempt, its status, cost and tokens.
+    let cells = browser.texts("[data-testid=attempt-cost] > *").await;
+    assert_eq!(
+        cells,
+        [
+            "Attempt 2",
+            "completed",
+            "$0.90",
+            "3,000 in · 12,400 out",
+            "Attempt 1",
+            "failed",
+            "$0.50",
+            "1,000 in · 200 out"
+        ]
+    );
+    browser.close().await;
+}

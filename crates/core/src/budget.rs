@@ -146,6 +146,58 @@ pub fn budget_bar(spend: Usd, budget: Option<Usd>) -> Option<BudgetBar> {
     })
 }
 
+/// Said in place of a figure a Buildd's answers do not carry (its missions have no
+/// `spendUsd`), so an unknown spend never reads as $0.
+pub const SPEND_NOT_REPORTED: &str = "spend not reported by this Buildd";
+
+/// A mission's spend in a few words, for its row and card: "$1.40 of $5.00 spent", "$1.40
+/// spent", or "budget $5.00" where the answer carries no spend; `None` when there is nothing
+/// to say (nothing spent and no budget, or neither known).
+pub fn spend_brief(spend: Option<Usd>, budget: Option<Usd>) -> Option<String> {
+    match (spend, budget) {
+        (Some(spend), Some(budget)) => Some(format!("{spend} of {budget} spent")),
+        (Some(spend), None) => (spend.cents() > 0).then(|| format!("{spend} spent")),
+        (None, Some(budget)) => Some(format!("budget {budget}")),
+        (None, None) => None,
+    }
+}
+
+/// [`spend_brief`] of a mission answer's `spendUsd` and `costBudgetUsd` as sent (decimal
+/// strings), read without a float parser ([`Usd::parse_decimal`]), so the command center's
+/// rows, in the dashboard's first download, carry none.
+pub fn spend_brief_of(spend_usd: Option<&str>, cost_budget_usd: Option<&str>) -> Option<String> {
+    let read = |text: Option<&str>| {
+        text.and_then(Usd::parse_decimal)
+            .filter(|u| !u.is_negative())
+    };
+    spend_brief(read(spend_usd), read(cost_budget_usd))
+}
+
+/// A budget as a person typed it ("25", "$12.50"), checked by the rule the server applies
+/// to a sent `costBudgetUsd` ([`parse_budget`]), so a form refuses it before sending.
+pub fn typed_budget(text: &str) -> Result<Usd, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("Enter an amount in dollars, such as 25.".into());
+    }
+    match parse_budget(&Value::String(text.into())) {
+        Ok(Some(budget)) => Ok(budget),
+        _ => Err(format!(
+            "“{text}” is not an amount in dollars: enter a number such as 25 or 12.50."
+        )),
+    }
+}
+
+/// The `costBudgetUsd` a form sends: a JSON number of whole cents, as Buildd's
+/// `PATCH /api/missions/{id}` compares it, or `null` to clear.
+pub fn budget_value(budget: Option<Usd>) -> Value {
+    match budget {
+        Some(b) => serde_json::Number::from_f64(b.round_to_cents().as_f64())
+            .map_or(Value::Null, Value::Number),
+        None => Value::Null,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,5 +346,65 @@ mod tests {
         let zero = budget_bar(Usd::ZERO, Some(Usd::ZERO)).unwrap();
         assert_eq!((zero.fraction, zero.reached), (1.0, true));
         assert!(budget_bar(usd(140), None).is_none());
+    }
+
+    #[test]
+    fn a_row_says_spend_and_budget_in_a_few_words() {
+        assert_eq!(
+            spend_brief(Some(usd(140)), Some(usd(500))).as_deref(),
+            Some("$1.40 of $5.00 spent")
+        );
+        assert_eq!(
+            spend_brief(Some(usd(140)), None).as_deref(),
+            Some("$1.40 spent")
+        );
+        // Nothing spent and no cap: nothing to say.
+        assert_eq!(spend_brief(Some(Usd::ZERO), None), None);
+        assert_eq!(
+            spend_brief(Some(Usd::ZERO), Some(usd(100))).as_deref(),
+            Some("$0.00 of $1.00 spent")
+        );
+        // Buildd's answers carry no spend: the budget alone.
+        assert_eq!(
+            spend_brief(None, Some(usd(2500))).as_deref(),
+            Some("budget $25.00")
+        );
+        assert_eq!(spend_brief(None, None), None);
+        assert_eq!(
+            spend_brief_of(Some("1.400000"), Some("5.00")).as_deref(),
+            Some("$1.40 of $5.00 spent")
+        );
+        assert_eq!(spend_brief_of(None, Some("-1")), None);
+        assert_eq!(spend_brief_of(Some("0.000000"), None), None);
+    }
+
+    #[test]
+    fn a_typed_budget_is_checked_as_the_server_checks_it() {
+        assert_eq!(typed_budget(" 25 "), Ok(usd(2500)));
+        assert_eq!(typed_budget("$12.50"), Ok(usd(1250)));
+        assert_eq!(typed_budget("1.005"), Ok(usd(101)));
+        assert_eq!(typed_budget("0"), Ok(Usd::ZERO));
+        assert_eq!(
+            typed_budget("  "),
+            Err("Enter an amount in dollars, such as 25.".into())
+        );
+        for bad in ["-1", "lots", "NaN", "1.2.3"] {
+            let why = typed_budget(bad).unwrap_err();
+            assert!(why.contains("not an amount in dollars"), "{bad}: {why}");
+            assert!(why.contains(bad), "{why}");
+        }
+    }
+
+    #[test]
+    fn a_sent_budget_is_a_number_of_cents_or_null() {
+        assert_eq!(budget_value(Some(usd(2500))), json!(25.0));
+        assert_eq!(budget_value(Some(usd(1250))), json!(12.5));
+        assert_eq!(budget_value(Some(Usd::from_micros(1_005_000))), json!(1.01));
+        assert_eq!(budget_value(None), json!(null));
+        // What is sent reads back as what was typed.
+        assert_eq!(
+            parse_budget(&budget_value(Some(usd(123)))),
+            Ok(Some(usd(123)))
+        );
     }
 }

@@ -291,6 +291,9 @@ pub struct ClientTask {
     /// Its runs, newest first (`?include=workers`).
     #[serde(default)]
     pub workers: Vec<TaskWorker>,
+    /// What all its attempts cost (this server's addition; Buildd's task carries none).
+    #[serde(default, deserialize_with = "money_text")]
+    pub cost_usd: Option<String>,
 }
 
 /// The parts of a task's `context` the task page shows: how plan review went.

@@ -164,6 +164,11 @@ pub struct MissionTask {
 }
 
 impl MissionTask {
+    /// What its attempts cost, when the answer says (this server's tasks do; Buildd's do not).
+    pub fn cost(&self) -> Option<crate::money::Usd> {
+        self.cost_usd.as_deref().and_then(crate::money::Usd::parse)
+    }
+
     /// The task's result, when the answer carried one.
     pub fn result(&self) -> Option<&TaskResult> {
         self.result.as_ref().and_then(Option::as_ref)

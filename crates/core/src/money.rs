@@ -48,6 +48,13 @@ impl Usd {
         parse_decimal(text).or_else(|| text.parse::<f64>().ok().and_then(Usd::from_f64))
     }
 
+    /// [`Usd::parse`] of decimals only ("5.00", "$0.7"), with no float fallback: for code that
+    /// must not carry a float parser (the dashboard's first download).
+    pub fn parse_decimal(text: &str) -> Option<Usd> {
+        let text = text.trim();
+        parse_decimal(text.strip_prefix('$').unwrap_or(text))
+    }
+
     /// A JSON number or a decimal string (Buildd sends both: a number in, a string out).
     pub fn from_json(value: &Value) -> Option<Usd> {
         match value {
@@ -205,6 +212,14 @@ mod tests {
         // A seventh decimal rounds.
         assert_eq!(Usd::parse("0.0000005"), Some(Usd::from_micros(1)));
         assert_eq!(Usd::parse("0.0000004"), Some(Usd::ZERO));
+    }
+
+    #[test]
+    fn decimals_alone_read_without_the_float_fallback() {
+        assert_eq!(Usd::parse_decimal(" $0.700000"), Some(Usd::from_cents(70)));
+        assert_eq!(Usd::parse_decimal("25"), Some(Usd::from_cents(2500)));
+        assert_eq!(Usd::parse_decimal("1e2"), None);
+        assert_eq!(Usd::parse_decimal("NaN"), None);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! tasks).
 
 use crate::money::Usd;
+use crate::task::TaskWorker;
 use crate::worker::WorkerSession;
 use serde_json::{Map, Value};
 use std::iter::Sum;
@@ -74,6 +75,68 @@ pub fn task_usage<'a>(workers: impl IntoIterator<Item = &'a WorkerSession>) -> U
 /// A mission's usage: the sum over all its tasks, housekeeping included.
 pub fn mission_usage(tasks: impl IntoIterator<Item = Usage>) -> Usage {
     tasks.into_iter().sum()
+}
+
+/// One attempt's usage as the task's page reads it (`?include=workers`); `None` when the
+/// answer states no cost for it, so an unknown cost is never shown as $0.
+pub fn attempt_usage(worker: &TaskWorker) -> Option<Usage> {
+    let cost = worker
+        .cost_usd
+        .as_deref()
+        .and_then(Usd::parse)
+        .filter(|c| !c.is_negative())?;
+    let tokens = |n: Option<i64>| n.and_then(|n| u64::try_from(n).ok()).unwrap_or(0);
+    Some(Usage {
+        cost,
+        input_tokens: tokens(worker.input_tokens),
+        output_tokens: tokens(worker.output_tokens),
+    })
+}
+
+/// A task's total as its page shows it: the answer's own `costUsd` where it carries one
+/// (this server's), else the sum of its attempts when every one states its cost; tokens are
+/// summed over the attempts. `None` when the cost is not known.
+pub fn task_total(cost_usd: Option<&str>, workers: &[TaskWorker]) -> Option<Usage> {
+    let attempts: Option<Vec<Usage>> = workers.iter().map(attempt_usage).collect();
+    let summed: Usage = attempts.iter().flatten().copied().sum();
+    let tokens = |f: fn(&TaskWorker) -> Option<i64>| {
+        workers
+            .iter()
+            .filter_map(|w| f(w).and_then(|n| u64::try_from(n).ok()))
+            .fold(0u64, u64::saturating_add)
+    };
+    let cost = match cost_usd.and_then(Usd::parse) {
+        Some(cost) => cost,
+        None if attempts.is_some() && !workers.is_empty() => summed.cost,
+        None => return None,
+    };
+    Some(Usage {
+        cost,
+        input_tokens: tokens(|w| w.input_tokens),
+        output_tokens: tokens(|w| w.output_tokens),
+    })
+}
+
+/// A count with thousands grouped: "12,400".
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Tokens as a person reads them: "12,400 in · 3,100 out".
+pub fn tokens_text(usage: Usage) -> String {
+    format!(
+        "{} in · {} out",
+        grouped(usage.input_tokens),
+        grouped(usage.output_tokens)
+    )
 }
 
 /// The usage fields of a worker report (`PATCH /api/workers/{id}`), each present or not.
@@ -289,5 +352,60 @@ mod tests {
         .apply(&mut s);
         assert_eq!(s.cost_usd.as_deref(), Some("0.900000"));
         assert_eq!((s.input_tokens, s.output_tokens), (300, 10));
+    }
+
+    fn attempt(cost: Option<&str>, input: Option<i64>, output: Option<i64>) -> TaskWorker {
+        serde_json::from_value(json!({
+            "id": "w", "status": "completed", "costUsd": cost,
+            "inputTokens": input, "outputTokens": output
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn an_attempt_states_its_cost_or_is_unknown() {
+        let known = attempt_usage(&attempt(Some("0.500000"), Some(1000), Some(200))).unwrap();
+        assert_eq!(known.cost, Usd::from_cents(50));
+        assert_eq!((known.input_tokens, known.output_tokens), (1000, 200));
+        assert_eq!(attempt_usage(&attempt(None, Some(1000), None)), None);
+        assert_eq!(attempt_usage(&attempt(Some("lots"), None, None)), None);
+        // Buildd's zero default is a figure like any other.
+        let zero = attempt_usage(&attempt(Some("0"), None, None)).unwrap();
+        assert_eq!(zero, Usage::default());
+    }
+
+    #[test]
+    fn a_tasks_total_is_its_own_cost_or_the_sum_of_stated_attempts() {
+        let first = attempt(Some("0.500000"), Some(1000), Some(200));
+        let retry = attempt(Some("0.900000"), Some(3000), Some(400));
+        let both = [retry.clone(), first.clone()];
+        let summed = task_total(None, &both).unwrap();
+        assert_eq!(summed.cost, Usd::from_cents(140));
+        assert_eq!((summed.input_tokens, summed.output_tokens), (4000, 600));
+        // The server's own figure wins.
+        let stated = task_total(Some("1.500000"), &both).unwrap();
+        assert_eq!(stated.cost, Usd::from_cents(150));
+        assert_eq!(stated.input_tokens, 4000);
+        assert_eq!(
+            task_total(Some("0.000000"), &[]).map(|u| u.cost),
+            Some(Usd::ZERO)
+        );
+        // An attempt without a cost, or no attempts and no figure: unknown.
+        assert_eq!(task_total(None, &[first, attempt(None, None, None)]), None);
+        assert_eq!(task_total(None, &[]), None);
+    }
+
+    #[test]
+    fn tokens_read_with_thousands_grouped() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(1_234_567), "1,234,567");
+        let usage = Usage {
+            cost: Usd::ZERO,
+            input_tokens: 12_400,
+            output_tokens: 310,
+        };
+        assert_eq!(tokens_text(usage), "12,400 in · 310 out");
     }
 }

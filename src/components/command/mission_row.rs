@@ -1,9 +1,10 @@
-//! A mission's row on the command center: its step in the loop, health, progress and what
-//! it waits for, kept up to date in place.
+//! A mission's row on the command center: its step in the loop, health, progress, what it
+//! waits for and what it spent of its budget, kept up to date in place.
 
 use crate::components::shared::health_chip::HealthChip;
 use crate::components::shared::progress_bar::ProgressBar;
 use crate::state::refresh::PolledRead;
+use buildd_core::budget::spend_brief_of;
 use buildd_core::client::ClientMission;
 use buildd_core::command_center::stuck_on_failure;
 use buildd_core::completion::completion_brief;
@@ -61,6 +62,8 @@ struct Row {
     health: Health,
     progress: MissionProgress,
     waits: String,
+    /// "$1.40 of $5.00 spent", when there is something to say.
+    spend: Option<String>,
 }
 
 fn row(mission: &ClientMission) -> Row {
@@ -72,6 +75,10 @@ fn row(mission: &ClientMission) -> Row {
         step,
         health: health(mission, &progress),
         waits: waits_for(mission, step, &progress),
+        spend: spend_brief_of(
+            mission.spend_usd.as_deref(),
+            mission.cost_budget_usd.as_deref(),
+        ),
         progress,
     }
 }
@@ -110,6 +117,15 @@ pub fn MissionRow(
                             {r.mode}
                         </span>
                         <HealthChip health=r.health />
+                        {r
+                            .spend
+                            .map(|s| {
+                                view! {
+                                    <span class="muted small" data-testid="mission-spend">
+                                        {s}
+                                    </span>
+                                }
+                            })}
                     </span>
                 </div>
                 <div

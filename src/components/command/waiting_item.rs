@@ -1,9 +1,10 @@
 //! One thing waiting on you, with its age and its action in place: Approve or Reject a plan
 //! (Reject opens its feedback box here), Run it again for failed work, Merge for a PR held
-//! for a person, Close for a mission whose work is done. Questions and the rest lead to where
-//! they are answered. A refusal shows beside the action, and typed feedback stays.
+//! for a person, Close for a mission whose work is done, Raise budget for one that spent it.
+//! Questions and the rest lead to where they are answered. A refusal shows beside the action, and typed feedback stays.
 
 use crate::api::{self, ApiError};
+use crate::components::shared::raise_budget::RaiseBudget;
 use crate::format::time_ago;
 use crate::state::connection::Connection;
 use crate::state::mutation::{refused, Mutation};
@@ -205,7 +206,12 @@ pub fn WaitingItem(item: Memo<WaitItem>, refresh: Callback<()>) -> impl IntoView
             };
             (Signal::derive(move || close.error()), view.into_any())
         }
-        WaitAction::Open | WaitAction::RaiseBudget { .. } => (Signal::stored(None), ().into_any()),
+        // The shared form shows its own refusal, beside its amount.
+        WaitAction::RaiseBudget { budget, .. } => {
+            let view = view! { <RaiseBudget mission_id budget=Signal::stored(budget) refresh /> };
+            (Signal::stored(None), view.into_any())
+        }
+        WaitAction::Open => (Signal::stored(None), ().into_any()),
     };
     // The mission is named once: beside the item only when its title does not.
     let mission = move || {

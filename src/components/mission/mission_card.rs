@@ -1,10 +1,12 @@
-//! A mission on the list: title, state, progress and last activity.
+//! A mission on the list: title, state, progress, last activity and what it spent of its
+//! budget.
 
 use crate::components::shared::health_chip::HealthChip;
 use crate::components::shared::inline_markdown::InlineMarkdown;
 use crate::components::shared::progress_bar::ProgressBar;
 use crate::components::shared::state_chip::StateChip;
 use crate::format::{time_ago, time_until};
+use buildd_core::budget::spend_brief_of;
 use buildd_core::client::ClientMission;
 use buildd_core::grouping::{health, health_beside, mission_state, MissionState};
 use buildd_core::plan::plan_in_review;
@@ -48,9 +50,11 @@ pub fn MissionCard(mission: Memo<ClientMission>) -> impl IntoView {
                 _ => "auto",
             };
             let workspace = m.workspace.as_ref().map(|w| w.name.clone());
+            let spend = spend_brief_of(m.spend_usd.as_deref(), m.cost_budget_usd.as_deref());
             view! {
                 <span data-testid="mission-mode">{mode}</span>
                 {workspace.map(|w| view! { <span>{w}</span> })}
+                {spend.map(|s| view! { <span data-testid="mission-spend">{s}</span> })}
                 {next_check_in.map(|t| view! { <span>{format!("next check-in {t}")}</span> })}
                 {(!activity.is_empty())
                     .then(|| view! { <span>{format!("{last} {activity}")}</span> })}

@@ -1,5 +1,6 @@
 //! The mission list's and a mission page's pieces.
 
+pub mod budget_card;
 pub mod close_mission;
 pub mod confirm;
 pub mod feed;

@@ -1,14 +1,20 @@
 //! "New mission": a goal with its workspace, how it is worked (auto with or without
-//! check-ins, or manual) and whether a person closes it. Created, it opens.
+//! check-ins, or manual), whether a person closes it and, optionally, a budget that stops it
+//! once spent. Created, it opens.
 
 use crate::api;
 use crate::state::connection::use_connection;
 use crate::state::mutation::{refused, Mutation};
 use crate::state::request::with_connection;
+use buildd_core::budget::{budget_value, typed_budget};
+use buildd_core::money::Usd;
 use buildd_core::WorkspaceList;
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use serde_json::json;
+
+const BUDGET_HINT: &str = "In US dollars. Once its agents have spent it, nothing new starts \
+                           until you raise it.";
 
 /// The form as typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,6 +25,8 @@ pub struct MissionDraft {
     pub manual: bool,
     pub check_ins: bool,
     pub requires_review: bool,
+    /// The budget as typed; empty for none.
+    pub budget: String,
 }
 
 impl Default for MissionDraft {
@@ -30,13 +38,22 @@ impl Default for MissionDraft {
             manual: false,
             check_ins: true,
             requires_review: false,
+            budget: String::new(),
         }
     }
 }
 
 impl MissionDraft {
-    /// The `POST /api/missions` body.
-    fn to_json(&self) -> serde_json::Value {
+    /// The budget typed, checked by the server's rule: `Ok(None)` when left empty.
+    fn budget(&self) -> Result<Option<Usd>, String> {
+        if self.budget.trim().is_empty() {
+            return Ok(None);
+        }
+        typed_budget(&self.budget).map(Some)
+    }
+
+    /// The `POST /api/missions` body, with `budget` as checked.
+    fn to_json(&self, budget: Option<Usd>) -> serde_json::Value {
         let mut body = json!({
             "title": self.title.trim(),
             "orchestrationMode": if self.manual { "manual" } else { "auto" },
@@ -49,6 +66,9 @@ impl MissionDraft {
         }
         if !self.workspace.is_empty() {
             body["workspaceId"] = json!(self.workspace);
+        }
+        if budget.is_some() {
+            body["costBudgetUsd"] = budget_value(budget);
         }
         body
     }
@@ -66,6 +86,7 @@ pub fn NewMission(
     });
     let draft = RwSignal::new(MissionDraft::default());
     let title_error = RwSignal::new(false);
+    let budget_error = RwSignal::new(None::<String>);
     let navigate = use_navigate();
     // Created, it opens.
     let create = Mutation::request(
@@ -93,11 +114,14 @@ pub fn NewMission(
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let d = draft.get_untracked();
-        if d.title.trim().is_empty() {
-            title_error.set(true);
-            return;
+        // Both fields say what is wrong at once; nothing is sent until neither does.
+        let untitled = d.title.trim().is_empty();
+        title_error.set(untitled);
+        let budget = d.budget();
+        budget_error.set(budget.clone().err());
+        if let (Ok(budget), false) = (budget, untitled) {
+            create.dispatch(d.to_json(budget));
         }
-        create.dispatch(d.to_json());
     };
     let set = move |f: fn(&mut MissionDraft, String)| {
         move |ev: leptos::ev::Event| {
@@ -199,6 +223,36 @@ pub fn NewMission(
                                 .into_any()
                         }
                     }}
+                </div>
+                <div class="field">
+                    <label class="field__label" for="mission-budget">
+                        "Budget (optional)"
+                    </label>
+                    <p class="field__hint" id="mission-budget-hint">
+                        {BUDGET_HINT}
+                    </p>
+                    <input
+                        id="mission-budget"
+                        class="raise-budget__input"
+                        inputmode="decimal"
+                        autocomplete="off"
+                        placeholder="25.00"
+                        data-testid="new-mission-budget"
+                        aria-describedby="mission-budget-hint mission-budget-error"
+                        aria-invalid=move || budget_error.with(Option::is_some).to_string()
+                        prop:value=move || draft.with(|d| d.budget.clone())
+                        on:input=move |ev| {
+                            budget_error.set(None);
+                            set(|d, v| d.budget = v)(ev)
+                        }
+                    />
+                    <p
+                        class="form__error"
+                        id="mission-budget-error"
+                        data-testid="new-mission-budget-error"
+                    >
+                        {move || budget_error.get()}
+                    </p>
                 </div>
                 <fieldset class="choices">
                     <legend class="field__label">"How it is worked"</legend>

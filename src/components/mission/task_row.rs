@@ -1,13 +1,15 @@
-//! A task of a mission: title (a link to its page), badges, PR, dependencies and what a
-//! blocked task is waiting on. Plain anchors: the router handles same-origin clicks, and they
+//! A task of a mission: title (a link to its page), badges, PR, dependencies, what a
+//! blocked task is waiting on, and how long its latest run took beside what it cost. Plain anchors: the router handles same-origin clicks, and they
 //! are far lighter to render.
 
 use crate::components::shared::class_badge::ClassBadge;
 use crate::components::shared::mode_badge::ModeBadge;
 use crate::components::shared::status_badge::StatusBadge;
 use crate::format::time_ago;
+use buildd_core::duration::span;
 use buildd_core::markdown::is_web_address;
 use buildd_core::progress::effective_class;
+use buildd_core::runs::seconds_between_times;
 use buildd_core::MissionTask;
 use leptos::prelude::*;
 use std::collections::HashMap;
@@ -38,6 +40,25 @@ pub fn TaskRow(
         })
     });
     let depends_on = Memo::new(move |_| task.with(|t| t.depends_on.clone()));
+    // "took 12m · $0.70": the latest finished run's length and every attempt's cost, each
+    // when the answer carries it (Buildd's mission tasks carry no cost) and something ran.
+    let effort = Memo::new(move |_| {
+        task.with(|t| {
+            let took = t.workers.first().and_then(|w| {
+                seconds_between_times(w.started_at.as_deref()?, w.completed_at.as_deref()?)
+            });
+            let parts: Vec<String> = took
+                .map(|s| format!("took {}", span(s)))
+                .into_iter()
+                .chain(
+                    t.cost()
+                        .filter(|_| !t.workers.is_empty())
+                        .map(|c| c.to_string()),
+                )
+                .collect();
+            (!parts.is_empty()).then(|| parts.join(" · "))
+        })
+    });
     let dependency = move |d: String| {
         let title = {
             let d = d.clone();
@@ -104,6 +125,9 @@ pub fn TaskRow(
                                     }
                                 })
                         })
+                }}
+                {move || {
+                    effort.get().map(|e| view! { <span data-testid="task-cost">{e}</span> })
                 }} <span>{move || task.with(|t| time_ago(t.updated_at.as_deref()))}</span>
             </div>
         </li>

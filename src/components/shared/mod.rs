@@ -1,5 +1,5 @@
 //! What several features use: the app's header and a page's guard, panel states, chips and
-//! badges, Markdown, the progress bar, a PR's checks and the merge-policy form.
+//! badges, Markdown, the progress bar, a PR's checks, the merge-policy form and Raise budget.
 
 pub mod app_header;
 pub mod class_badge;
@@ -16,6 +16,7 @@ pub mod policy_summary;
 pub mod polled;
 pub mod pr_checks;
 pub mod progress_bar;
+pub mod raise_budget;
 pub mod require_connection;
 pub mod state_chip;
 pub mod status_badge;

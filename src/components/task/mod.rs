@@ -12,6 +12,7 @@ pub mod retry_task;
 pub mod revision_history;
 pub mod step_card;
 pub mod step_comment;
+pub mod task_cost;
 pub mod task_head;
 pub mod task_pr_status;
 pub mod task_relations;

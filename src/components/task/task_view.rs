@@ -1,5 +1,5 @@
-//! A task as its page shows it: what it is, what came of it, its PR, a plan to review, the
-//! agent's messages and where it sits among its mission's tasks.
+//! A task as its page shows it: what it is, what came of it, its PR, what its attempts cost,
+//! a plan to review, the agent's messages and where it sits among its mission's tasks.
 
 use super::message_agent::MessageAgent;
 use super::plan_banner::PlanBanner;
@@ -8,6 +8,7 @@ use super::plan_review_panel::{PlanReviewPanel, ReviewState};
 use super::plan_steps::PlanSteps;
 use super::plan_tracker::PlanTracker;
 use super::revision_history::{read_history, steps_of, Replaces, RevisionHistory};
+use super::task_cost::TaskCost;
 use super::task_head::TaskHead;
 use super::task_relations::TaskRelations;
 use super::task_result::TaskResult;
@@ -198,6 +199,9 @@ pub fn TaskView(
         <section class="card" class:hidden=reviewing>
             <TaskResult task prs refresh />
         </section>
+        <div class:hidden=reviewing>
+            <TaskCost task />
+        </div>
         {steering}
         {panel(false)}
         {move || {

@@ -1,0 +1,92 @@
+//! What a mission spent, against its budget when it has one: a bar with both figures in
+//! words (the bar's colour only repeats them), the spend alone when there is no budget, and
+//! "not reported" where the API does not say (Buildd's missions carry no spend). Raise
+//! budget sits here, so a mission that ran out is resumed where its spend is read.
+
+use crate::components::shared::raise_budget::RaiseBudget;
+use buildd_core::budget::{budget_bar, SPEND_NOT_REPORTED};
+use buildd_core::client::ClientMission;
+use buildd_core::MissionStatus;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+const OUT_OF_BUDGET: &str = "Out of budget: no new work starts and the organizer does not \
+                             plan until the budget is raised above what was spent. Work \
+                             already running may finish.";
+
+/// The bar's modifier: how close spend came to the budget.
+fn fill_class(reached: bool, nearing: bool) -> &'static str {
+    if reached {
+        "budget__fill budget__fill--reached"
+    } else if nearing {
+        "budget__fill budget__fill--near"
+    } else {
+        "budget__fill"
+    }
+}
+
+#[component]
+pub fn BudgetCard(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) -> impl IntoView {
+    let id = mission.with_untracked(|m| m.id.clone());
+    let spend = Memo::new(move |_| mission.with(|m| m.spend()));
+    let budget = Memo::new(move |_| mission.with(|m| m.budget()));
+    let exhausted =
+        Memo::new(move |_| mission.with(|m| m.status == MissionStatus::BudgetExhausted));
+    let figures = move || {
+        let (spend, budget) = (spend.get(), budget.get());
+        match (spend.and_then(|s| budget_bar(s, budget)), spend, budget) {
+            (Some(bar), _, _) => {
+                let percent = (bar.fraction * 100.0).round();
+                view! {
+                    <div
+                        class="budget__bar"
+                        role="img"
+                        aria-label=bar.text.clone()
+                        data-testid="budget-bar"
+                    >
+                        <div
+                            class=fill_class(bar.reached, bar.nearing)
+                            style=format!("width: {percent}%")
+                        ></div>
+                    </div>
+                    <p class="budget__text" data-testid="budget-text">
+                        {bar.text}
+                    </p>
+                }
+                .into_any()
+            }
+            (None, Some(spend), _) => view! {
+                <p class="budget__text" data-testid="budget-text">
+                    {format!("{spend} spent · no budget")}
+                </p>
+            }
+            .into_any(),
+            (None, None, Some(budget)) => view! {
+                <p class="budget__text" data-testid="budget-text">
+                    {format!("Budget {budget} · {SPEND_NOT_REPORTED}")}
+                </p>
+            }
+            .into_any(),
+            (None, None, None) => view! {
+                <p class="budget__text" data-testid="budget-text">
+                    {format!("No budget · {SPEND_NOT_REPORTED}")}
+                </p>
+            }
+            .into_any(),
+        }
+    };
+    view! {
+        <section class="card budget" data-testid="budget-card">
+            <h2 class="card__title">"Spend"</h2>
+            {figures}
+            <p
+                class="notice notice--warn"
+                data-testid="out-of-budget"
+                class:hidden=move || !exhausted.get()
+            >
+                {OUT_OF_BUDGET}
+            </p>
+            <RaiseBudget mission_id=id budget refresh />
+        </section>
+    }
+}
