@@ -164,9 +164,13 @@ pub struct MissionTask {
 }
 
 impl MissionTask {
-    /// What its attempts cost, when the answer says (this server's tasks do; Buildd's do not).
+    /// What its attempts cost, when the answer says (this server's tasks do; Buildd's do not);
+    /// a figure that is not a cost reads as unknown.
     pub fn cost(&self) -> Option<crate::money::Usd> {
-        self.cost_usd.as_deref().and_then(crate::money::Usd::parse)
+        self.cost_usd
+            .as_deref()
+            .and_then(crate::money::Usd::parse)
+            .filter(|c| !c.is_negative())
     }
 
     /// The task's result, when the answer carried one.

@@ -54,6 +54,18 @@ pub enum StepChange {
     Unchanged,
 }
 
+impl StepChange {
+    /// The change in a word: "added", "removed", "changed", "unchanged".
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Added => "added",
+            Self::Removed => "removed",
+            Self::Changed => "changed",
+            Self::Unchanged => "unchanged",
+        }
+    }
+}
+
 /// One step of either revision, and how it changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StepDiff {

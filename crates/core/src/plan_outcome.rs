@@ -187,10 +187,7 @@ fn outcome_of<'a>(
             TaskPrStage::of(w.pr_lifecycle_status.as_deref(), w.merged_at.is_some()),
         ))
     });
-    let costs: Vec<Usd> = runs
-        .iter()
-        .filter_map(|t| t.cost_usd.as_deref().and_then(Usd::parse))
-        .collect();
+    let costs: Vec<Usd> = runs.iter().filter_map(|t| t.cost()).collect();
     let seconds: Vec<i64> = workers
         .iter()
         .filter_map(|w| {

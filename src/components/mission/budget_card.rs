@@ -6,6 +6,7 @@
 use crate::components::shared::raise_budget::RaiseBudget;
 use buildd_core::budget::{budget_bar, SPEND_NOT_REPORTED};
 use buildd_core::client::ClientMission;
+use buildd_core::money::Usd;
 use buildd_core::MissionStatus;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -25,6 +26,15 @@ fn fill_class(reached: bool, nearing: bool) -> &'static str {
     }
 }
 
+/// The figures when there is no bar to draw: no budget, or a spend the API does not report.
+fn without_bar(spend: Option<Usd>, budget: Option<Usd>) -> String {
+    match (spend, budget) {
+        (Some(spend), _) => format!("{spend} spent · no budget"),
+        (None, Some(budget)) => format!("Budget {budget} · {SPEND_NOT_REPORTED}"),
+        (None, None) => format!("No budget · {SPEND_NOT_REPORTED}"),
+    }
+}
+
 #[component]
 pub fn BudgetCard(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) -> impl IntoView {
     let id = mission.with_untracked(|m| m.id.clone());
@@ -34,8 +44,8 @@ pub fn BudgetCard(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) -> i
         Memo::new(move |_| mission.with(|m| m.status == MissionStatus::BudgetExhausted));
     let figures = move || {
         let (spend, budget) = (spend.get(), budget.get());
-        match (spend.and_then(|s| budget_bar(s, budget)), spend, budget) {
-            (Some(bar), _, _) => {
+        match spend.and_then(|s| budget_bar(s, budget)) {
+            Some(bar) => {
                 let percent = (bar.fraction * 100.0).round();
                 view! {
                     <div
@@ -55,21 +65,9 @@ pub fn BudgetCard(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) -> i
                 }
                 .into_any()
             }
-            (None, Some(spend), _) => view! {
+            None => view! {
                 <p class="budget__text" data-testid="budget-text">
-                    {format!("{spend} spent · no budget")}
-                </p>
-            }
-            .into_any(),
-            (None, None, Some(budget)) => view! {
-                <p class="budget__text" data-testid="budget-text">
-                    {format!("Budget {budget} · {SPEND_NOT_REPORTED}")}
-                </p>
-            }
-            .into_any(),
-            (None, None, None) => view! {
-                <p class="budget__text" data-testid="budget-text">
-                    {format!("No budget · {SPEND_NOT_REPORTED}")}
+                    {without_bar(spend, budget)}
                 </p>
             }
             .into_any(),

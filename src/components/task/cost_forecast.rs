@@ -16,11 +16,7 @@ use leptos::prelude::*;
 
 /// A task's own cost, as the answer carries it; none read as nothing.
 fn cost_of(task: &MissionTask) -> Usd {
-    task.cost_usd
-        .as_deref()
-        .and_then(Usd::parse)
-        .filter(|c| !c.is_negative())
-        .unwrap_or_default()
+    task.cost().unwrap_or_default()
 }
 
 #[component]

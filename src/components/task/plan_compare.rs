@@ -74,15 +74,15 @@ impl Comparison {
     /// "1 added · 1 removed · 1 changed · 2 unchanged", naming only what is there.
     pub fn summary(&self) -> String {
         let parts: Vec<String> = [
-            (StepChange::Added, "added"),
-            (StepChange::Removed, "removed"),
-            (StepChange::Changed, "changed"),
-            (StepChange::Unchanged, "unchanged"),
+            StepChange::Added,
+            StepChange::Removed,
+            StepChange::Changed,
+            StepChange::Unchanged,
         ]
         .into_iter()
-        .filter_map(|(change, word)| {
+        .filter_map(|change| {
             let n = self.diff.count(change);
-            (n > 0).then(|| format!("{n} {word}"))
+            (n > 0).then(|| format!("{n} {}", change.label()))
         })
         .collect();
         if self.diff.is_unchanged() {
@@ -90,16 +90,6 @@ impl Comparison {
         } else {
             parts.join(" · ")
         }
-    }
-}
-
-/// A step change in words.
-pub fn change_word(change: StepChange) -> &'static str {
-    match change {
-        StepChange::Added => "added",
-        StepChange::Removed => "removed",
-        StepChange::Changed => "changed",
-        StepChange::Unchanged => "unchanged",
     }
 }
 
@@ -200,8 +190,8 @@ fn ChangedStep(step: Memo<StepDiff>, comparison: Memo<Comparison>) -> impl IntoV
             view! {
                 <span class=format!(
                     "badge step-change step-change--{}",
-                    change_word(s.change),
-                )>{change_word(s.change)}</span>
+                    s.change.label(),
+                )>{s.change.label()}</span>
                 <code class="step-card__ref">{shown_ref}</code>
                 {renamed}
                 <strong>{s.title.clone()}</strong>
@@ -263,7 +253,7 @@ fn ChangedStep(step: Memo<StepDiff>, comparison: Memo<Comparison>) -> impl IntoV
         <li
             class="plan-compare__step"
             data-testid="compare-step"
-            data-change=move || change_word(change())
+            data-change=move || change().label()
         >
             <div class="step-card__head">{head}</div>
             {fields}

@@ -2,7 +2,7 @@
 //! depends on; on a revision, how it changed and what became of the comments on it; while
 //! the plan is being sent back, a comment pinned to it.
 
-use super::plan_compare::{change_word, CommentOutcomeNote, Comparison};
+use super::plan_compare::{CommentOutcomeNote, Comparison};
 use super::step_comment::StepComment;
 use crate::components::shared::markdown::Markdown;
 use buildd_core::enums::words;
@@ -54,10 +54,10 @@ pub fn StepCard(
             .map(|c| {
                 view! {
                     <span
-                        class=format!("badge step-change step-change--{}", change_word(c))
+                        class=format!("badge step-change step-change--{}", c.label())
                         data-testid="step-change"
                     >
-                        {change_word(c)}
+                        {c.label()}
                     </span>
                 }
             })
