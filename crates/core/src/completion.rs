@@ -185,6 +185,14 @@ pub fn completion(mode: &OrchestrationMode, tasks: &[MissionTask]) -> Completion
     }
 }
 
+/// Whether [`completion`] needs the mission's whole task list. With a task still open
+/// (`open_work`: one not [`TaskStatus::is_terminal`]) the mission is not complete, and
+/// only a completion proposal of its newest organizer run makes that worth saying; so with
+/// open work and no proposal, the decision is known without reading every task.
+pub fn needs_task_list(open_work: bool, proposed: bool) -> bool {
+    !open_work || proposed
+}
+
 fn reasons(why: &[Blocker]) -> Vec<String> {
     why.iter().map(Blocker::text).collect()
 }
@@ -310,6 +318,39 @@ mod tests {
             .unwrap(),
         ));
         t
+    }
+
+    /// Where the shortcut says the list is not needed, the decision on the whole list is
+    /// indeed "not done", whatever else the list holds.
+    #[test]
+    fn open_work_without_a_proposal_is_not_done_whatever_the_rest() {
+        let rests = [
+            vec![],
+            vec![with_pr("done", 4, true)],
+            vec![
+                with_pr("unmerged", 5, false),
+                run("r0", "2026-01-01T00:00:00Z", 1, false),
+            ],
+            vec![task("failed", TaskStatus::Failed)],
+        ];
+        for open in [
+            TaskStatus::Pending,
+            TaskStatus::Assigned,
+            TaskStatus::InProgress,
+        ] {
+            for rest in &rests {
+                for mode in [AUTO, MANUAL] {
+                    let mut tasks = rest.clone();
+                    tasks.push(task("open", open.clone()));
+                    let proposed = completion_proposed(&tasks);
+                    assert!(!needs_task_list(true, proposed));
+                    assert!(matches!(completion(&mode, &tasks), Completion::NotDone(_)));
+                }
+            }
+        }
+        // A proposal, or no open work, needs the list.
+        assert!(needs_task_list(true, true));
+        assert!(needs_task_list(false, false));
     }
 
     /// A deliverable filed from run `parent`.

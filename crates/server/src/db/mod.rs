@@ -3,19 +3,26 @@
 //! migrated at open. How long a write waits for the writer is recorded
 //! (`buildd_db_write_wait_seconds`): the first sign that writes queue. When the queue would
 //! take longer than its bound to drain, a new write is refused at once ([`WriteError::Busy`])
-//! rather than left to wait; a person's writes have a longer bound than workers'.
+//! rather than left to wait; a person's writes have a longer bound than workers'. A
+//! request's write runs on a thread of its own ([`write_thread`], through [`Db::transact`]),
+//! so the writer is held only as long as the write's own statements take.
 
 mod functions;
+mod write_thread;
 mod writer;
 
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection, SqliteConnection, SqlitePool};
 use std::collections::BTreeSet;
+use std::future::Future;
 use std::ops::{Deref, DerefMut};
 use std::path::Path;
+use std::pin::Pin;
 use std::time::Duration;
-use writer::{Member, Writer};
+use std::time::Instant;
+use write_thread::WriteThread;
+use writer::{Durable, Member, Writer};
 
 /// The migrations this binary carries.
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
@@ -37,6 +44,14 @@ enum Inner {
 }
 
 impl Tx {
+    /// Releases a write into its group (see [`Member::release`]).
+    async fn release(self) -> Result<Durable, sqlx::Error> {
+        match self.0 {
+            Inner::Read(_) => Ok(Durable::default()),
+            Inner::Write(member) => member.release().await,
+        }
+    }
+
     /// Ends the transaction: a write returns once it is durable (its group committed).
     pub async fn commit(self) -> Result<(), sqlx::Error> {
         match self.0 {
@@ -112,10 +127,14 @@ impl From<sqlx::Error> for WriteError {
     }
 }
 
+/// The work of a request's write: what [`Db::transact`] runs with its transaction.
+pub type WriteWork<'t, T, E> = Pin<Box<dyn Future<Output = Result<T, E>> + Send + 't>>;
+
 #[derive(Clone)]
 pub struct Db {
     read: SqlitePool,
     writer: Writer,
+    thread: WriteThread,
 }
 
 impl Db {
@@ -153,6 +172,7 @@ impl Db {
         Ok(Self {
             read,
             writer: Writer::new(conn),
+            thread: WriteThread::start()?,
         })
     }
 
@@ -164,23 +184,66 @@ impl Db {
     /// A write transaction for the server's own work (chores, seeding, tools): it waits its
     /// turn however long the queue.
     pub async fn write(&self) -> Result<Tx, sqlx::Error> {
-        let member = self.writer.begin(record_wait).await?;
+        let member = self.writer.begin(Instant::now(), record_wait).await?;
         Ok(Tx(Inner::Write(member)))
     }
 
-    /// The write transaction of a request in `lane`: refused at once when the writes
-    /// queued ahead would take longer than the lane's bound.
-    pub async fn write_as(&self, lane: Lane) -> Result<Tx, WriteError> {
+    /// Runs `work`, a request's write in `lane`, in a transaction on the write thread
+    /// (see [`write_thread`]), and returns once it is committed and durable. An `Err` from
+    /// `work` rolls back everything it did. Refused at once ([`WriteError::Busy`]) when the
+    /// writes queued ahead would take longer than the lane's bound. A request given up
+    /// before its write is committed leaves nothing of it.
+    pub async fn transact<T, E, F>(&self, lane: Lane, work: F) -> Result<T, E>
+    where
+        F: for<'t> FnOnce(&'t mut Tx) -> WriteWork<'t, T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<WriteError> + Send + 'static,
+    {
         let backlog = self.write_backlog();
         if backlog > lane.bound() {
             metrics::counter!("buildd_db_writes_refused_total", "lane" => lane.name()).increment(1);
-            return Err(WriteError::Busy(backlog));
+            return Err(WriteError::Busy(backlog).into());
         }
-        Ok(self.write().await?)
+        let queued = self.writer.queued();
+        let writer = self.writer.clone();
+        let asked = Instant::now();
+        let (answer, answered) = tokio::sync::oneshot::channel::<Result<(T, Durable), E>>();
+        let job = Box::pin(async move {
+            if answer.is_closed() {
+                return;
+            }
+            let member = writer.begin(asked, record_wait).await;
+            queued.taken();
+            let mut tx = match member {
+                Ok(member) => Tx(Inner::Write(member)),
+                Err(e) => {
+                    let _ = answer.send(Err(WriteError::Db(e).into()));
+                    return;
+                }
+            };
+            let done = match work(&mut tx).await {
+                // Given up while it ran: dropped, so rolled back.
+                Ok(_) if answer.is_closed() => return,
+                Ok(value) => match tx.release().await {
+                    Ok(durable) => Ok((value, durable)),
+                    Err(e) => Err(WriteError::Db(e).into()),
+                },
+                Err(e) => Err(e),
+            };
+            let _ = answer.send(done);
+        });
+        if !self.thread.send(job) {
+            return Err(WriteError::Db(sqlx::Error::PoolClosed).into());
+        }
+        let (value, durable) = answered.await.map_err(|_| {
+            WriteError::Db(sqlx::Error::Protocol("the write did not finish".into()))
+        })??;
+        durable.wait().await.map_err(WriteError::Db)?;
+        Ok(value)
     }
 
     /// How long the writes now waiting would take to be committed, by the moving averages:
-    /// what [`Db::write_as`] compares with a lane's bound.
+    /// what [`Db::transact`] compares with a lane's bound.
     pub fn write_backlog(&self) -> Duration {
         self.writer.backlog()
     }
@@ -349,6 +412,70 @@ mod tests {
         );
     }
 
+    /// A request's write is committed when its work returns `Ok`, and leaves nothing when
+    /// it returns `Err` after writing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_request_write_commits_on_ok_and_leaves_nothing_on_err() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        let kept: Result<&str, WriteError> = db
+            .transact(Lane::Worker, |tx| {
+                Box::pin(async move {
+                    insert_team(tx, "kept").await;
+                    Ok("answered")
+                })
+            })
+            .await;
+        assert_eq!(kept.unwrap(), "answered");
+        let refused: Result<(), WriteError> = db
+            .transact(Lane::Person, |tx| {
+                Box::pin(async move {
+                    insert_team(tx, "refused").await;
+                    Err(WriteError::Db(sqlx::Error::Protocol("refused".into())))
+                })
+            })
+            .await;
+        assert!(
+            matches!(&refused, Err(WriteError::Db(sqlx::Error::Protocol(why))) if why == "refused"),
+            "{refused:?}"
+        );
+        assert_eq!(team_ids(&db).await, vec!["kept".to_string()]);
+    }
+
+    /// A request given up while its write waits leaves nothing of it, and the writes after
+    /// it go on.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_request_given_up_while_it_waits_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        let held = db.write().await.unwrap();
+        let given_up = {
+            let db = db.clone();
+            tokio::spawn(async move {
+                db.transact(Lane::Worker, |tx| {
+                    Box::pin(async move {
+                        insert_team(tx, "given up").await;
+                        Ok::<_, WriteError>(())
+                    })
+                })
+                .await
+            })
+        };
+        until_waiting(&db, 1).await;
+        given_up.abort();
+        assert!(given_up.await.unwrap_err().is_cancelled());
+        held.commit().await.unwrap();
+        db.transact(Lane::Worker, |tx| {
+            Box::pin(async move {
+                insert_team(tx, "after").await;
+                Ok::<_, WriteError>(())
+            })
+        })
+        .await
+        .unwrap();
+        assert_eq!(team_ids(&db).await, vec!["after".to_string()]);
+    }
+
     /// A write dropped with nobody else writing is rolled back by the committer: its rows
     /// never show, and the next write goes through.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -437,14 +564,22 @@ mod tests {
             tokio::spawn(async move { db.write().await.unwrap().commit().await })
         };
         until_waiting(&db, 1).await;
-        match db.write_as(Lane::Worker).await {
+        match db
+            .transact(Lane::Worker, |_| Box::pin(async { Ok(()) }))
+            .await
+        {
             Err(WriteError::Busy(backlog)) => assert!(backlog > Lane::Worker.bound()),
             Err(e) => panic!("{e:?}"),
             Ok(_) => panic!("a worker's write was let into a long queue"),
         }
         let person = {
             let db = db.clone();
-            tokio::spawn(async move { db.write_as(Lane::Person).await.map(drop) })
+            tokio::spawn(async move {
+                db.transact(Lane::Person, |_| {
+                    Box::pin(async { Ok::<_, WriteError>(()) })
+                })
+                .await
+            })
         };
         until_waiting(&db, 2).await;
         held.commit().await.unwrap();

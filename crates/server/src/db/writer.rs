@@ -3,10 +3,10 @@
 //! transaction, so a request that fails or is dropped takes back only its own changes
 //! (`ROLLBACK TO`). A write that finishes while others wait leaves its changes in the group
 //! and waits for the group's one `COMMIT` (one fsync for all of them); it is answered only
-//! once that commit is on disk, and a failed commit fails every member. The group commits as
-//! soon as no write waits for the connection, or when it has grown to its bound; the
-//! committer task commits a group whose last member handed the connection on, once the
-//! writes queued ahead of it have joined.
+//! once that commit is on disk, and a failed commit fails every member. The write that
+//! finds nobody waiting after it commits the group, as does one that finds the group at its
+//! bound. The committer task commits a group only when the writes it was handed on to all
+//! gave up, and rolls back the savepoint of a write dropped with nobody after it.
 //!
 //! How long the queue would take to drain is estimated from its length and a moving average
 //! of a write's turn (from one taking of the connection to the next while writes queue: its
@@ -74,20 +74,27 @@ pub struct Member {
     since: Instant,
 }
 
-/// Counts a write as waiting for as long as it is not dropped (a request given up while
-/// waiting stops counting).
-struct Waiting<'a>(&'a AtomicUsize);
+/// Counts a write as waiting until it takes the connection ([`Queued::taken`]). A write
+/// given up before that stops counting and wakes the committer: the group it would have
+/// joined may have nobody left to commit it.
+pub struct Queued {
+    shared: Arc<Shared>,
+    taken: bool,
+}
 
-impl<'a> Waiting<'a> {
-    fn new(count: &'a AtomicUsize) -> Self {
-        count.fetch_add(1, Ordering::SeqCst);
-        Self(count)
+impl Queued {
+    /// The write took the connection.
+    pub fn taken(mut self) {
+        self.taken = true;
     }
 }
 
-impl Drop for Waiting<'_> {
+impl Drop for Queued {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        self.shared.waiting.fetch_sub(1, Ordering::SeqCst);
+        if !self.taken {
+            self.shared.wake.notify_one();
+        }
     }
 }
 
@@ -116,6 +123,16 @@ impl Writer {
         Self { shared }
     }
 
+    /// Counts a write as waiting until the returned guard is dropped: a write queued for
+    /// the write thread before it asks for the connection.
+    pub fn queued(&self) -> Queued {
+        self.shared.waiting.fetch_add(1, Ordering::SeqCst);
+        Queued {
+            shared: self.shared.clone(),
+            taken: false,
+        }
+    }
+
     /// Writes waiting for the connection now.
     pub fn waiting(&self) -> usize {
         self.shared.waiting.load(Ordering::SeqCst)
@@ -138,13 +155,18 @@ impl Writer {
     }
 
     /// Takes the connection (after the writes that asked before), opens the group's
-    /// transaction unless one is open, and a savepoint for this write. The wait is what
-    /// `waited` is told.
-    pub async fn begin(&self, waited: impl FnOnce(Duration)) -> Result<Member, sqlx::Error> {
-        let asked = Instant::now();
+    /// transaction unless one is open, and a savepoint for this write. `asked` is when the
+    /// write asked for it; the wait is what `waited` is told.
+    pub async fn begin(
+        &self,
+        asked: Instant,
+        waited: impl FnOnce(Duration),
+    ) -> Result<Member, sqlx::Error> {
         let mut state = {
-            let _waiting = Waiting::new(&self.shared.waiting);
-            self.shared.state.clone().lock_owned().await
+            let waiting = self.queued();
+            let state = self.shared.state.clone().lock_owned().await;
+            waiting.taken();
+            state
         };
         let since = Instant::now();
         waited(since - asked);
@@ -311,59 +333,72 @@ impl Member {
 
     /// Releases the savepoint into the group and returns once the group is committed. Runs
     /// to the end even if the caller stops waiting, so a write is never left half done.
-    pub async fn commit(mut self) -> Result<(), sqlx::Error> {
-        let state = self.state.take().expect("a member holds the connection");
-        let (shared, since) = (self.shared.clone(), self.since);
-        tokio::spawn(finish(shared, state, since))
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        tokio::spawn(async move { self.release().await?.wait().await })
             .await
             .map_err(|e| sqlx::Error::Protocol(format!("the commit did not finish: {e}")))?
     }
+
+    /// Releases the savepoint into the group, then commits the group now (nothing waits, or
+    /// the group is full) or hands the connection on. What is left is to wait for the
+    /// group's commit ([`Durable::wait`]), without the connection.
+    pub async fn release(mut self) -> Result<Durable, sqlx::Error> {
+        let mut state = self.state.take().expect("a member holds the connection");
+        let (shared, since) = (self.shared.clone(), self.since);
+        let group = state
+            .group
+            .as_mut()
+            .expect("a member's savepoint is in a group");
+        let full = group.members + 1 >= GROUP_MEMBERS || group.opened.elapsed() >= GROUP_AGE;
+        if full || shared.waiting.load(Ordering::SeqCst) == 0 {
+            // A failed RELEASE (the transaction is gone) fails the group as a failed COMMIT
+            // does.
+            group.members += 1;
+            let committed = state.commit("RELEASE member; COMMIT", &shared).await;
+            shared.record_hold(since.elapsed());
+            return committed.map(|()| Durable(None));
+        }
+        if let Err(e) = state.conn()?.execute("RELEASE member").await {
+            state.fail(&e.to_string(), &shared).await;
+            shared.record_hold(since.elapsed());
+            return Err(e);
+        }
+        let group = state
+            .group
+            .as_mut()
+            .expect("a member's savepoint is in a group");
+        group.members += 1;
+        let outcome = group.outcome.subscribe();
+        shared.record_hold(since.elapsed());
+        // The next write joins the group; the last to join commits it (or, should the
+        // writes that waited all give up, the committer does).
+        drop(state);
+        Ok(Durable(Some(outcome)))
+    }
 }
 
-/// Releases the member's savepoint, then commits the group now (nothing waits, or the group
-/// is full) or hands the connection on and waits for the group's commit.
-async fn finish(
-    shared: Arc<Shared>,
-    mut state: OwnedMutexGuard<State>,
-    since: Instant,
-) -> Result<(), sqlx::Error> {
-    let group = state
-        .group
-        .as_mut()
-        .expect("a member's savepoint is in a group");
-    let full = group.members + 1 >= GROUP_MEMBERS || group.opened.elapsed() >= GROUP_AGE;
-    if full || shared.waiting.load(Ordering::SeqCst) == 0 {
-        // A failed RELEASE (the transaction is gone) fails the group as a failed COMMIT does.
-        group.members += 1;
-        let committed = state.commit("RELEASE member; COMMIT", &shared).await;
-        shared.record_hold(since.elapsed());
-        return committed;
-    }
-    if let Err(e) = state.conn()?.execute("RELEASE member").await {
-        state.fail(&e.to_string(), &shared).await;
-        shared.record_hold(since.elapsed());
-        return Err(e);
-    }
-    let group = state
-        .group
-        .as_mut()
-        .expect("a member's savepoint is in a group");
-    group.members += 1;
-    let mut outcome = group.outcome.subscribe();
-    shared.record_hold(since.elapsed());
-    drop(state);
-    shared.wake.notify_one();
-    let outcome = outcome
-        .wait_for(Option::is_some)
-        .await
-        .map(|o| o.clone())
-        .map_err(|_| sqlx::Error::Protocol("the group ended without a commit".into()))?;
-    match outcome {
-        Some(Ok(())) => Ok(()),
-        Some(Err(why)) => Err(sqlx::Error::Protocol(format!(
-            "the group commit failed: {why}"
-        ))),
-        None => unreachable!("waited for an outcome"),
+/// A member released into its group: durable once the group commits.
+#[derive(Default)]
+pub struct Durable(Option<watch::Receiver<Outcome>>);
+
+impl Durable {
+    /// Returns once the group is committed (at once if it already was).
+    pub async fn wait(self) -> Result<(), sqlx::Error> {
+        let Some(mut outcome) = self.0 else {
+            return Ok(());
+        };
+        let outcome = outcome
+            .wait_for(Option::is_some)
+            .await
+            .map(|o| o.clone())
+            .map_err(|_| sqlx::Error::Protocol("the group ended without a commit".into()))?;
+        match outcome {
+            Some(Ok(())) => Ok(()),
+            Some(Err(why)) => Err(sqlx::Error::Protocol(format!(
+                "the group commit failed: {why}"
+            ))),
+            None => unreachable!("waited for an outcome"),
+        }
     }
 }
 
@@ -381,9 +416,8 @@ impl Drop for Member {
     }
 }
 
-/// Commits the groups their last member handed on, and rolls back abandoned savepoints.
-/// It queues for the connection behind the writes already waiting, so they join the group
-/// first; it ends with the writer.
+/// Commits a group whose waiting writes gave up, and rolls back abandoned savepoints; with
+/// a write still waiting it leaves both to that write. It ends with the writer.
 async fn committer(shared: Weak<Shared>, wake: Arc<Notify>) {
     loop {
         wake.notified().await;
@@ -393,6 +427,10 @@ async fn committer(shared: Weak<Shared>, wake: Arc<Notify>) {
         let mut state = shared.state.clone().lock_owned().await;
         if state.conn.is_none() {
             return;
+        }
+        // A write still waits: it joins the group, and the last to join commits it.
+        if shared.waiting.load(Ordering::SeqCst) > 0 {
+            continue;
         }
         state.taken_at = Some(Instant::now());
         state.settle(&shared).await;

@@ -8,12 +8,15 @@
 use super::organizer::{wake, Trigger};
 use crate::db::Tx;
 use crate::error::ApiResult;
-use crate::store::mission_tasks::mission_tasks;
+use crate::store::mission_tasks::{has_open_work, mission_tasks, organizer_runs};
 use crate::store::missions::{self, mission_by_id};
 use crate::store::notes::{system_note, system_note_exists};
 use crate::store::schedules::{find_schedule, save_context, template_context};
 use crate::time::now;
-use buildd_core::completion::{awaiting_verification_text, completion, Blocker, Completion};
+use buildd_core::completion::{
+    awaiting_verification_text, completion, completion_proposed, needs_task_list, Blocker,
+    Completion,
+};
 use buildd_core::plan::newest_run;
 use buildd_core::OrchestrationMode;
 
@@ -28,6 +31,13 @@ pub async fn maybe_complete(tx: &mut Tx, id: &str) -> ApiResult<bool> {
     };
     if mission.status != "active" {
         return Ok(false);
+    }
+    // Most tasks finish while others are open: that is decided without reading them all.
+    if has_open_work(tx, &mission.team_id, id).await? {
+        let runs = organizer_runs(tx, &mission.team_id, id).await?;
+        if !needs_task_list(true, completion_proposed(&runs)) {
+            return Ok(false);
+        }
     }
     let tasks = mission_tasks(tx, &mission.team_id, id).await?;
     let mode = OrchestrationMode::parse(&mission.orchestration_mode);

@@ -5,7 +5,7 @@
 
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
-use crate::store::mission_tasks::mission_tasks;
+use crate::store::mission_tasks::{has_open_work, mission_tasks};
 use crate::store::missions::{mission_by_id, set_working_branch, MissionRow};
 use crate::store::schedules::{effective_checklist, find_schedule, template_context};
 use crate::store::tasks::{insert_unless_taken, planning_in_flight, NewTask, TaskRow};
@@ -141,13 +141,11 @@ pub async fn after_task_finished(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
     if task.mode == "planning" {
         return Ok(());
     }
-    let tasks = mission_tasks(tx, &task.team_id, mission_id).await?;
-    let open = tasks
-        .iter()
-        .any(|t| t.id != task.id && !t.status.is_terminal());
-    if open {
+    // The task itself is finished by now: any open work is another's.
+    if has_open_work(tx, &task.team_id, mission_id).await? {
         return Ok(());
     }
+    let tasks = mission_tasks(tx, &task.team_id, mission_id).await?;
     if let Some(mission) = mission_by_id(tx, mission_id).await? {
         let mode = OrchestrationMode::parse(&mission.orchestration_mode);
         if completion(&mode, &tasks).waits_on_merges_only() {

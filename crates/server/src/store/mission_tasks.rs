@@ -4,7 +4,7 @@
 
 use crate::db::Tx;
 use crate::error::ApiResult;
-use buildd_core::MissionTask;
+use buildd_core::{MissionTask, TaskMode, TaskStatus};
 use std::collections::HashSet;
 
 /// The fields of a task as Buildd embeds it in a mission, but its result. `?5` (detail) adds
@@ -70,6 +70,48 @@ pub async fn read_tasks(
     Ok(rowids.into_iter().zip(tasks).rev().collect())
 }
 
+/// Both walk the mission's entries in `tasks_by_mission_mode_status` (migration 0020).
+const OPEN_WORK: &str = "SELECT EXISTS (SELECT 1 FROM tasks WHERE mission_id = ? \
+     AND team_id = ? AND status NOT IN (SELECT value FROM json_each(?)))";
+const RUNS: &str = "SELECT id FROM tasks WHERE mission_id = ? AND team_id = ? AND mode = ?";
+
+/// Whether mission `mission_id` has a task not finished for good
+/// ([`TaskStatus::is_terminal`]), without reading its tasks.
+pub async fn has_open_work(tx: &mut Tx, team_id: &str, mission_id: &str) -> ApiResult<bool> {
+    let terminal: Vec<&str> = TaskStatus::ALL
+        .iter()
+        .filter(|s| s.is_terminal())
+        .map(TaskStatus::as_str)
+        .collect();
+    let (open,): (bool,) = sqlx::query_as(OPEN_WORK)
+        .bind(mission_id)
+        .bind(team_id)
+        .bind(serde_json::to_string(&terminal)?)
+        .fetch_one(&mut **tx)
+        .await?;
+    Ok(open)
+}
+
+/// The organizer runs of mission `mission_id`, as embedded in its detail.
+pub async fn organizer_runs(
+    tx: &mut Tx,
+    team_id: &str,
+    mission_id: &str,
+) -> ApiResult<Vec<MissionTask>> {
+    let runs: Vec<(String,)> = sqlx::query_as(RUNS)
+        .bind(mission_id)
+        .bind(team_id)
+        .bind(TaskMode::Planning.as_str())
+        .fetch_all(&mut **tx)
+        .await?;
+    if runs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: HashSet<String> = runs.into_iter().map(|(id,)| id).collect();
+    let runs = read_tasks(tx, team_id, mission_id, Some(&ids)).await?;
+    Ok(runs.into_iter().map(|(_, t)| t).collect())
+}
+
 /// The tasks of one mission, newest first, as embedded in its detail, read afresh (any
 /// transaction; a read-only one goes through the task memo).
 pub async fn mission_tasks(
@@ -82,4 +124,36 @@ pub async fn mission_tasks(
         .into_iter()
         .map(|(_, task)| task)
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::Db;
+
+    /// A finished task's questions about its mission read the mission's index entries, not
+    /// its tasks' rows one by one nor the whole table.
+    #[tokio::test]
+    async fn open_work_and_runs_are_read_from_the_mission_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        let mut tx = db.read().await.unwrap();
+        for sql in [OPEN_WORK, RUNS] {
+            let plan: Vec<(i64, i64, i64, String)> =
+                sqlx::query_as(&format!("EXPLAIN QUERY PLAN {sql}"))
+                    .bind("m")
+                    .bind("team")
+                    .bind("x")
+                    .fetch_all(&mut *tx)
+                    .await
+                    .unwrap();
+            let text: Vec<String> = plan.into_iter().map(|(_, _, _, d)| d).collect();
+            let text = text.join("\n");
+            assert!(
+                text.contains("INDEX tasks_by_mission_mode_status"),
+                "{text}"
+            );
+            assert!(!text.contains("SCAN tasks"), "{text}");
+        }
+    }
 }

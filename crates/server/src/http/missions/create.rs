@@ -30,29 +30,29 @@ pub async fn create(
     let plan_now = heartbeat
         && mission.status == MissionStatus::Active
         && mission.orchestration_mode == OrchestrationMode::Auto;
-    let mut tx = state.db.write_as(caller.lane()).await?;
-    if let Some(ws) = &mission.workspace_id {
-        team_workspace(&mut tx, &caller.team_id, ws).await?;
-    }
-    let organizer_task = missions::create(
-        &mut tx,
-        &mission,
-        schedule.as_ref(),
-        plan_now,
-        &state.checkins,
-    )
-    .await?
-    .map(|id| IdRef { id });
-    let row = find_mission(&mut tx, &caller.team_id, &mission.id).await?;
-    tx.commit().await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(MissionCreated {
-            mission: row.to_mission(),
-            organizer_task,
-            heartbeat_info: None,
-        }),
-    ))
+    let lane = caller.lane();
+    let db = state.db.clone();
+    db.transact(lane, move |tx| {
+        Box::pin(async move {
+            if let Some(ws) = &mission.workspace_id {
+                team_workspace(tx, &caller.team_id, ws).await?;
+            }
+            let organizer_task =
+                missions::create(tx, &mission, schedule.as_ref(), plan_now, &state.checkins)
+                    .await?
+                    .map(|id| IdRef { id });
+            let row = find_mission(tx, &caller.team_id, &mission.id).await?;
+            Ok((
+                StatusCode::CREATED,
+                Json(MissionCreated {
+                    mission: row.to_mission(),
+                    organizer_task,
+                    heartbeat_info: None,
+                }),
+            ))
+        })
+    })
+    .await
 }
 
 /// The mission a POST body describes, and its check-in settings, read field by field in

@@ -14,9 +14,14 @@ pub async fn delete(
     Path(id): Path<String>,
 ) -> ApiResult<Json<Success>> {
     caller.require_admin()?;
-    let mut tx = state.db.write_as(caller.lane()).await?;
-    let row = find_mission(&mut tx, &caller.team_id, &id).await?;
-    missions::delete(&mut tx, &id, row.schedule_id.as_deref()).await?;
-    tx.commit().await?;
-    Ok(Json(Success { success: true }))
+    let lane = caller.lane();
+    let db = state.db.clone();
+    db.transact(lane, move |tx| {
+        Box::pin(async move {
+            let row = find_mission(tx, &caller.team_id, &id).await?;
+            missions::delete(tx, &id, row.schedule_id.as_deref()).await?;
+            Ok(Json(Success { success: true }))
+        })
+    })
+    .await
 }

@@ -36,14 +36,19 @@ pub async fn create(
     body: JsonObject,
 ) -> ApiResult<Json<Value>> {
     let request = Request::read(&body)?;
-    let mut tx = state.db.write_as(caller.lane()).await?;
-    let task = request.into_task(&mut tx, &caller).await?;
-    file(&mut tx, &task).await?;
-    let row = find_task(&mut tx, &caller.team_id, &task.id).await?;
-    tx.commit().await?;
-    let mut out = serde_json::to_value(row.to_task())?;
-    out["subjectIntakeOutcome"] = json!({"action": "created", "taskId": task.id});
-    Ok(Json(out))
+    let lane = caller.lane();
+    let db = state.db.clone();
+    db.transact(lane, move |tx| {
+        Box::pin(async move {
+            let task = request.into_task(tx, &caller).await?;
+            file(tx, &task).await?;
+            let row = find_task(tx, &caller.team_id, &task.id).await?;
+            let mut out = serde_json::to_value(row.to_task())?;
+            out["subjectIntakeOutcome"] = json!({"action": "created", "taskId": task.id});
+            Ok(Json(out))
+        })
+    })
+    .await
 }
 
 /// A POST body as read, before its workspace, mission and parent are looked up.

@@ -24,23 +24,28 @@ pub async fn delete(
         return Err(ApiError::admin_required());
     }
     let force = paging::force(&query)?;
-    let mut tx = state.db.write_as(caller.lane()).await?;
-    let row = find_task(&mut tx, &caller.team_id, &id).await?;
-    if caller.level != AccountLevel::Admin
-        && row.created_by_account_id.as_deref() != Some(caller.account_id.as_str())
-    {
-        return Err(ApiError::Forbidden(
-            "A worker key deletes only the tasks its account created".into(),
-        ));
-    }
-    let status = row.status();
-    if !force && matches!(status, TaskStatus::Assigned | TaskStatus::InProgress) {
-        return Err(ApiError::bad(format!(
-            "Cannot delete {status} tasks while a worker is on them. Wait for it to finish, or \
-             delete with force=true"
-        )));
-    }
-    tasks::delete(&mut tx, &caller.team_id, &id).await?;
-    tx.commit().await?;
-    Ok(Json(Success { success: true }))
+    let lane = caller.lane();
+    let db = state.db.clone();
+    db.transact(lane, move |tx| {
+        Box::pin(async move {
+            let row = find_task(tx, &caller.team_id, &id).await?;
+            if caller.level != AccountLevel::Admin
+                && row.created_by_account_id.as_deref() != Some(caller.account_id.as_str())
+            {
+                return Err(ApiError::Forbidden(
+                    "A worker key deletes only the tasks its account created".into(),
+                ));
+            }
+            let status = row.status();
+            if !force && matches!(status, TaskStatus::Assigned | TaskStatus::InProgress) {
+                return Err(ApiError::bad(format!(
+                    "Cannot delete {status} tasks while a worker is on them. Wait for it to finish, or \
+                     delete with force=true"
+                )));
+            }
+            tasks::delete(tx, &caller.team_id, &id).await?;
+            Ok(Json(Success { success: true }))
+        })
+    })
+    .await
 }

@@ -21,15 +21,20 @@ pub async fn create_note(
     body: JsonObject,
 ) -> ApiResult<(StatusCode, Json<MissionNote>)> {
     let input = read_note(&body, &caller, &AGENT_NOTE_TYPES)?;
-    let mut tx = state.db.write_as(caller.lane()).await?;
-    let task = find_task(&mut tx, &caller.team_id, &id).await?;
-    if task.mission_id.is_some() {
-        return Err(ApiError::Conflict(
-            "Task is linked to a mission; post the note to its mission feed".into(),
-        ));
-    }
-    input.check_worker(&mut tx, &caller).await?;
-    let note = insert_note(&mut tx, &caller.team_id, None, input.as_new(Some(id), None)).await?;
-    tx.commit().await?;
-    Ok((StatusCode::CREATED, Json(note)))
+    let lane = caller.lane();
+    let db = state.db.clone();
+    db.transact(lane, move |tx| {
+        Box::pin(async move {
+            let task = find_task(tx, &caller.team_id, &id).await?;
+            if task.mission_id.is_some() {
+                return Err(ApiError::Conflict(
+                    "Task is linked to a mission; post the note to its mission feed".into(),
+                ));
+            }
+            input.check_worker(tx, &caller).await?;
+            let note = insert_note(tx, &caller.team_id, None, input.as_new(Some(id), None)).await?;
+            Ok((StatusCode::CREATED, Json(note)))
+        })
+    })
+    .await
 }

@@ -81,28 +81,39 @@ pub async fn claim(
         }
     }
 
-    let mut tx = state.db.write_as(caller.lane()).await?;
-    let at = now();
-    let ids = claims::claimable(&mut tx, &filter, &at, max_tasks).await?;
-    // The snapshot showed claimable tasks; none left means other claims took them.
-    let mut raced = ids.is_empty();
-    let mut claimed = Vec::new();
-    for id in &ids {
-        match take(&mut tx, &caller, &runner, id, &at).await? {
-            Some(worker) => claimed.push(worker),
-            None => raced = true,
-        }
-    }
-    if claimed.is_empty() {
-        // Nothing was written; dropping the transaction gives the writer back.
-        let (reason, pending) = claims::why_none(&mut tx, &filter, &at, raced).await?;
-        return Ok(empty(reason, Some(pending)));
-    }
-    tx.commit().await?;
-    Ok(Json(ClaimResponse {
-        workers: claimed,
-        diagnostics: None,
-    }))
+    let lane = caller.lane();
+    state
+        .db
+        .transact(lane, move |tx| {
+            Box::pin(async move {
+                let filter = QueueFilter {
+                    team_id: &caller.team_id,
+                    workspace_id: workspace_id.as_deref(),
+                    task_id: task_id.as_deref(),
+                };
+                let at = now();
+                let ids = claims::claimable(tx, &filter, &at, max_tasks).await?;
+                // The snapshot showed claimable tasks; none left means other claims took them.
+                let mut raced = ids.is_empty();
+                let mut claimed = Vec::new();
+                for id in &ids {
+                    match take(tx, &caller, &runner, id, &at).await? {
+                        Some(worker) => claimed.push(worker),
+                        None => raced = true,
+                    }
+                }
+                if claimed.is_empty() {
+                    // Nothing was written: an answer, with nothing to commit.
+                    let (reason, pending) = claims::why_none(tx, &filter, &at, raced).await?;
+                    return Ok(empty(reason, Some(pending)));
+                }
+                Ok(Json(ClaimResponse {
+                    workers: claimed,
+                    diagnostics: None,
+                }))
+            })
+        })
+        .await
 }
 
 /// Moves task `id` from pending to assigned and opens its worker; `None` if it was no

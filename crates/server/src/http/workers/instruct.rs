@@ -32,16 +32,21 @@ pub async fn instruct(
         Field::Set(p) if p == "urgent" || p == "normal" => {}
         Field::Set(_) => return Err(ApiError::bad("priority must be \"urgent\" or \"normal\"")),
     }
-    let mut tx = state.db.write_as(caller.lane()).await?;
-    let worker = find_worker(&mut tx, &caller.team_id, &id).await?;
-    if worker.is_finished() {
-        return Err(ApiError::bad("Cannot instruct completed or failed workers"));
-    }
-    append_instruction(&mut tx, &worker, message, &now()).await?;
-    tx.commit().await?;
-    Ok(Json(Instructed {
-        ok: true,
-        message: "Instructions queued; the agent receives them with its next update".into(),
-        worker_id: id,
-    }))
+    let lane = caller.lane();
+    let db = state.db.clone();
+    db.transact(lane, move |tx| {
+        Box::pin(async move {
+            let worker = find_worker(tx, &caller.team_id, &id).await?;
+            if worker.is_finished() {
+                return Err(ApiError::bad("Cannot instruct completed or failed workers"));
+            }
+            append_instruction(tx, &worker, message, &now()).await?;
+            Ok(Json(Instructed {
+                ok: true,
+                message: "Instructions queued; the agent receives them with its next update".into(),
+                worker_id: id,
+            }))
+        })
+    })
+    .await
 }

@@ -27,18 +27,25 @@ pub async fn update(
     body: JsonObject,
 ) -> ApiResult<Json<Value>> {
     let fields = Fields::read(&body)?;
-    let mut tx = state.db.write_as(caller.lane()).await?;
-    let worker = find_worker(&mut tx, &caller.team_id, &id).await?;
-    let pr = pr_report(&body, worker.pr_number)?;
-    if worker.account_id.as_deref() != Some(caller.account_id.as_str()) {
-        return Err(ApiError::Forbidden("Forbidden".into()));
-    }
-    let task = find_task(&mut tx, &caller.team_id, &worker.task_id).await?;
-    still_working(&worker, &task)?;
-    let report = fields.into_report(&worker, &task, pr)?;
-    let instructions = reports::apply(&mut tx, &worker, &task, report).await?;
-    let row = find_worker(&mut tx, &caller.team_id, &id).await?;
-    tx.commit().await?;
+    let lane = caller.lane();
+    let (row, instructions) = state
+        .db
+        .transact(lane, move |tx| {
+            Box::pin(async move {
+                let worker = find_worker(tx, &caller.team_id, &id).await?;
+                let pr = pr_report(&body, worker.pr_number)?;
+                if worker.account_id.as_deref() != Some(caller.account_id.as_str()) {
+                    return Err(ApiError::Forbidden("Forbidden".into()));
+                }
+                let task = find_task(tx, &caller.team_id, &worker.task_id).await?;
+                still_working(&worker, &task)?;
+                let report = fields.into_report(&worker, &task, pr)?;
+                let instructions = reports::apply(tx, &worker, &task, report).await?;
+                let row = find_worker(tx, &caller.team_id, &id).await?;
+                Ok((row, instructions))
+            })
+        })
+        .await?;
     let mut out = serde_json::to_value(row.to_worker())?;
     if let Some(text) = instructions {
         out["instructions"] = Value::String(text);
