@@ -2,9 +2,9 @@
 //! `cargo xtask serve` skips trunk and the chunks' optimisation (minutes on 2 cores). The
 //! key is a hash of everything the build reads (the dashboard's and buildd-core's sources,
 //! the manifests and lockfile, the page, styles and public files, the splitter and the
-//! recipe in `split.rs`), the tools' versions and the features; it is stored in the target
-//! dir with a hash of the files the build left in `dist`, so a `dist` changed since (another
-//! `trunk build`, a file removed) is built again.
+//! recipe in `split.rs` and `wasm_names.rs`), the tools' versions and the features; it is
+//! stored in the target dir with a hash of the files the build left in `dist`, so a `dist`
+//! changed since (another `trunk build`, a file removed) is built again.
 
 use crate::tools::Env;
 use std::path::{Path, PathBuf};
@@ -17,7 +17,7 @@ const INPUT_DIRS: [&str; 5] = [
     "public",
     "xtask/split-bindgen/src",
 ];
-const INPUT_FILES: [&str; 10] = [
+const INPUT_FILES: [&str; 11] = [
     "Cargo.toml",
     "Cargo.lock",
     "index.html",
@@ -28,10 +28,11 @@ const INPUT_FILES: [&str; 10] = [
     "rust-toolchain.toml",
     "rust-toolchain",
     "xtask/src/split.rs",
+    "xtask/src/wasm_names.rs",
 ];
 
 /// Programs whose `--version` is part of the key.
-const TOOLS: [&str; 4] = ["rustc", "trunk", "wasm-bindgen", "wasm-opt"];
+const TOOLS: [&str; 5] = ["rustc", "trunk", "wasm-bindgen", "wasm-opt", "terser"];
 
 /// The key of a dashboard build, and where it is recorded.
 pub struct Inputs {

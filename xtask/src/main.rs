@@ -5,6 +5,7 @@ mod fresh;
 mod imports;
 mod split;
 mod tools;
+mod wasm_names;
 
 use std::path::PathBuf;
 use std::process::{exit, Command};

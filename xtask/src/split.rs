@@ -18,8 +18,15 @@ pub const FEATURES: &str = "lazy";
 
 /// How the chunks are optimised, as index.html has trunk optimise the main module:
 /// measured smaller after brotli than `-Oz`. Rust's wasm stack sits below its data, so
-/// the lowest kilobyte is used only by a stack already overflowing.
-const WASM_OPT: [&str; 3] = ["-Os", "--converge", "--low-memory-unused"];
+/// the lowest kilobyte is used only by a stack already overflowing. The sections naming the
+/// tools and the wasm features used are for tools, not browsers.
+const WASM_OPT: [&str; 5] = [
+    "-Os",
+    "--converge",
+    "--low-memory-unused",
+    "--strip-producers",
+    "--strip-target-features",
+];
 
 /// Features wasm-opt must be told of: the chunks have no target-features section.
 const WASM_FEATURES: [&str; 6] = [
@@ -85,10 +92,7 @@ impl Split {
             .env("BUILDD_REAL_WASM_BINDGEN", &self.real_wasm_bindgen)
             // The splitter needs the linker's relocations. This variable replaces the
             // rustflags of .cargo/config.toml, so their cfg is repeated.
-            .env(
-                "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
-                "--cfg erase_components -C link-args=--emit-relocs",
-            );
+            .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", rustflags());
         let status = cmd
             .status()
             .map_err(|e| format!("could not start trunk: {e}"))?;
@@ -97,6 +101,28 @@ impl Split {
             .then_some(())
             .ok_or_else(|| format!("`trunk {}` failed ({status})", args.join(" ")))
     }
+}
+
+/// The wasm rustflags of the split build: the splitter needs the linker's relocations, and
+/// the crates' sources are named from their own directory (`leptos-0.8.23/src/…`), not
+/// from this machine's cargo home, in the panic locations the app carries.
+fn rustflags() -> String {
+    let mut flags = String::from("--cfg erase_components -C link-args=--emit-relocs");
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    let registries = cargo_home.map(|h| h.join("registry/src"));
+    if let Some(Ok(dirs)) = registries.map(std::fs::read_dir) {
+        let mut dirs: Vec<PathBuf> = dirs.filter_map(|d| Some(d.ok()?.path())).collect();
+        dirs.sort();
+        for dir in dirs {
+            // A path with a space cannot go through this variable; it keeps its full name.
+            if let Some(dir) = dir.to_str().filter(|d| !d.contains(' ')) {
+                flags.push_str(&format!(" --remap-path-prefix={dir}/="));
+            }
+        }
+    }
+    flags
 }
 
 /// The files of the build in `dist` now, with their contents, before trunk replaces it:
@@ -176,6 +202,28 @@ pub fn finish(
         loader = loader.replace(&format!("\"./{chunk}\""), &format!("\"./{name}\""));
     }
     write(&dist.join(&loader_name), loader.as_bytes())?;
+    // The main module's files as trunk left them, whose hashes index.html holds.
+    let main_wasm = format!("{}_bg.wasm", main_js.trim_end_matches(".js"));
+    let read = |name: &str| std::fs::read(dist.join(name)).map_err(|e| format!("{name}: {e}"));
+    let trunk_hashes = [integrity(&read(&main_js)?), integrity(&read(&main_wasm)?)];
+    // trunk minifies CSS and HTML but leaves JS as wasm-bindgen wrote it.
+    for js in [&main_js, &loader_name] {
+        minify(env, &dist.join(js))?;
+    }
+    let js = String::from_utf8(read(&main_js)?).map_err(|e| e.to_string())?;
+    let (wasm, js) = crate::wasm_names::shorten(&read(&main_wasm)?, &js)?;
+    write(&dist.join(&main_wasm), &wasm)?;
+    write(&dist.join(&main_js), js.as_bytes())?;
+    let mut index = index;
+    for (old, new) in trunk_hashes
+        .iter()
+        .zip([integrity(js.as_bytes()), integrity(&wasm)])
+    {
+        if !index.contains(old.as_str()) {
+            return Err(format!("index.html holds no {old}"));
+        }
+        index = index.replace(old.as_str(), &new);
+    }
     // The main JS imports the loader: fetched beside it rather than after it.
     let preload = format!(
         "<link rel=\"modulepreload\" href=\"/{loader_name}\" crossorigin=\"anonymous\"></head>"
@@ -190,11 +238,48 @@ pub fn finish(
     record(dist, &files, previous)
 }
 
+/// The subresource integrity of `bytes`, as trunk writes it.
+fn integrity(bytes: &[u8]) -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    let digest = sha2::Sha384::digest(bytes);
+    format!(
+        "sha384-{}",
+        base64::engine::general_purpose::STANDARD.encode(digest)
+    )
+}
+
+/// Minifies the ES module `file` in place with terser (names inside it shortened; its
+/// exports and the properties wasm-bindgen looks up keep their names).
+fn minify(env: &Env, file: &Path) -> Result<(), String> {
+    let out = file.with_extension("min.partial");
+    let status = env
+        .command("terser")
+        .arg(file)
+        .args(["--module", "--compress", "--mangle", "-o"])
+        .arg(&out)
+        .status()
+        .map_err(|e| format!("could not start terser: {e}"))?;
+    if !status.success() {
+        return Err(format!("terser failed on {}", file.display()));
+    }
+    std::fs::rename(&out, file).map_err(|e| e.to_string())
+}
+
 /// Lists this build's `files` in `dist` and puts the previous build's back beside them, each
 /// file before its copies (so they stay as new as it); the build before that is gone, as
 /// trunk emptied `dist`.
 fn record(dist: &Path, files: &[String], previous: Vec<(String, Vec<u8>)>) -> Result<(), String> {
     for (name, bytes) in previous {
+        // A file of this build's (the same name, as the loader may keep) has its copies
+        // made afresh from what this build wrote, not restored from the previous one.
+        let base = name
+            .strip_suffix(".br")
+            .or_else(|| name.strip_suffix(".gz"))
+            .unwrap_or(&name);
+        if files.iter().any(|f| f == base) {
+            continue;
+        }
         if !dist.join(&name).exists() {
             write(&dist.join(&name), &bytes)?;
         }
@@ -339,6 +424,34 @@ mod tests {
             "kept as it was"
         );
         std::fs::remove_dir_all(&dist).unwrap();
+    }
+
+    /// A file this build wrote under the name the previous build used (a loader minified
+    /// after its name was given) gets new copies: the previous build's are not put back.
+    #[test]
+    fn a_file_written_again_under_its_name_is_not_given_the_old_copies() {
+        let dist = std::env::temp_dir().join(format!("split-same-{}", std::process::id()));
+        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let first = ["chunk_1-aa.wasm", "split-loader-01.js"];
+        build(&dist, &first);
+        record(&dist, &names(&first), Vec::new()).unwrap();
+        std::fs::write(dist.join("split-loader-01.js.br"), "old copy").unwrap();
+        std::fs::write(dist.join("chunk_1-aa.wasm.br"), "old chunk copy").unwrap();
+        let kept = previous(&dist);
+        let second = ["chunk_1-bb.wasm", "split-loader-01.js"];
+        build(&dist, &second);
+        record(&dist, &names(&second), kept).unwrap();
+        assert!(!dist.join("split-loader-01.js.br").exists());
+        assert!(dist.join("chunk_1-aa.wasm.br").exists());
+        std::fs::remove_dir_all(&dist).unwrap();
+    }
+
+    #[test]
+    fn integrity_is_the_base64_sha384_browsers_check() {
+        assert_eq!(
+            integrity(b""),
+            "sha384-OLBgp1GsljhM2TJ+sbHjaiH9txEUvgdDTAzHv2P24donTt6/529l+9Ua0vFImLlb"
+        );
     }
 
     #[test]

@@ -8,6 +8,8 @@ use std::process::Command;
 const TRUNK: &str = "0.21.14";
 const WASM_BINDGEN: &str = "0.2.130";
 const BINARYEN: &str = "132";
+/// Minifies the JS trunk leaves (wasm-bindgen's glue and the chunk loader).
+const TERSER: &str = "5.51.4";
 /// The release Lighthouse 12 audits with.
 const AXE_CORE: &str = "4.10.3";
 /// The latest leptosfmt; it builds with rustc 1.95.
@@ -92,7 +94,7 @@ impl Env {
     }
 }
 
-/// The wasm target, trunk, wasm-bindgen and a working wasm-opt.
+/// The wasm target, trunk, wasm-bindgen, a working wasm-opt and terser.
 pub fn ensure_web(env: &Env) -> Result<(), String> {
     let targets = Command::new("rustup")
         .args(["target", "list", "--installed"])
@@ -146,6 +148,12 @@ pub fn ensure_web(env: &Env) -> Result<(), String> {
             "installing binaryen {BINARYEN} (wasm-opt) from npm"
         ));
         env.npm_install(&format!("binaryen@{BINARYEN}"))?;
+    }
+    if env.version_of("terser").as_deref() != Some(&format!("terser {TERSER}")) {
+        step(&format!(
+            "installing terser {TERSER} (JS minifier) from npm"
+        ));
+        env.npm_install(&format!("terser@{TERSER}"))?;
     }
     Ok(())
 }
