@@ -20,17 +20,19 @@ async fn wasm_fetched(browser: &Browser) -> Vec<String> {
 const AROUND_FIRST_ROW: &str = r#"
 const done = arguments[arguments.length - 1];
 function check() {
-  if (document.querySelector('[data-testid=command-row]')) {
-    const at = performance.now();
-    const wasm = performance.getEntriesByType('resource')
-      .filter(e => e.name.endsWith('.wasm'));
-    const name = e => new URL(e.name).pathname.slice(1);
-    done([wasm.filter(e => e.startTime < at).map(name), wasm.filter(e => e.startTime >= at).map(name)]);
-  } else {
-    requestAnimationFrame(check);
-  }
+  if (!document.querySelector('[data-testid=command-row]')) return false;
+  const at = performance.now();
+  const wasm = performance.getEntriesByType('resource')
+    .filter(e => e.name.endsWith('.wasm'));
+  const name = e => new URL(e.name).pathname.slice(1);
+  done([wasm.filter(e => e.startTime < at).map(name), wasm.filter(e => e.startTime >= at).map(name)]);
+  return true;
 }
-check();
+// Told of every change to the page as it happens, whether or not frames are being drawn.
+if (!check()) {
+  const seen = new MutationObserver(() => { if (check()) seen.disconnect(); });
+  seen.observe(document.documentElement, { childList: true, subtree: true });
+}
 "#;
 
 /// A copy of the dashboard without the chunk files named `prefix…`, as after a deploy that
@@ -59,6 +61,17 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
     let server = TestServer::start_demo().await;
     let browser = Browser::start(1366).await;
     browser.goto(&server.link()).await;
+    // The script waits for the rows as long as the test may: a machine busy with the rest
+    // of the suite can take longer than WebDriver's 30 s default.
+    browser
+        .client
+        .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+            Some(std::time::Duration::from_secs(120)),
+            None,
+            None,
+        ))
+        .await
+        .expect("script timeout");
     let around = browser
         .client
         .execute_async(AROUND_FIRST_ROW, vec![])

@@ -233,7 +233,10 @@ impl Db {
             let _ = answer.send(done);
         });
         // What the write logs is logged in its request's span.
-        let job = Box::pin(tracing::Instrument::instrument(job, tracing::Span::current()));
+        let job = Box::pin(tracing::Instrument::instrument(
+            job,
+            tracing::Span::current(),
+        ));
         if !self.thread.send(job) {
             return Err(WriteError::Db(sqlx::Error::PoolClosed).into());
         }
