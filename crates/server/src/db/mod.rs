@@ -20,7 +20,6 @@ use std::ops::{Deref, DerefMut};
 use std::path::Path;
 use std::pin::Pin;
 use std::time::Duration;
-use std::time::Instant;
 use write_thread::WriteThread;
 use writer::{Durable, Member, Writer};
 
@@ -47,7 +46,7 @@ impl Tx {
     /// Releases a write into its group (see [`Member::release`]).
     async fn release(self) -> Result<Durable, sqlx::Error> {
         match self.0 {
-            Inner::Read(_) => Ok(Durable::default()),
+            Inner::Read(_) => unreachable!("only a write is released into a group"),
             Inner::Write(member) => member.release().await,
         }
     }
@@ -184,7 +183,7 @@ impl Db {
     /// A write transaction for the server's own work (chores, seeding, tools): it waits its
     /// turn however long the queue.
     pub async fn write(&self) -> Result<Tx, sqlx::Error> {
-        let member = self.writer.begin(Instant::now(), record_wait).await?;
+        let member = self.writer.begin(self.writer.queued(), record_wait).await?;
         Ok(Tx(Inner::Write(member)))
     }
 
@@ -206,14 +205,12 @@ impl Db {
         }
         let queued = self.writer.queued();
         let writer = self.writer.clone();
-        let asked = Instant::now();
         let (answer, answered) = tokio::sync::oneshot::channel::<Result<(T, Durable), E>>();
         let job = Box::pin(async move {
             if answer.is_closed() {
                 return;
             }
-            let member = writer.begin(asked, record_wait).await;
-            queued.taken();
+            let member = writer.begin(queued, record_wait).await;
             let mut tx = match member {
                 Ok(member) => Tx(Inner::Write(member)),
                 Err(e) => {

@@ -74,19 +74,13 @@ pub struct Member {
     since: Instant,
 }
 
-/// Counts a write as waiting until it takes the connection ([`Queued::taken`]). A write
-/// given up before that stops counting and wakes the committer: the group it would have
-/// joined may have nobody left to commit it.
+/// A write that asked for the connection, counted as waiting until [`Writer::begin`] takes
+/// it. A write given up before that stops counting and wakes the committer: the group it
+/// would have joined may have nobody left to commit it.
 pub struct Queued {
     shared: Arc<Shared>,
+    asked: Instant,
     taken: bool,
-}
-
-impl Queued {
-    /// The write took the connection.
-    pub fn taken(mut self) {
-        self.taken = true;
-    }
 }
 
 impl Drop for Queued {
@@ -123,12 +117,12 @@ impl Writer {
         Self { shared }
     }
 
-    /// Counts a write as waiting until the returned guard is dropped: a write queued for
-    /// the write thread before it asks for the connection.
+    /// A write asks for the connection now; [`Writer::begin`] gives it.
     pub fn queued(&self) -> Queued {
         self.shared.waiting.fetch_add(1, Ordering::SeqCst);
         Queued {
             shared: self.shared.clone(),
+            asked: Instant::now(),
             taken: false,
         }
     }
@@ -154,20 +148,18 @@ impl Writer {
         Duration::from_micros(waiting * turn.max(hold))
     }
 
-    /// Takes the connection (after the writes that asked before), opens the group's
-    /// transaction unless one is open, and a savepoint for this write. `asked` is when the
-    /// write asked for it; the wait is what `waited` is told.
+    /// Takes the connection for `queued` (after the writes that asked before), opens the
+    /// group's transaction unless one is open, and a savepoint for this write. The wait since
+    /// it asked is what `waited` is told.
     pub async fn begin(
         &self,
-        asked: Instant,
+        mut queued: Queued,
         waited: impl FnOnce(Duration),
     ) -> Result<Member, sqlx::Error> {
-        let mut state = {
-            let waiting = self.queued();
-            let state = self.shared.state.clone().lock_owned().await;
-            waiting.taken();
-            state
-        };
+        let asked = queued.asked;
+        let mut state = self.shared.state.clone().lock_owned().await;
+        queued.taken = true;
+        drop(queued);
         let since = Instant::now();
         waited(since - asked);
         // Asked before the last taking: this write queued through that whole turn.
@@ -378,7 +370,6 @@ impl Member {
 }
 
 /// A member released into its group: durable once the group commits.
-#[derive(Default)]
 pub struct Durable(Option<watch::Receiver<Outcome>>);
 
 impl Durable {

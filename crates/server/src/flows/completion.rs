@@ -8,7 +8,7 @@
 use super::organizer::{wake, Trigger};
 use crate::db::Tx;
 use crate::error::ApiResult;
-use crate::store::mission_tasks::{has_open_work, mission_tasks, organizer_runs};
+use crate::store::mission_tasks::{embedded_runs, has_open_work, mission_tasks};
 use crate::store::missions::{self, mission_by_id};
 use crate::store::notes::{system_note, system_note_exists};
 use crate::store::schedules::{find_schedule, save_context, template_context};
@@ -33,11 +33,14 @@ pub async fn maybe_complete(tx: &mut Tx, id: &str) -> ApiResult<bool> {
         return Ok(false);
     }
     // Most tasks finish while others are open: that is decided without reading them all.
-    if has_open_work(tx, &mission.team_id, id).await? {
-        let runs = organizer_runs(tx, &mission.team_id, id).await?;
-        if !needs_task_list(true, completion_proposed(&runs)) {
-            return Ok(false);
-        }
+    let open = has_open_work(tx, &mission.team_id, id).await?;
+    let runs = if open {
+        embedded_runs(tx, &mission.team_id, id).await?
+    } else {
+        Vec::new()
+    };
+    if !needs_task_list(open, completion_proposed(&runs)) {
+        return Ok(false);
     }
     let tasks = mission_tasks(tx, &mission.team_id, id).await?;
     let mode = OrchestrationMode::parse(&mission.orchestration_mode);

@@ -92,8 +92,9 @@ pub async fn has_open_work(tx: &mut Tx, team_id: &str, mission_id: &str) -> ApiR
     Ok(open)
 }
 
-/// The organizer runs of mission `mission_id`, as embedded in its detail.
-pub async fn organizer_runs(
+/// The organizer runs of mission `mission_id` as its detail embeds them, results and all
+/// (`store::mission_runs` lists them as `/runs` does).
+pub async fn embedded_runs(
     tx: &mut Tx,
     team_id: &str,
     mission_id: &str,
