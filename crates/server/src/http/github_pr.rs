@@ -23,33 +23,33 @@ pub async fn open(
         ));
     }
     let (worker_id, opening) = read_request(&body)?;
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let worker = find_worker(tx, &caller.team_id, &worker_id).await?;
-            may_open(&worker, &caller)?;
-            let title = opening.title.clone();
-            let (number, url, deduplicated) = match worker.pr_number {
-                Some(number) => (number, worker.pr_url.clone(), Some(true)),
-                None => {
-                    let (number, url) = open_pr(tx, &caller.team_id, &worker, opening).await?;
-                    (number, url, None)
-                }
-            };
-            Ok(Json(PrOpened {
-                ok: true,
-                pr: OpenedPr {
-                    number: Some(number),
-                    url,
-                    state: "open".into(),
-                    title: Some(title),
-                },
-                deduplicated,
-            }))
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let worker = find_worker(tx, &caller.team_id, &worker_id).await?;
+                may_open(&worker, &caller)?;
+                let title = opening.title.clone();
+                let (number, url, deduplicated) = match worker.pr_number {
+                    Some(number) => (number, worker.pr_url.clone(), Some(true)),
+                    None => {
+                        let (number, url) = open_pr(tx, &caller.team_id, &worker, opening).await?;
+                        (number, url, None)
+                    }
+                };
+                Ok(Json(PrOpened {
+                    ok: true,
+                    pr: OpenedPr {
+                        number: Some(number),
+                        url,
+                        state: "open".into(),
+                        title: Some(title),
+                    },
+                    deduplicated,
+                }))
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// The worker a body names, and the PR it asks for, read field by field in the order

@@ -170,33 +170,33 @@ pub async fn create(
     let task_id = body.string("taskId")?.value();
     let reply_to = body.string("replyTo")?.value();
 
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            find_mission(tx, &caller.team_id, &id).await?;
-            if let Some(t) = &task_id {
-                if !is_in_mission(tx, t, &id).await? {
-                    return Err(ApiError::bad("taskId must be a task of this mission"));
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                find_mission(tx, &caller.team_id, &id).await?;
+                if let Some(t) = &task_id {
+                    if !is_in_mission(tx, t, &id).await? {
+                        return Err(ApiError::bad("taskId must be a task of this mission"));
+                    }
                 }
-            }
-            input.check_worker(tx, &caller).await?;
-            if let Some(r) = &reply_to {
-                if find_note(tx, &id, r).await?.is_none() {
-                    return Err(ApiError::bad("replyTo must be a note of this mission"));
+                input.check_worker(tx, &caller).await?;
+                if let Some(r) = &reply_to {
+                    if find_note(tx, &id, r).await?.is_none() {
+                        return Err(ApiError::bad("replyTo must be a note of this mission"));
+                    }
                 }
-            }
-            let note = post(
-                tx,
-                &caller.team_id,
-                &id,
-                input.as_new(task_id, reply_to.as_deref()),
-            )
-            .await?;
-            Ok((StatusCode::CREATED, Json(note)))
+                let note = post(
+                    tx,
+                    &caller.team_id,
+                    &id,
+                    input.as_new(task_id, reply_to.as_deref()),
+                )
+                .await?;
+                Ok((StatusCode::CREATED, Json(note)))
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// `POST /api/missions/{id}/notes/{noteId}/reply`: a person answers.
@@ -209,24 +209,24 @@ pub async fn reply(
     caller.require_admin()?;
     let title = body.required_string("title", "title is required")?;
     let text = body.string("bodyText")?.value();
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            find_mission(tx, &caller.team_id, &id).await?;
-            if find_note(tx, &id, &note_id).await?.is_none() {
-                return Err(ApiError::NotFound("Note not found"));
-            }
-            let new = NewNote {
-                body: text,
-                reply_to: Some(&note_id),
-                ..NewNote::new("user", "reply", &title, "answered")
-            };
-            let note = post(tx, &caller.team_id, &id, new).await?;
-            Ok((StatusCode::CREATED, Json(note)))
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                find_mission(tx, &caller.team_id, &id).await?;
+                if find_note(tx, &id, &note_id).await?.is_none() {
+                    return Err(ApiError::NotFound("Note not found"));
+                }
+                let new = NewNote {
+                    body: text,
+                    reply_to: Some(&note_id),
+                    ..NewNote::new("user", "reply", &title, "answered")
+                };
+                let note = post(tx, &caller.team_id, &id, new).await?;
+                Ok((StatusCode::CREATED, Json(note)))
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// `GET /api/notes[?status=&type=]`: the team's notes across missions, newest first (the

@@ -157,32 +157,32 @@ pub async fn record_check(
             "detailsUrl must be an http:// or https:// address",
         ));
     }
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let pr = team_pr(tx, &caller, &body, number).await?;
-            let check = CheckRun {
-                name,
-                head_sha: sha,
-                status,
-                conclusion,
-                details_url,
-            };
-            insert_check(tx, &pr.id, &check, &now()).await?;
-            if pr.state == "open" && !maybe_auto_merge(tx, &pr).await? {
-                request_review(tx, &pr).await?;
-                // An approval that waited for CI on this commit is decided now.
-                recheck_approval(tx, &pr).await?;
-            }
-            let pr = find_pr(tx, &pr.workspace_id, number)
-                .await?
-                .ok_or(ApiError::NotFound("Pull request not found"))?;
-            let out = view(tx, &pr).await?;
-            Ok((StatusCode::CREATED, Json(out)))
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let pr = team_pr(tx, &caller, &body, number).await?;
+                let check = CheckRun {
+                    name,
+                    head_sha: sha,
+                    status,
+                    conclusion,
+                    details_url,
+                };
+                insert_check(tx, &pr.id, &check, &now()).await?;
+                if pr.state == "open" && !maybe_auto_merge(tx, &pr).await? {
+                    request_review(tx, &pr).await?;
+                    // An approval that waited for CI on this commit is decided now.
+                    recheck_approval(tx, &pr).await?;
+                }
+                let pr = find_pr(tx, &pr.workspace_id, number)
+                    .await?
+                    .ok_or(ApiError::NotFound("Pull request not found"))?;
+                let out = view(tx, &pr).await?;
+                Ok((StatusCode::CREATED, Json(out)))
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// `POST /api/prs/{number}/merge` `{workspaceId}`: a person (admin key) merges once CI
@@ -198,51 +198,51 @@ pub async fn merge_endpoint(
     if !agent {
         caller.require_admin()?;
     }
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let pr = team_pr(tx, &caller, &body, number).await?;
-            if pr.state != "open" {
-                return Err(ApiError::Conflict(format!(
-                    "Pull request is already {}",
-                    pr.state
-                )));
-            }
-            let (policy, evaluation) = evaluate(tx, &pr).await?;
-            let tier = policy.policy.tier.as_str();
-            if agent && tier != "auto-threshold" {
-                let who = if tier == "human" {
-                    "a person"
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let pr = team_pr(tx, &caller, &body, number).await?;
+                if pr.state != "open" {
+                    return Err(ApiError::Conflict(format!(
+                        "Pull request is already {}",
+                        pr.state
+                    )));
+                }
+                let (policy, evaluation) = evaluate(tx, &pr).await?;
+                let tier = policy.policy.tier.as_str();
+                if agent && tier != "auto-threshold" {
+                    let who = if tier == "human" {
+                        "a person"
+                    } else {
+                        "the reviewer's verdict"
+                    };
+                    return Err(ApiError::Forbidden(format!(
+                        "merge is gated by the merge policy tier: {tier} PRs are merged by {who}"
+                    )));
+                }
+                let allowed = if agent {
+                    evaluation.auto_merge
                 } else {
-                    "the reviewer's verdict"
+                    evaluation.mergeable_by_person
                 };
-                return Err(ApiError::Forbidden(format!(
-                    "merge is gated by the merge policy tier: {tier} PRs are merged by {who}"
-                )));
-            }
-            let allowed = if agent {
-                evaluation.auto_merge
-            } else {
-                evaluation.mergeable_by_person
-            };
-            if !allowed {
-                return Err(ApiError::Detailed(
-                    StatusCode::CONFLICT,
-                    json!({"error": format!("Merge refused: {}", evaluation.reasons.join("; ")),
+                if !allowed {
+                    return Err(ApiError::Detailed(
+                        StatusCode::CONFLICT,
+                        json!({"error": format!("Merge refused: {}", evaluation.reasons.join("; ")),
                            "reasons": evaluation.reasons}),
-                ));
-            }
-            let by = if agent { "agent" } else { "account" };
-            merge(tx, &pr, &format!("{by}:{}", caller.account_id)).await?;
-            let pr = find_pr(tx, &pr.workspace_id, number)
-                .await?
-                .ok_or(ApiError::NotFound("Pull request not found"))?;
-            let mut out = serde_json::to_value(view(tx, &pr).await?)?;
-            out["ok"] = json!(true);
-            out["merged"] = json!(true);
-            Ok(Json(out))
+                    ));
+                }
+                let by = if agent { "agent" } else { "account" };
+                merge(tx, &pr, &format!("{by}:{}", caller.account_id)).await?;
+                let pr = find_pr(tx, &pr.workspace_id, number)
+                    .await?
+                    .ok_or(ApiError::NotFound("Pull request not found"))?;
+                let mut out = serde_json::to_value(view(tx, &pr).await?)?;
+                out["ok"] = json!(true);
+                out["merged"] = json!(true);
+                Ok(Json(out))
+            })
         })
-    })
-    .await
+        .await
 }

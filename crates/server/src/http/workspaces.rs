@@ -80,30 +80,30 @@ pub async fn create(
         Some(r) if !r.trim().is_empty() => Some(normalize_repo("repo", &r)?),
         _ => None,
     };
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            if name_taken(tx, &caller.team_id, &name, "").await? {
-                return Err(ApiError::Conflict(format!(
-                    "name: a workspace called \"{name}\" already exists"
-                )));
-            }
-            let workspace = NewWorkspace {
-                repo,
-                ..NewWorkspace::new(&caller.team_id, name)
-            };
-            workspaces::insert(tx, &workspace).await?;
-            let row = team_workspace(tx, &caller.team_id, &workspace.id).await?;
-            Ok((
-                StatusCode::CREATED,
-                Json(WorkspaceEnvelope {
-                    workspace: row.to_workspace(),
-                }),
-            ))
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                if name_taken(tx, &caller.team_id, &name, "").await? {
+                    return Err(ApiError::Conflict(format!(
+                        "name: a workspace called \"{name}\" already exists"
+                    )));
+                }
+                let workspace = NewWorkspace {
+                    repo,
+                    ..NewWorkspace::new(&caller.team_id, name)
+                };
+                workspaces::insert(tx, &workspace).await?;
+                let row = team_workspace(tx, &caller.team_id, &workspace.id).await?;
+                Ok((
+                    StatusCode::CREATED,
+                    Json(WorkspaceEnvelope {
+                        workspace: row.to_workspace(),
+                    }),
+                ))
+            })
         })
-    })
-    .await
+        .await
 }
 
 pub async fn update(
@@ -114,34 +114,34 @@ pub async fn update(
 ) -> ApiResult<Json<Success>> {
     caller.require_admin()?;
     let (mut patch, git_config) = read_patch(&body)?;
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let row = team_workspace(tx, &caller.team_id, &id).await?;
-            if let Some(n) = &patch.name {
-                if name_taken(tx, &caller.team_id, n, &id).await? {
-                    return Err(ApiError::Conflict(format!(
-                        "name: a workspace called \"{n}\" already exists"
-                    )));
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let row = team_workspace(tx, &caller.team_id, &id).await?;
+                if let Some(n) = &patch.name {
+                    if name_taken(tx, &caller.team_id, n, &id).await? {
+                        return Err(ApiError::Conflict(format!(
+                            "name: a workspace called \"{n}\" already exists"
+                        )));
+                    }
                 }
-            }
-            // gitConfig is merged key by key over what is stored.
-            patch.git_config = git_config.map(|given| {
-                let mut current: serde_json::Map<String, Value> =
-                    serde_json::from_str(&row.git_config).unwrap_or_default();
-                current.extend(given);
-                Value::Object(current).to_string()
-            });
-            workspaces::update(tx, &id, &patch).await?;
-            if patch.git_config.is_some() {
-                // Open PRs that the new default puts under agent-review get their reviewer.
-                start_reviews(tx, None, Some(&id)).await?;
-            }
-            Ok(Json(Success { success: true }))
+                // gitConfig is merged key by key over what is stored.
+                patch.git_config = git_config.map(|given| {
+                    let mut current: serde_json::Map<String, Value> =
+                        serde_json::from_str(&row.git_config).unwrap_or_default();
+                    current.extend(given);
+                    Value::Object(current).to_string()
+                });
+                workspaces::update(tx, &id, &patch).await?;
+                if patch.git_config.is_some() {
+                    // Open PRs that the new default puts under agent-review get their reviewer.
+                    start_reviews(tx, None, Some(&id)).await?;
+                }
+                Ok(Json(Success { success: true }))
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// The change a PATCH body asks for, read field by field in the order refusals name them,

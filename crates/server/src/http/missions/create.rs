@@ -30,29 +30,30 @@ pub async fn create(
     let plan_now = heartbeat
         && mission.status == MissionStatus::Active
         && mission.orchestration_mode == OrchestrationMode::Auto;
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            if let Some(ws) = &mission.workspace_id {
-                team_workspace(tx, &caller.team_id, ws).await?;
-            }
-            let organizer_task =
-                missions::create(tx, &mission, schedule.as_ref(), plan_now, &state.checkins)
-                    .await?
-                    .map(|id| IdRef { id });
-            let row = find_mission(tx, &caller.team_id, &mission.id).await?;
-            Ok((
-                StatusCode::CREATED,
-                Json(MissionCreated {
-                    mission: row.to_mission(),
-                    organizer_task,
-                    heartbeat_info: None,
-                }),
-            ))
+    let checkin_config = state.checkins;
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                if let Some(ws) = &mission.workspace_id {
+                    team_workspace(tx, &caller.team_id, ws).await?;
+                }
+                let organizer_task =
+                    missions::create(tx, &mission, schedule.as_ref(), plan_now, &checkin_config)
+                        .await?
+                        .map(|id| IdRef { id });
+                let row = find_mission(tx, &caller.team_id, &mission.id).await?;
+                Ok((
+                    StatusCode::CREATED,
+                    Json(MissionCreated {
+                        mission: row.to_mission(),
+                        organizer_task,
+                        heartbeat_info: None,
+                    }),
+                ))
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// The mission a POST body describes, and its check-in settings, read field by field in

@@ -14,14 +14,14 @@ pub async fn delete(
     Path(id): Path<String>,
 ) -> ApiResult<Json<Success>> {
     caller.require_admin()?;
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let row = find_mission(tx, &caller.team_id, &id).await?;
-            missions::delete(tx, &id, row.schedule_id.as_deref()).await?;
-            Ok(Json(Success { success: true }))
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let row = find_mission(tx, &caller.team_id, &id).await?;
+                missions::delete(tx, &id, row.schedule_id.as_deref()).await?;
+                Ok(Json(Success { success: true }))
+            })
         })
-    })
-    .await
+        .await
 }

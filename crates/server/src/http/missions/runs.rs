@@ -55,67 +55,71 @@ pub async fn run(
     Path(id): Path<String>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     caller.require_admin()?;
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let mission = find_mission(tx, &caller.team_id, &id).await?;
-            // As Buildd: spend that reached the budget stops the mission instead of planning.
-            if exhausts(&mission.status(), mission.spend(), mission.budget()) {
-                budget::enforce(tx, &id).await?;
-                let reason = stopped_reason(mission.spend(), mission.budget());
-                return Ok((
-                    StatusCode::OK,
-                    Json(json!({"task": null, "skippedBudgetExhausted": true, "reason": reason})),
-                ));
-            }
-            if mission.status() == MissionStatus::BudgetExhausted {
-                return Err(ApiError::bad(format!(
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let mission = find_mission(tx, &caller.team_id, &id).await?;
+                // As Buildd: spend that reached the budget stops the mission instead of planning.
+                if exhausts(&mission.status(), mission.spend(), mission.budget()) {
+                    budget::enforce(tx, &id).await?;
+                    let reason = stopped_reason(mission.spend(), mission.budget());
+                    return Ok((
+                        StatusCode::OK,
+                        Json(
+                            json!({"task": null, "skippedBudgetExhausted": true, "reason": reason}),
+                        ),
+                    ));
+                }
+                if mission.status() == MissionStatus::BudgetExhausted {
+                    return Err(ApiError::bad(format!(
                     "Cannot run mission with status: budget_exhausted. Only active missions can be \
                      run, and {}.",
                     stopped_reason(mission.spend(), mission.budget())
                 )));
-            }
-            if mission.status() != MissionStatus::Active {
-                return Err(ApiError::bad(format!(
-                    "Cannot run mission with status: {}. Only active missions can be run.",
-                    mission.status
-                )));
-            }
-            if dependency_blocked(&mission) {
-                let blocker = match &mission.depends_on_mission_id {
-                    Some(b) => mission_by_id(tx, b).await?,
-                    None => None,
-                };
-                let reason =
-                    blocker.map(|b| format!("Waiting for mission \"{}\" to land", b.title));
-                return Ok((
-                    StatusCode::OK,
-                    Json(json!({"task": null, "skippedBlocked": true, "blockedReason": reason})),
-                ));
-            }
-            let outcome = open_run(
-                tx,
-                &mission,
-                Trigger {
-                    source: "manual",
-                    task_id: None,
-                },
-            )
-            .await?
-            .ok_or_else(|| {
-                ApiError::bad(
-                    "workspaceId: the mission has no workspace for its organizer to plan in",
-                )
-            })?;
-            let task = serde_json::to_value(outcome.task().to_task())?;
-            Ok(match outcome {
-                RunOutcome::Started(_) => (StatusCode::CREATED, Json(json!({"task": task}))),
-                RunOutcome::Deduped(_) => {
-                    (StatusCode::OK, Json(json!({"task": task, "deduped": true})))
                 }
+                if mission.status() != MissionStatus::Active {
+                    return Err(ApiError::bad(format!(
+                        "Cannot run mission with status: {}. Only active missions can be run.",
+                        mission.status
+                    )));
+                }
+                if dependency_blocked(&mission) {
+                    let blocker = match &mission.depends_on_mission_id {
+                        Some(b) => mission_by_id(tx, b).await?,
+                        None => None,
+                    };
+                    let reason =
+                        blocker.map(|b| format!("Waiting for mission \"{}\" to land", b.title));
+                    return Ok((
+                        StatusCode::OK,
+                        Json(
+                            json!({"task": null, "skippedBlocked": true, "blockedReason": reason}),
+                        ),
+                    ));
+                }
+                let outcome = open_run(
+                    tx,
+                    &mission,
+                    Trigger {
+                        source: "manual",
+                        task_id: None,
+                    },
+                )
+                .await?
+                .ok_or_else(|| {
+                    ApiError::bad(
+                        "workspaceId: the mission has no workspace for its organizer to plan in",
+                    )
+                })?;
+                let task = serde_json::to_value(outcome.task().to_task())?;
+                Ok(match outcome {
+                    RunOutcome::Started(_) => (StatusCode::CREATED, Json(json!({"task": task}))),
+                    RunOutcome::Deduped(_) => {
+                        (StatusCode::OK, Json(json!({"task": task, "deduped": true})))
+                    }
+                })
             })
         })
-    })
-    .await
+        .await
 }

@@ -22,20 +22,21 @@ pub async fn update(
 ) -> ApiResult<Json<Mission>> {
     caller.require_admin()?;
     let (change, checkins) = read_change(&body)?;
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let row = find_mission(tx, &caller.team_id, &id).await?;
-            if let Some(to) = &change.fields.status {
-                check_mission_transition(&row.status(), to).map_err(ApiError::BadRequest)?;
-            }
-            missions::update(tx, &row, &change, &checkins, &state.checkins).await?;
-            let row = find_mission(tx, &caller.team_id, &id).await?;
-            Ok(Json(row.to_mission()))
+    let checkin_config = state.checkins;
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let row = find_mission(tx, &caller.team_id, &id).await?;
+                if let Some(to) = &change.fields.status {
+                    check_mission_transition(&row.status(), to).map_err(ApiError::BadRequest)?;
+                }
+                missions::update(tx, &row, &change, &checkins, &checkin_config).await?;
+                let row = find_mission(tx, &caller.team_id, &id).await?;
+                Ok(Json(row.to_mission()))
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// The change a PATCH body asks for, and its check-in settings, read field by field in

@@ -36,19 +36,19 @@ pub async fn create(
     body: JsonObject,
 ) -> ApiResult<Json<Value>> {
     let request = Request::read(&body)?;
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let task = request.into_task(tx, &caller).await?;
-            file(tx, &task).await?;
-            let row = find_task(tx, &caller.team_id, &task.id).await?;
-            let mut out = serde_json::to_value(row.to_task())?;
-            out["subjectIntakeOutcome"] = json!({"action": "created", "taskId": task.id});
-            Ok(Json(out))
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let task = request.into_task(tx, &caller).await?;
+                file(tx, &task).await?;
+                let row = find_task(tx, &caller.team_id, &task.id).await?;
+                let mut out = serde_json::to_value(row.to_task())?;
+                out["subjectIntakeOutcome"] = json!({"action": "created", "taskId": task.id});
+                Ok(Json(out))
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// A POST body as read, before its workspace, mission and parent are looked up.

@@ -24,9 +24,7 @@ pub async fn delete(
         return Err(ApiError::admin_required());
     }
     let force = paging::force(&query)?;
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
+    state.db.transact(caller.lane(), move |tx| {
         Box::pin(async move {
             let row = find_task(tx, &caller.team_id, &id).await?;
             if caller.level != AccountLevel::Admin

@@ -21,20 +21,21 @@ pub async fn create_note(
     body: JsonObject,
 ) -> ApiResult<(StatusCode, Json<MissionNote>)> {
     let input = read_note(&body, &caller, &AGENT_NOTE_TYPES)?;
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let task = find_task(tx, &caller.team_id, &id).await?;
-            if task.mission_id.is_some() {
-                return Err(ApiError::Conflict(
-                    "Task is linked to a mission; post the note to its mission feed".into(),
-                ));
-            }
-            input.check_worker(tx, &caller).await?;
-            let note = insert_note(tx, &caller.team_id, None, input.as_new(Some(id), None)).await?;
-            Ok((StatusCode::CREATED, Json(note)))
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let task = find_task(tx, &caller.team_id, &id).await?;
+                if task.mission_id.is_some() {
+                    return Err(ApiError::Conflict(
+                        "Task is linked to a mission; post the note to its mission feed".into(),
+                    ));
+                }
+                input.check_worker(tx, &caller).await?;
+                let note =
+                    insert_note(tx, &caller.team_id, None, input.as_new(Some(id), None)).await?;
+                Ok((StatusCode::CREATED, Json(note)))
+            })
         })
-    })
-    .await
+        .await
 }

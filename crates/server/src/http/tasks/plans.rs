@@ -67,60 +67,60 @@ pub async fn approve_plan(
     Path(id): Path<String>,
 ) -> ApiResult<Json<ApprovedPlan>> {
     caller.require_admin()?;
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let (plan_task, output) = plan_under_review(tx, &caller, &id).await?;
-            let plan =
-                validate_planning_output(&output).map_err(|e| ApiError::bad(e.join("; ")))?;
-            let resolved = resolve_plan(&plan.plan).map_err(ApiError::BadRequest)?;
-            let default_requirement = match &plan_task.mission_id {
-                Some(m) => existing_mission(tx, m).await?.default_output_requirement,
-                None => None,
-            };
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let (plan_task, output) = plan_under_review(tx, &caller, &id).await?;
+                let plan =
+                    validate_planning_output(&output).map_err(|e| ApiError::bad(e.join("; ")))?;
+                let resolved = resolve_plan(&plan.plan).map_err(ApiError::BadRequest)?;
+                let default_requirement = match &plan_task.mission_id {
+                    Some(m) => existing_mission(tx, m).await?.default_output_requirement,
+                    None => None,
+                };
 
-            // Every step's id is known before any is written: refs become ids and branch names as
-            // each child is inserted, complete, in one statement.
-            let at = now();
-            let ids: Vec<String> = plan.plan.iter().map(|_| new_id()).collect();
-            for (i, (step, child)) in plan.plan.iter().zip(&ids).enumerate() {
-                let requirement = step
-                    .output_requirement
-                    .clone()
-                    .or_else(|| default_requirement.clone())
-                    .unwrap_or_else(|| "auto".into());
-                let depends_on: Vec<String> = resolved.depends_on[i]
-                    .iter()
-                    .map(|&d| ids[d].clone())
-                    .collect();
-                let context = match resolved.base_branch[i] {
-                    Some(b) => json!({"baseBranch": branch_name(&ids[b], &plan.plan[b].title)}),
-                    None => json!({}),
-                };
-                let task = NewTask {
-                    id: child.clone(),
-                    mission_id: plan_task.mission_id.clone(),
-                    parent_task_id: Some(id.clone()),
-                    description: Some(step.description.clone()),
-                    creation_source: Some("api".into()),
-                    priority: step.priority.unwrap_or(0),
-                    role_slug: step.role_slug.clone(),
-                    output_requirement: requirement,
-                    required_capabilities: step.required_capabilities.clone(),
-                    depends_on,
-                    context,
-                    created_by_account_id: Some(caller.account_id.clone()),
-                    created_at: at.clone(),
-                    updated_at: at.clone(),
-                    ..NewTask::new(&caller.team_id, &plan_task.workspace_id, step.title.clone())
-                };
-                tasks::insert(tx, &task).await?;
-            }
-            Ok(Json(ApprovedPlan { tasks: ids }))
+                // Every step's id is known before any is written: refs become ids and branch names as
+                // each child is inserted, complete, in one statement.
+                let at = now();
+                let ids: Vec<String> = plan.plan.iter().map(|_| new_id()).collect();
+                for (i, (step, child)) in plan.plan.iter().zip(&ids).enumerate() {
+                    let requirement = step
+                        .output_requirement
+                        .clone()
+                        .or_else(|| default_requirement.clone())
+                        .unwrap_or_else(|| "auto".into());
+                    let depends_on: Vec<String> = resolved.depends_on[i]
+                        .iter()
+                        .map(|&d| ids[d].clone())
+                        .collect();
+                    let context = match resolved.base_branch[i] {
+                        Some(b) => json!({"baseBranch": branch_name(&ids[b], &plan.plan[b].title)}),
+                        None => json!({}),
+                    };
+                    let task = NewTask {
+                        id: child.clone(),
+                        mission_id: plan_task.mission_id.clone(),
+                        parent_task_id: Some(id.clone()),
+                        description: Some(step.description.clone()),
+                        creation_source: Some("api".into()),
+                        priority: step.priority.unwrap_or(0),
+                        role_slug: step.role_slug.clone(),
+                        output_requirement: requirement,
+                        required_capabilities: step.required_capabilities.clone(),
+                        depends_on,
+                        context,
+                        created_by_account_id: Some(caller.account_id.clone()),
+                        created_at: at.clone(),
+                        updated_at: at.clone(),
+                        ..NewTask::new(&caller.team_id, &plan_task.workspace_id, step.title.clone())
+                    };
+                    tasks::insert(tx, &task).await?;
+                }
+                Ok(Json(ApprovedPlan { tasks: ids }))
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// The comments a rejection pins to steps of the plan `output` (`stepComments`), each
@@ -159,57 +159,57 @@ pub async fn reject_plan(
         Err(_) => None,
     }
     .ok_or_else(|| ApiError::bad("Feedback is required"))?;
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let (old, output) = plan_under_review(tx, &caller, &id).await?;
-            let step_comments = step_comments(&body, &output)?;
-            let mut context: serde_json::Map<String, Value> =
-                serde_json::from_str(&old.context).unwrap_or_default();
-            context.remove("planRejection");
-            context.remove("planStepComments");
-            context.insert("planFeedback".into(), Value::String(feedback.clone()));
-            if !step_comments.is_empty() {
-                context.insert(
-                    "planStepComments".into(),
-                    serde_json::to_value(&step_comments)?,
-                );
-            }
-            context.insert("previousPlanTaskId".into(), Value::String(id.clone()));
-            let revision = NewTask {
-                mission_id: old.mission_id.clone(),
-                parent_task_id: old.parent_task_id.clone(),
-                description: old.description.clone(),
-                context: Value::Object(context),
-                mode: TaskMode::Planning,
-                task_class: TaskClass::Bookkeeping,
-                creation_source: Some("api".into()),
-                priority: old.priority,
-                role_slug: old.role_slug.clone(),
-                created_by_account_id: Some(caller.account_id.clone()),
-                ..NewTask::new(
-                    &caller.team_id,
-                    &old.workspace_id,
-                    format!("{} (revised)", old.title),
-                )
-            };
-            if !insert_unless_taken(tx, &revision).await? {
-                return Err(ApiError::Conflict(
-                    "The mission already has a planning task in flight".into(),
-                ));
-            }
-            let (revision, at) = (revision.id, revision.created_at);
-            // The rejected plan keeps its context and records the rejection and its revision.
-            let rejection = serde_json::to_value(PlanRejection {
-                feedback: feedback.clone(),
-                rejected_at: Some(at.clone()),
-                revision_task_id: Some(revision.clone()),
-                step_comments,
-            })?;
-            record_plan_rejection(tx, &id, &rejection, &at).await?;
-            Ok(Json(RejectedPlan { task_id: revision }))
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let (old, output) = plan_under_review(tx, &caller, &id).await?;
+                let step_comments = step_comments(&body, &output)?;
+                let mut context: serde_json::Map<String, Value> =
+                    serde_json::from_str(&old.context).unwrap_or_default();
+                context.remove("planRejection");
+                context.remove("planStepComments");
+                context.insert("planFeedback".into(), Value::String(feedback.clone()));
+                if !step_comments.is_empty() {
+                    context.insert(
+                        "planStepComments".into(),
+                        serde_json::to_value(&step_comments)?,
+                    );
+                }
+                context.insert("previousPlanTaskId".into(), Value::String(id.clone()));
+                let revision = NewTask {
+                    mission_id: old.mission_id.clone(),
+                    parent_task_id: old.parent_task_id.clone(),
+                    description: old.description.clone(),
+                    context: Value::Object(context),
+                    mode: TaskMode::Planning,
+                    task_class: TaskClass::Bookkeeping,
+                    creation_source: Some("api".into()),
+                    priority: old.priority,
+                    role_slug: old.role_slug.clone(),
+                    created_by_account_id: Some(caller.account_id.clone()),
+                    ..NewTask::new(
+                        &caller.team_id,
+                        &old.workspace_id,
+                        format!("{} (revised)", old.title),
+                    )
+                };
+                if !insert_unless_taken(tx, &revision).await? {
+                    return Err(ApiError::Conflict(
+                        "The mission already has a planning task in flight".into(),
+                    ));
+                }
+                let (revision, at) = (revision.id, revision.created_at);
+                // The rejected plan keeps its context and records the rejection and its revision.
+                let rejection = serde_json::to_value(PlanRejection {
+                    feedback: feedback.clone(),
+                    rejected_at: Some(at.clone()),
+                    revision_task_id: Some(revision.clone()),
+                    step_comments,
+                })?;
+                record_plan_rejection(tx, &id, &rejection, &at).await?;
+                Ok(Json(RejectedPlan { task_id: revision }))
+            })
         })
-    })
-    .await
+        .await
 }

@@ -27,46 +27,47 @@ pub async fn reassign(
         ));
     }
     let force = paging::force(&query)?;
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let task = find_task(tx, &caller.team_id, &id).await?;
-            let asker = Asker {
-                admin: caller.level == AccountLevel::Admin,
-                account_id: &caller.account_id,
-            };
-            let outcome = reassign::reassign(tx, &task, force, asker, chrono::Utc::now()).await?;
-            let status = task.status;
-            match outcome {
-                Reassign::Queued { was_assigned } => Ok(Json(json!({
-                    "reassigned": true,
-                    "taskId": id,
-                    "wasAssigned": was_assigned,
-                }))),
-                Reassign::Declined {
-                    reason,
-                    is_stale,
-                    can_take_over,
-                } => Ok(Json(json!({
-                    "reassigned": false,
-                    "reason": reason,
-                    "status": status,
-                    "isStale": is_stale,
-                    "canTakeover": can_take_over,
-                }))),
-                Reassign::Forbidden { reason, is_stale } => Err(ApiError::Detailed(
-                    StatusCode::FORBIDDEN,
-                    json!({
-                        "error": reason,
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let task = find_task(tx, &caller.team_id, &id).await?;
+                let asker = Asker {
+                    admin: caller.level == AccountLevel::Admin,
+                    account_id: &caller.account_id,
+                };
+                let outcome =
+                    reassign::reassign(tx, &task, force, asker, chrono::Utc::now()).await?;
+                let status = task.status;
+                match outcome {
+                    Reassign::Queued { was_assigned } => Ok(Json(json!({
+                        "reassigned": true,
+                        "taskId": id,
+                        "wasAssigned": was_assigned,
+                    }))),
+                    Reassign::Declined {
+                        reason,
+                        is_stale,
+                        can_take_over,
+                    } => Ok(Json(json!({
                         "reassigned": false,
                         "reason": reason,
                         "status": status,
                         "isStale": is_stale,
-                    }),
-                )),
-            }
+                        "canTakeover": can_take_over,
+                    }))),
+                    Reassign::Forbidden { reason, is_stale } => Err(ApiError::Detailed(
+                        StatusCode::FORBIDDEN,
+                        json!({
+                            "error": reason,
+                            "reassigned": false,
+                            "reason": reason,
+                            "status": status,
+                            "isStale": is_stale,
+                        }),
+                    )),
+                }
+            })
         })
-    })
-    .await
+        .await
 }

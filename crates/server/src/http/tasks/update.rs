@@ -18,16 +18,16 @@ pub async fn update(
 ) -> ApiResult<Json<Task>> {
     caller.require_admin()?;
     let patch = read_patch(&body)?;
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let row = find_task(tx, &caller.team_id, &id).await?;
-            let updated = edit(tx, &row, &patch).await?;
-            Ok(Json(updated.to_task()))
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let row = find_task(tx, &caller.team_id, &id).await?;
+                let updated = edit(tx, &row, &patch).await?;
+                Ok(Json(updated.to_task()))
+            })
         })
-    })
-    .await
+        .await
 }
 
 /// Statuses a person may set: back to the queue, or an end.

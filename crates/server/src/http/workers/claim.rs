@@ -81,10 +81,9 @@ pub async fn claim(
         }
     }
 
-    let lane = caller.lane();
     state
         .db
-        .transact(lane, move |tx| {
+        .transact(caller.lane(), move |tx| {
             Box::pin(async move {
                 let filter = QueueFilter {
                     team_id: &caller.team_id,

@@ -32,21 +32,22 @@ pub async fn instruct(
         Field::Set(p) if p == "urgent" || p == "normal" => {}
         Field::Set(_) => return Err(ApiError::bad("priority must be \"urgent\" or \"normal\"")),
     }
-    let lane = caller.lane();
-    let db = state.db.clone();
-    db.transact(lane, move |tx| {
-        Box::pin(async move {
-            let worker = find_worker(tx, &caller.team_id, &id).await?;
-            if worker.is_finished() {
-                return Err(ApiError::bad("Cannot instruct completed or failed workers"));
-            }
-            append_instruction(tx, &worker, message, &now()).await?;
-            Ok(Json(Instructed {
-                ok: true,
-                message: "Instructions queued; the agent receives them with its next update".into(),
-                worker_id: id,
-            }))
+    state
+        .db
+        .transact(caller.lane(), move |tx| {
+            Box::pin(async move {
+                let worker = find_worker(tx, &caller.team_id, &id).await?;
+                if worker.is_finished() {
+                    return Err(ApiError::bad("Cannot instruct completed or failed workers"));
+                }
+                append_instruction(tx, &worker, message, &now()).await?;
+                Ok(Json(Instructed {
+                    ok: true,
+                    message: "Instructions queued; the agent receives them with its next update"
+                        .into(),
+                    worker_id: id,
+                }))
+            })
         })
-    })
-    .await
+        .await
 }

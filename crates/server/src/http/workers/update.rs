@@ -27,10 +27,9 @@ pub async fn update(
     body: JsonObject,
 ) -> ApiResult<Json<Value>> {
     let fields = Fields::read(&body)?;
-    let lane = caller.lane();
     let (row, instructions) = state
         .db
-        .transact(lane, move |tx| {
+        .transact(caller.lane(), move |tx| {
             Box::pin(async move {
                 let worker = find_worker(tx, &caller.team_id, &id).await?;
                 let pr = pr_report(&body, worker.pr_number)?;
