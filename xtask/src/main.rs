@@ -26,11 +26,12 @@ usage: cargo xtask <command>
   test                                format, import and lint checks, then every test, browser
                                       tests included
   bench                               dashboard size, API latency and render time
-  bench agents [--agents 50,200,...] [--seconds N]
+  bench agents [--agents 50,200,...] [--seconds N] [--lockstep]
                                       claims against a deep queue, then simulated runners
                                       (claim, a report a second, complete) and dashboard tabs
                                       against the release server, stepped up: rates,
-                                      latencies, 503s and the knee
+                                      latencies, 503s and the knee (--lockstep: the agents
+                                      start together rather than spread over a cycle)
   lint-imports                        circles among the files of crates/core and crates/server
                                       (files that reach each other through their `use` paths)
 ";

@@ -121,3 +121,34 @@ async fn a_task_put_back_in_the_queue_leaves_its_old_runner_out() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert!(expires_at(&app.task_json(&task).await) > soon + Duration::minutes(30));
 }
+
+/// Reports a few seconds apart leave the lease (and the task) alone while it still runs the
+/// whole TTL from now; the first report after that moves it past a TTL from then.
+#[tokio::test]
+async fn a_lease_that_runs_the_whole_ttl_is_not_rewritten_by_each_report() {
+    let app = TestApp::new().await;
+    let m = app.mission("Steady").await;
+    let task = app.task(Some(&m), "Steady work").await;
+    let worker = app.claim_task(&task).await;
+    let claimed = app.task_json(&task).await;
+
+    let (status, body) = app.report(&worker, json!({"status": "running"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let after = app.task_json(&task).await;
+    assert_eq!(after["expiresAt"], claimed["expiresAt"]);
+    assert_eq!(after["updatedAt"], claimed["updatedAt"]);
+
+    // The claim has run for a while: the next report renews it.
+    let (status, body) = app.report(&worker, json!({"status": "running"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let soon = expire_soon(&app, &[&task]).await;
+    let reported = Utc::now();
+    let (status, body) = app.report(&worker, json!({"status": "running"})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let renewed = expires_at(&app.task_json(&task).await);
+    assert!(renewed > soon);
+    assert!(
+        renewed >= reported + Duration::minutes(CLAIM_TTL_MINUTES),
+        "{renewed} runs a whole TTL past the report at {reported}"
+    );
+}

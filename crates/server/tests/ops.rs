@@ -190,6 +190,7 @@ async fn metrics_are_for_admin_keys_or_a_listener_of_their_own() {
     for series in [
         "buildd_http_request_duration_seconds_bucket{route=\"/api/missions/{id}\",method=\"GET\",le=\"+Inf\"}",
         "buildd_db_write_wait_seconds_count",
+        "buildd_db_commit_seconds_count",
     ] {
         assert!(figure(&after, series) >= 1.0, "{series}: {after}");
     }

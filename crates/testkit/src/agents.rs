@@ -2,6 +2,10 @@
 //! agent claims a task, reports on it every second, completes it after a few reports and
 //! claims again, one request a second, over a shared keep-alive client; beside them,
 //! dashboard tabs poll the busiest mission page as a browser does (`If-None-Match`, gzip).
+//! The agents start spread over one cycle, so their claims and completions are spread as a
+//! fleet's are, whose tasks began at different times; `lockstep` starts them all in the
+//! same second instead (every runner coming back at once, as after a restart), so each
+//! cycle brings one second of nothing but completions and one of nothing but claims.
 //! The load steps up by the number of agents and each step prints its rates, latencies,
 //! `503`s and errors.
 
@@ -22,6 +26,8 @@ use tokio::time::MissedTickBehavior;
 
 /// Progress reports between a claim and the completion.
 const REPORTS_PER_TASK: u32 = 5;
+/// Seconds of an agent's cycle: the claim, the reports and the completion.
+const CYCLE_SECONDS: u64 = REPORTS_PER_TASK as u64 + 2;
 /// Tasks per mission seeded for a step: the polled page is one of them.
 const TASKS_PER_MISSION: usize = 500;
 /// Requests in flight while seeding tasks.
@@ -37,6 +43,8 @@ pub struct Plan {
     pub warmup: Duration,
     /// The timed part of each step.
     pub measure: Duration,
+    /// Every agent starts in the same second instead of spread over a cycle.
+    pub lockstep: bool,
 }
 
 impl Default for Plan {
@@ -44,8 +52,10 @@ impl Default for Plan {
         Self {
             agents: vec![50, 200, 500, 1000, 2000, 4000],
             pollers: 20,
-            warmup: Duration::from_secs(5),
+            // Every agent has started, and claimed, before the timing starts.
+            warmup: Duration::from_secs(CYCLE_SECONDS + 2),
             measure: Duration::from_secs(20),
+            lockstep: false,
         }
     }
 }
@@ -351,6 +361,7 @@ pub struct ServerFigures {
     pub holds: f64,
     pub wait_seconds: f64,
     pub waits: f64,
+    pub commit_seconds: f64,
 }
 
 impl ServerFigures {
@@ -373,6 +384,7 @@ impl ServerFigures {
             holds: value("buildd_db_write_hold_seconds_count"),
             wait_seconds: value("buildd_db_write_wait_seconds_sum"),
             waits: value("buildd_db_write_wait_seconds_count"),
+            commit_seconds: value("buildd_db_commit_seconds_sum"),
         }
     }
 
@@ -384,6 +396,7 @@ impl ServerFigures {
             holds: self.holds - before.holds,
             wait_seconds: self.wait_seconds - before.wait_seconds,
             waits: self.waits - before.waits,
+            commit_seconds: self.commit_seconds - before.commit_seconds,
         }
     }
 }
@@ -596,7 +609,7 @@ pub async fn step(
     plan: &Plan,
     index: usize,
 ) -> StepResult {
-    let cycles = (plan.warmup + plan.measure).as_secs() as usize / (REPORTS_PER_TASK as usize + 2);
+    let cycles = ((plan.warmup + plan.measure).as_secs() / CYCLE_SECONDS) as usize;
     let tasks = agents * (cycles + 1);
     let mission = seed(http, &server.admin, index, tasks).await;
     let started = Instant::now();
@@ -606,14 +619,17 @@ pub async fn step(
     };
     let key: Arc<str> = server.worker.as_str().into();
     let admin: Arc<str> = server.admin.as_str().into();
-    let spread = |i: usize, n: usize| Duration::from_micros((i as u64 * 1_000_000) / n as u64);
+    let spread = |i: usize, n: usize, seconds: u64| {
+        Duration::from_micros((i as u64 * seconds * 1_000_000) / n as u64)
+    };
+    let start_within = if plan.lockstep { 1 } else { CYCLE_SECONDS };
     let runners: Vec<_> = (0..agents)
         .map(|i| {
             tokio::spawn(agent(
                 http.clone(),
                 key.clone(),
                 i,
-                spread(i, agents),
+                spread(i, agents, start_within),
                 window,
             ))
         })
@@ -625,7 +641,7 @@ pub async fn step(
                 http.clone(),
                 admin.clone(),
                 path.clone(),
-                spread(i, plan.pollers),
+                spread(i, plan.pollers, 1),
                 window,
             ))
         })
@@ -703,9 +719,10 @@ pub fn print_step(s: &StepResult) {
     let f = &s.server;
     if f.commits > 0.0 {
         println!(
-            "         server: {:.0} commits/s of {:.1} writes each; a write held the writer {:.2} ms and waited for it {:.2} ms on average",
+            "         server: {:.0} commits/s of {:.1} writes each, {:.2} ms per commit; a write held the writer {:.2} ms and waited for it {:.2} ms on average",
             f.commits / over.as_secs_f64(),
             f.committed_writes / f.commits,
+            1000.0 * f.commit_seconds / f.commits,
             1000.0 * f.hold_seconds / f.holds.max(1.0),
             1000.0 * f.wait_seconds / f.waits.max(1.0),
         );
@@ -772,6 +789,14 @@ pub async fn run(binary: &Path, plan: &Plan) -> Vec<StepResult> {
     println!(
         "\nSimulated agents: claim, a report a second, complete after {REPORTS_PER_TASK} reports, claim again; {} dashboard tabs poll the busiest mission page every second",
         plan.pollers
+    );
+    println!(
+        "  {}",
+        if plan.lockstep {
+            "agents start in the same second (lockstep): each cycle has a second of completions and one of claims"
+        } else {
+            "agents start spread over a cycle, as a fleet's tasks are (--lockstep starts them together)"
+        }
     );
     println!(
         "  server {} (release), database on disk with synchronous=FULL; {} s timed after {} s per step; open-file limit {files}",

@@ -278,7 +278,10 @@ impl State {
         };
         let committed = match self.conn() {
             Ok(conn) => {
+                let started = Instant::now();
                 let done = conn.execute(sql).await.map(drop);
+                // Mostly the disk's sync: what every write of the group waits for.
+                metrics::histogram!("buildd_db_commit_seconds").record(started.elapsed());
                 if done.is_err() {
                     let _ = conn.execute("ROLLBACK").await;
                 }

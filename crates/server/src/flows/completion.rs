@@ -9,7 +9,7 @@ use super::organizer::{wake, Trigger};
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::store::mission_tasks::{embedded_runs, has_open_work, mission_tasks};
-use crate::store::missions::{self, mission_by_id};
+use crate::store::missions::{self, mission_by_id, MissionRow};
 use crate::store::notes::{system_note, system_note_exists};
 use crate::store::schedules::{find_schedule, save_context, template_context};
 use crate::time::now;
@@ -29,11 +29,18 @@ pub async fn maybe_complete(tx: &mut Tx, id: &str) -> ApiResult<bool> {
     let Some(mission) = mission_by_id(tx, id).await? else {
         return Ok(false);
     };
+    let open = has_open_work(tx, &mission.team_id, id).await?;
+    complete_if_done(tx, &mission, open).await
+}
+
+/// [`maybe_complete`] for `mission`, whose open work (`open`: a task not finished for good)
+/// the caller has just asked.
+pub async fn complete_if_done(tx: &mut Tx, mission: &MissionRow, open: bool) -> ApiResult<bool> {
+    let id = mission.id.as_str();
     if mission.status != "active" {
         return Ok(false);
     }
     // Most tasks finish while others are open: that is decided without reading them all.
-    let open = has_open_work(tx, &mission.team_id, id).await?;
     let runs = if open {
         embedded_runs(tx, &mission.team_id, id).await?
     } else {

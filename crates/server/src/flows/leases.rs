@@ -1,6 +1,8 @@
 //! A claim is a lease: a runner that keeps reporting keeps its task; one that stops
 //! reporting for [`CLAIM_TTL_MINUTES`] loses it, and the task goes back to the queue for
-//! another runner instead of staying assigned to a runner that is gone.
+//! another runner instead of staying assigned to a runner that is gone. A report renews the
+//! lease at most once every [`RENEW_STEP_MINUTES`] minutes: runners report every few
+//! seconds, and rewriting the task each time would make a report as dear as a status change.
 
 use crate::db::{Db, Tx};
 use crate::error::ApiResult;
@@ -13,20 +15,26 @@ use chrono::{DateTime, Duration, Utc};
 /// How long a claim holds a task without a report from its runner.
 pub const CLAIM_TTL_MINUTES: i64 = 60;
 
+/// A claim or renewal sets the lease this far past [`CLAIM_TTL_MINUTES`], so the reports in
+/// between need not move it at all and it still outlives every report by the whole TTL.
+pub const RENEW_STEP_MINUTES: i64 = 1;
+
 /// When a claim taken or renewed at `now` runs out.
 pub fn lease_until(now: DateTime<Utc>) -> String {
-    iso(now + Duration::minutes(CLAIM_TTL_MINUTES))
+    iso(now + Duration::minutes(CLAIM_TTL_MINUTES + RENEW_STEP_MINUTES))
 }
 
 /// Renews the claim on `task_id` when `worker_id` holds it (its latest worker): its runner
-/// just reported. A worker the task has moved on from renews nothing.
+/// just reported. A worker the task has moved on from renews nothing; a lease that still
+/// runs [`CLAIM_TTL_MINUTES`] from `now` is left as it is.
 pub async fn renew(
     tx: &mut Tx,
     task_id: &str,
     worker_id: &str,
     now: DateTime<Utc>,
 ) -> ApiResult<()> {
-    tasks::renew_lease(tx, task_id, worker_id, &lease_until(now)).await
+    let needed = iso(now + Duration::minutes(CLAIM_TTL_MINUTES));
+    tasks::renew_lease(tx, task_id, worker_id, &needed, &lease_until(now)).await
 }
 
 /// Returns every task whose claim ran out by `now` to the queue, one transaction each: its

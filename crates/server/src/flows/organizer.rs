@@ -5,7 +5,7 @@
 
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
-use crate::store::mission_tasks::{has_open_work, mission_tasks};
+use crate::store::mission_tasks::mission_tasks;
 use crate::store::missions::{mission_by_id, set_working_branch, MissionRow};
 use crate::store::schedules::{effective_checklist, find_schedule, template_context};
 use crate::store::tasks::{insert_unless_taken, planning_in_flight, NewTask, TaskRow};
@@ -130,19 +130,15 @@ pub async fn wake(
     open_run(tx, &mission, trigger).await
 }
 
-/// A task of a mission finished: when it was the mission's last open work, the organizer
-/// plans the next step — unless its last run proposed completion and only merges remain,
-/// which complete the mission by themselves. A finished organizer run does not start
-/// another (its plan waits for review).
-pub async fn after_task_finished(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
+/// A task of a mission finished, and the mission has no other open work unless `open`: when
+/// it was the last, the organizer plans the next step — unless its last run proposed
+/// completion and only merges remain, which complete the mission by themselves. A finished
+/// organizer run does not start another (its plan waits for review).
+pub async fn after_task_finished(tx: &mut Tx, task: &TaskRow, open: bool) -> ApiResult<()> {
     let Some(mission_id) = &task.mission_id else {
         return Ok(());
     };
-    if task.mode == "planning" {
-        return Ok(());
-    }
-    // The task itself is finished by now: any open work is another's.
-    if has_open_work(tx, &task.team_id, mission_id).await? {
+    if task.mode == "planning" || open {
         return Ok(());
     }
     let tasks = mission_tasks(tx, &task.team_id, mission_id).await?;

@@ -2,11 +2,12 @@
 //! and when the last child of an approved plan finishes, one aggregation task gathers the
 //! results.
 
-use super::completion::maybe_complete;
+use super::completion::complete_if_done;
 use super::organizer::after_task_finished;
 use super::prs::review::review_run_ended;
 use crate::db::Tx;
 use crate::error::ApiResult;
+use crate::store::mission_tasks::has_open_work;
 use crate::store::missions::mission_by_id;
 use crate::store::tasks::{
     self, blocked_by_failure_of, existing_task, failed_dependency, find_task, insert_unless_taken,
@@ -27,36 +28,33 @@ const STALE_AGGREGATOR_HOURS: i64 = 1;
 /// Runs the consequences of task `task_id` reaching a terminal status, in the caller's
 /// transaction.
 pub async fn task_finished(tx: &mut Tx, team_id: &str, task_id: &str) -> ApiResult<()> {
-    let mut finished = vec![task_id.to_string()];
-    if existing_task(tx, task_id).await?.status() == TaskStatus::Failed {
-        cascade_failure(tx, team_id, task_id, &mut finished).await?;
-    }
-    let parents: BTreeSet<String> = {
-        let mut parents = BTreeSet::new();
-        for id in &finished {
-            parents.extend(existing_task(tx, id).await?.parent_task_id);
+    // Nothing below changes the finished task itself.
+    let task = find_task(tx, team_id, task_id).await?;
+    let mut parents: BTreeSet<String> = task.parent_task_id.iter().cloned().collect();
+    if task.status() == TaskStatus::Failed {
+        for id in cascade_failure(tx, team_id, task_id).await? {
+            parents.extend(existing_task(tx, &id).await?.parent_task_id);
         }
-        parents
-    };
+    }
     for parent in parents {
         maybe_aggregate(tx, &parent).await?;
     }
-    let task = find_task(tx, team_id, task_id).await?;
     review_run_ended(tx, &task).await?;
-    if let Some(mission) = &task.mission_id {
-        maybe_complete(tx, mission).await?;
+    if let Some(id) = &task.mission_id {
+        // The task itself is finished by now: any open work is another's.
+        let open = has_open_work(tx, team_id, id).await?;
+        if let Some(mission) = mission_by_id(tx, id).await? {
+            complete_if_done(tx, &mission, open).await?;
+        }
+        after_task_finished(tx, &task, open).await?;
     }
-    after_task_finished(tx, &task).await?;
     Ok(())
 }
 
-/// Fails every unfinished task that depends on `failed_id`, through the whole chain.
-async fn cascade_failure(
-    tx: &mut Tx,
-    team_id: &str,
-    failed_id: &str,
-    finished: &mut Vec<String>,
-) -> ApiResult<()> {
+/// Fails every unfinished task that depends on `failed_id`, through the whole chain; returns
+/// those it failed.
+async fn cascade_failure(tx: &mut Tx, team_id: &str, failed_id: &str) -> ApiResult<Vec<String>> {
+    let mut failed = Vec::new();
     let mut queue = vec![failed_id.to_string()];
     while let Some(id) = queue.pop() {
         let title = existing_task(tx, &id).await?.title;
@@ -64,11 +62,11 @@ async fn cascade_failure(
         let result = json!({"error": format!("Blocked: dependency \"{title}\" ({id}) failed")});
         for dependent in dependents {
             set_outcome(tx, &dependent, &TaskStatus::Failed, Some(&result), &now()).await?;
-            finished.push(dependent.clone());
+            failed.push(dependent.clone());
             queue.push(dependent);
         }
     }
-    Ok(())
+    Ok(failed)
 }
 
 /// A failed task queued again takes back with it the dependents its failure blocked, down

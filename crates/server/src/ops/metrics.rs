@@ -222,6 +222,11 @@ fn describe() {
         metrics::Unit::Seconds,
         "Time a write holds the writer connection (its own commit included, when it commits)"
     );
+    metrics::describe_histogram!(
+        "buildd_db_commit_seconds",
+        metrics::Unit::Seconds,
+        "Time the writer's COMMIT takes, mostly the disk's sync"
+    );
     metrics::describe_counter!(
         "buildd_db_commits_total",
         "Commits of the writer: each makes a group of writes durable with one fsync"

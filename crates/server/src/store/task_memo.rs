@@ -16,6 +16,8 @@ const CAPACITY: usize = 64;
 
 /// Log entries kept when pruning; a list kept from before them is read again in full.
 const LOG_KEPT: i64 = 50_000;
+/// Log entries deleted in one transaction when the log is pruned.
+const PRUNED_AT_ONCE: i64 = 2_000;
 
 /// A task as kept: parsed for the rules, serialized for the answer.
 pub struct KeptTask {
@@ -173,6 +175,7 @@ pub async fn prune_log_keeping(db: &Db, kept: i64) -> ApiResult<()> {
     if logged <= kept.saturating_mul(2) {
         return Ok(());
     }
+    // The floor first: what lies below it counts as gone, deleted or not yet.
     let mut tx = db.write().await?;
     sqlx::query(
         "UPDATE task_changes_floor SET seq = MAX(seq, \
@@ -182,9 +185,55 @@ pub async fn prune_log_keeping(db: &Db, kept: i64) -> ApiResult<()> {
     .bind(kept)
     .execute(&mut *tx)
     .await?;
-    sqlx::query("DELETE FROM task_changes WHERE seq <= (SELECT seq FROM task_changes_floor)")
-        .execute(&mut *tx)
-        .await?;
     tx.commit().await?;
-    Ok(())
+    // Then a slice at a time, so the writes queued behind each wait a moment, not the
+    // whole deletion.
+    loop {
+        let mut tx = db.write().await?;
+        let deleted = sqlx::query(
+            "DELETE FROM task_changes WHERE seq <= MIN((SELECT seq FROM task_changes_floor), \
+               (SELECT MIN(seq) FROM task_changes) + ?)",
+        )
+        .bind(PRUNED_AT_ONCE)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+        if deleted == 0 {
+            return Ok(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log many slices long is pruned down to the newest entries it keeps, all of them.
+    #[tokio::test]
+    async fn pruning_in_slices_keeps_exactly_the_newest_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        let logged = 3 * PRUNED_AT_ONCE + 7;
+        let mut tx = db.write().await.unwrap();
+        sqlx::query(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) \
+             INSERT INTO task_changes (mission_id, task_id) SELECT 'm', 't' || i FROM n",
+        )
+        .bind(logged)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+
+        prune_log_keeping(&db, 10).await.unwrap();
+        let mut tx = db.read().await.unwrap();
+        let (left, oldest, floor): (i64, i64, i64) = sqlx::query_as(
+            "SELECT COUNT(*), MIN(seq), (SELECT seq FROM task_changes_floor) FROM task_changes",
+        )
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap();
+        assert_eq!((left, oldest, floor), (10, logged - 9, logged - 10));
+    }
 }

@@ -5,8 +5,8 @@
 //! writes them (at info, to nowhere), so every figure includes them.
 //! Figures are printed with their budgets; nothing is asserted.
 //!
-//! `bench agents [--agents 50,200,…] [--seconds N] [--server PATH] [--no-deep-queue]`
-//! (`cargo xtask bench agents`): claims against a deep queue, then simulated runners and
+//! `bench agents [--agents 50,200,…] [--seconds N] [--server PATH] [--no-deep-queue]
+//! [--lockstep]` (`cargo xtask bench agents`): claims against a deep queue, then simulated runners and
 //! dashboard tabs against `buildd-server` in a child process, stepped up by the number of
 //! agents (see `buildd_testkit::agents`).
 
@@ -755,7 +755,7 @@ fn main() {
         .block_on(dashboard(dist));
 }
 
-const AGENTS_USAGE: &str = "usage: bench agents [--agents 50,200,500] [--seconds 20] [--pollers 20] [--server PATH] [--no-deep-queue]";
+const AGENTS_USAGE: &str = "usage: bench agents [--agents 50,200,500] [--seconds 20] [--pollers 20] [--server PATH] [--no-deep-queue] [--lockstep]";
 
 /// `bench agents`: the server is a child process (`buildd-server` beside this binary unless
 /// `--server` names one); the agents share one runtime thread, leaving the other cores to it.
@@ -785,6 +785,7 @@ fn agents(args: &[String]) {
             "--pollers" => plan.pollers = number(&value()),
             "--server" => server = value().into(),
             "--no-deep-queue" => deep_queue = false,
+            "--lockstep" => plan.lockstep = true,
             _ => {
                 eprintln!("{AGENTS_USAGE}");
                 std::process::exit(2)

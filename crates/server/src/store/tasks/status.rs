@@ -34,21 +34,24 @@ pub async fn claim(
     Ok(moved > 0)
 }
 
-/// Extends the claim on `task_id` to `until` when `worker_id` (its latest worker) holds it.
+/// Extends the claim on `task_id` to `until` when `worker_id` (its latest worker) holds it
+/// and its lease runs out before `needed`.
 pub async fn renew_lease(
     tx: &mut Tx,
     task_id: &str,
     worker_id: &str,
+    needed: &str,
     until: &str,
 ) -> ApiResult<()> {
     sqlx::query(
         "UPDATE tasks SET expires_at = ? \
          WHERE id = ? AND latest_worker_id = ? \
-           AND status IN ('assigned', 'in_progress') AND expires_at IS NOT NULL",
+           AND status IN ('assigned', 'in_progress') AND expires_at < ?",
     )
     .bind(until)
     .bind(task_id)
     .bind(worker_id)
+    .bind(needed)
     .execute(&mut **tx)
     .await?;
     Ok(())
