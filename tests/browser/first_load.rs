@@ -72,11 +72,16 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
         ))
         .await
         .expect("script timeout");
-    let around = browser
-        .client
-        .execute_async(AROUND_FIRST_ROW, vec![])
-        .await
-        .expect("the first row");
+    let around = match browser.client.execute_async(AROUND_FIRST_ROW, vec![]).await {
+        Ok(around) => around,
+        // What the page shows instead says why.
+        Err(e) => {
+            let shown = browser
+                .run("return [location.href, document.body.innerText.slice(0, 600)];")
+                .await;
+            panic!("no row showed ({e}); the page: {shown}");
+        }
+    };
     let (first, after): (Vec<String>, Vec<String>) =
         serde_json::from_value(around).expect("file names");
     assert_eq!(
