@@ -77,9 +77,21 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
         // What the page shows instead says why.
         Err(e) => {
             let shown = browser
-                .run("return [location.href, document.body.innerText.slice(0, 600)];")
+                .run(
+                    "return [location.href, document.body.innerText.slice(0, 600), \
+                     performance.getEntriesByType('resource').map(r => \
+                       [new URL(r.name).pathname, Math.round(r.startTime), Math.round(r.duration)])];",
+                )
                 .await;
-            panic!("no row showed ({e}); the page: {shown}");
+            // Whether the server answers the same read outside the browser.
+            let direct = tokio::time::timeout(
+                std::time::Duration::from_secs(10),
+                server.admin("GET", "/api/missions", None),
+            )
+            .await
+            .map(|answer| answer.0.to_string())
+            .unwrap_or_else(|_| "no answer within 10 s".into());
+            panic!("no row showed ({e}); the page: {shown}; GET /api/missions directly: {direct}");
         }
     };
     let (first, after): (Vec<String>, Vec<String>) =
