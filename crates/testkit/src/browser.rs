@@ -46,6 +46,11 @@ impl Browser {
             "--disable-background-networking".into(),
             "--disable-component-update".into(),
             "--disable-sync".into(),
+            // A page under test runs its timers and draws its frames even when Chromium
+            // judges its window hidden or busy: throttled, a page waits on nothing.
+            "--disable-background-timer-throttling".into(),
+            "--disable-backgrounding-occluded-windows".into(),
+            "--disable-renderer-backgrounding".into(),
             format!("--window-size={width},900"),
             format!("--user-data-dir={}", profile.path().display()),
         ];
