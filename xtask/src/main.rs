@@ -229,9 +229,8 @@ fn run_tests(env: &tools::Env) -> Result<(), String> {
     let mut child = env
         .command("cargo")
         .args(["test", "--workspace"])
-        // The suite's binaries are built whole each time their code changes: a target dir
-        // kept across many trees grew incremental state that built a browser test binary
-        // whose page never finished connecting, where a clean build passed.
+        // Whole builds: what the suite runs never depends on incremental state left in a
+        // target dir that many trees have shared.
         .env("CARGO_INCREMENTAL", "0")
         .env("BUILDD_DIST", dist)
         .env("BUILDD_AXE", env.axe_script())
