@@ -192,7 +192,7 @@ pub async fn prune_log_keeping(db: &Db, kept: i64) -> ApiResult<()> {
         let mut tx = db.write().await?;
         let deleted = sqlx::query(
             "DELETE FROM task_changes WHERE seq <= MIN((SELECT seq FROM task_changes_floor), \
-               (SELECT MIN(seq) FROM task_changes) + ?)",
+               (SELECT MIN(seq) FROM task_changes) + ? - 1)",
         )
         .bind(PRUNED_AT_ONCE)
         .execute(&mut *tx)
