@@ -2,6 +2,7 @@
 
 use buildd_core::migrations::{classify_sql, Verdict};
 use buildd_core::AccountLevel;
+use buildd_server::db::cpu;
 use buildd_server::demo::worker::{fresh_key, ScriptedWorker, WorkerClient};
 use buildd_server::serving::{self, Limits};
 use buildd_server::upstream::{Upstream, UpstreamOptions};
@@ -86,6 +87,11 @@ enum Command {
         /// admin keys only (and, in upstream mode, nobody).
         #[arg(long, env = "BUILDD_METRICS_LISTEN")]
         metrics_listen: Option<SocketAddr>,
+        /// The CPU that runs the writes (the write thread and the writer's SQLite thread,
+        /// kept together so each statement's hand-off stays on one CPU): a CPU number,
+        /// `auto` (the last CPU this process may use, when it may use two or more) or `none`.
+        #[arg(long, env = "BUILDD_WRITES_CPU", default_value = "auto", value_parser = parse_writes_cpu)]
+        writes_cpu: WritesCpu,
     },
     /// Copy the database into a new file while the server runs (SQLite's VACUUM INTO): every
     /// write acknowledged before the backup began is in it, and the copy passes an
@@ -193,6 +199,40 @@ fn parse_duration(text: &str) -> Result<chrono::Duration, String> {
         ));
     }
     Ok(d)
+}
+
+/// Where `--writes-cpu` puts the writes.
+#[derive(Clone, Copy)]
+enum WritesCpu {
+    Auto,
+    Unpinned,
+    On(usize),
+}
+
+impl WritesCpu {
+    fn resolve(self) -> Option<usize> {
+        match self {
+            Self::Auto => cpu::default_writes_cpu(),
+            Self::Unpinned => None,
+            Self::On(n) => match cpu::allowed_cpus() {
+                Ok(allowed) if !allowed.contains(&n) => fail(format!(
+                    "--writes-cpu {n}: this process may run on CPUs {allowed:?} only"
+                )),
+                _ => Some(n),
+            },
+        }
+    }
+}
+
+fn parse_writes_cpu(text: &str) -> Result<WritesCpu, String> {
+    match text {
+        "auto" => Ok(WritesCpu::Auto),
+        "none" => Ok(WritesCpu::Unpinned),
+        n => n
+            .parse()
+            .map(WritesCpu::On)
+            .map_err(|_| format!("\"{text}\" is not a CPU: write a CPU number, auto or none")),
+    }
 }
 
 /// A duration that may be zero: `0s` means none.
@@ -311,6 +351,7 @@ async fn main() {
             upstream_ca,
             upstream_timeout,
             metrics_listen,
+            writes_cpu,
         } => {
             let stop = shutdown_signal();
             if let Some(dist) = &dist {
@@ -340,9 +381,16 @@ async fn main() {
                 serve_until_signal(listener, router, Limits::for_this_process(2), stop).await;
                 return;
             }
-            let database = Db::open(&db)
+            let database = Db::open_with_writes_on(&db, writes_cpu.resolve())
                 .await
                 .unwrap_or_else(|e| fail(format!("opening {}: {e}", db.display())));
+            if let Some(pinned) = database.pinned() {
+                let [writes, sqlite] = pinned.threads;
+                tracing::info!(
+                    "writes run on CPU {} (threads {writes} and {sqlite})",
+                    pinned.cpu
+                );
+            }
             let listener = tokio::net::TcpListener::bind(listen)
                 .await
                 .unwrap_or_else(|e| fail(format!("listening on {listen}: {e}")));

@@ -3,7 +3,11 @@
 //! copy of it: `buildd_dependency_satisfied(status, has_open_pr)` is
 //! `buildd_core::dependencies::dependency_satisfied`. A connection that lacks them (the
 //! `sqlite3` shell) cannot write tasks or workers.
+//!
+//! One more runs once on the writer connection, to keep its SQLite thread on a CPU (see
+//! [`super::cpu`]): SQL is the only way to run code on that thread.
 
+use super::cpu;
 use buildd_core::dependencies::dependency_satisfied;
 use buildd_core::TaskStatus;
 use libsqlite3_sys as ffi;
@@ -12,6 +16,7 @@ use std::ffi::{c_int, CStr};
 use std::os::raw::c_void;
 
 const DEPENDENCY_SATISFIED: &CStr = c"buildd_dependency_satisfied";
+const PIN_THREAD: &CStr = c"buildd_pin_thread";
 
 /// Registers the functions on `conn`.
 pub async fn register(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
@@ -39,6 +44,78 @@ pub async fn register(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
         Err(sqlx::Error::Protocol(format!(
             "registering {DEPENDENCY_SATISFIED:?} failed with SQLite code {code}"
         )))
+    }
+}
+
+/// Keeps `conn`'s SQLite thread on `cpu`; returns the thread's id. The function that does it
+/// exists only for this one call.
+pub async fn pin_sqlite_thread(
+    conn: &mut SqliteConnection,
+    cpu: usize,
+) -> Result<i64, sqlx::Error> {
+    set_pin_function(conn, true).await?;
+    let pinned = sqlx::query_scalar::<_, i64>("SELECT buildd_pin_thread(?)")
+        .bind(i64::try_from(cpu).unwrap_or(i64::MAX))
+        .fetch_one(&mut *conn)
+        .await;
+    set_pin_function(conn, false).await?;
+    pinned
+}
+
+/// Registers `buildd_pin_thread` on `conn`, or removes it.
+async fn set_pin_function(conn: &mut SqliteConnection, present: bool) -> Result<(), sqlx::Error> {
+    let mut handle = conn.lock_handle().await?;
+    let db = handle.as_raw_handle().as_ptr();
+    let function: Option<SqlFunction> = if present { Some(pin_thread_sql) } else { None };
+    // SAFETY: as in `register`; registering a name again with no callbacks removes it.
+    let code = unsafe {
+        ffi::sqlite3_create_function_v2(
+            db,
+            PIN_THREAD.as_ptr(),
+            1,
+            ffi::SQLITE_UTF8,
+            std::ptr::null_mut::<c_void>(),
+            function,
+            None,
+            None,
+            None,
+        )
+    };
+    if code == ffi::SQLITE_OK {
+        Ok(())
+    } else {
+        Err(sqlx::Error::Protocol(format!(
+            "registering {PIN_THREAD:?} failed with SQLite code {code}"
+        )))
+    }
+}
+
+type SqlFunction =
+    unsafe extern "C" fn(*mut ffi::sqlite3_context, c_int, *mut *mut ffi::sqlite3_value);
+
+/// `buildd_pin_thread(cpu INTEGER) -> thread id`, run on the connection's own thread.
+unsafe extern "C" fn pin_thread_sql(
+    ctx: *mut ffi::sqlite3_context,
+    argc: c_int,
+    argv: *mut *mut ffi::sqlite3_value,
+) {
+    // SAFETY: SQLite passes `argc` (1, as registered) valid values; the message is copied
+    // by SQLite before the call returns (its length is given).
+    unsafe {
+        let args = std::slice::from_raw_parts(argv, usize::try_from(argc).unwrap_or(0));
+        let [cpu] = args else {
+            ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_MISUSE);
+            return;
+        };
+        let cpu = usize::try_from(ffi::sqlite3_value_int64(*cpu)).unwrap_or(usize::MAX);
+        match cpu::pin_current_thread(cpu) {
+            Ok(tid) => ffi::sqlite3_result_int64(ctx, tid),
+            Err(e) => {
+                let message = format!("keeping SQLite's thread on CPU {cpu}: {e}");
+                let len = c_int::try_from(message.len()).unwrap_or(0);
+                ffi::sqlite3_result_error(ctx, message.as_ptr().cast(), len);
+            }
+        }
     }
 }
 

@@ -5,8 +5,10 @@
 //! take longer than its bound to drain, a new write is refused at once ([`WriteError::Busy`])
 //! rather than left to wait; a person's writes have a longer bound than workers'. A
 //! request's write runs on a thread of its own ([`write_thread`], through [`Db::transact`]),
-//! so the writer is held only as long as the write's own statements take.
+//! so the writer is held only as long as the write's own statements take. A server keeps that
+//! thread and the writer's SQLite thread on one CPU ([`cpu`], [`Db::open_with_writes_on`]).
 
+pub mod cpu;
 mod functions;
 mod write_thread;
 mod writer;
@@ -22,6 +24,19 @@ use std::pin::Pin;
 use std::time::Duration;
 use write_thread::WriteThread;
 use writer::{Durable, Member, Writer};
+
+/// Keeps the write thread on `cpu`, from the thread itself; returns its id.
+async fn pin_write_thread(thread: &WriteThread, cpu: usize) -> Result<i64, sqlx::Error> {
+    let (answer, answered) = tokio::sync::oneshot::channel();
+    let sent = thread.send(Box::pin(async move {
+        let _ = answer.send(cpu::pin_current_thread(cpu));
+    }));
+    let pinned = match answered.await {
+        Ok(pinned) if sent => pinned,
+        _ => return Err(sqlx::Error::Protocol("the write thread is gone".into())),
+    };
+    pinned.map_err(|e| sqlx::Error::Protocol(format!("keeping the write thread on CPU {cpu}: {e}")))
+}
 
 /// The migrations this binary carries.
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
@@ -134,6 +149,15 @@ pub struct Db {
     read: SqlitePool,
     writer: Writer,
     thread: WriteThread,
+    pinned: Option<Pinned>,
+}
+
+/// Where the writes run when kept on one CPU: the CPU, and the ids of the write thread and of
+/// the writer connection's SQLite thread.
+#[derive(Clone, Copy, Debug)]
+pub struct Pinned {
+    pub cpu: usize,
+    pub threads: [i64; 2],
 }
 
 impl Db {
@@ -147,6 +171,12 @@ impl Db {
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
     /// The path is a file name as it is: spaces, `#`, `?` and `%` are part of it.
     pub async fn open(path: &Path) -> Result<Self, sqlx::Error> {
+        Self::open_with_writes_on(path, None).await
+    }
+
+    /// As [`Db::open`], with the writes kept on `cpu` when one is given (see [`cpu`]): what a
+    /// server under load does.
+    pub async fn open_with_writes_on(path: &Path, cpu: Option<usize>) -> Result<Self, sqlx::Error> {
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
@@ -160,6 +190,10 @@ impl Db {
         let mut conn = options.connect().await?;
         functions::register(&mut conn).await?;
         MIGRATOR.run(&mut conn).await?;
+        let sqlite_thread = match cpu {
+            Some(cpu) => Some(functions::pin_sqlite_thread(&mut conn, cpu).await?),
+            None => None,
+        };
         let read = SqlitePoolOptions::new()
             .max_connections(8)
             // A reader is pinged as it goes back to the pool; pinging it again as it is
@@ -168,11 +202,25 @@ impl Db {
             .after_connect(|conn, _| Box::pin(functions::register(conn)))
             .connect_with(options.read_only(true))
             .await?;
+        let thread = WriteThread::start()?;
+        let pinned = match (cpu, sqlite_thread) {
+            (Some(cpu), Some(sqlite_thread)) => Some(Pinned {
+                cpu,
+                threads: [pin_write_thread(&thread, cpu).await?, sqlite_thread],
+            }),
+            _ => None,
+        };
         Ok(Self {
             read,
             writer: Writer::new(conn),
-            thread: WriteThread::start()?,
+            thread,
+            pinned,
         })
+    }
+
+    /// Where the writes run, when kept on one CPU.
+    pub fn pinned(&self) -> Option<Pinned> {
+        self.pinned
     }
 
     /// A read transaction: every query in it sees one snapshot.
@@ -412,6 +460,54 @@ mod tests {
             commits < 10,
             "21 writes queued together took {commits} commits"
         );
+    }
+
+    /// Reads `field` of /proc's status of thread `tid` of this process.
+    #[cfg(target_os = "linux")]
+    fn thread_status(tid: i64, field: &str) -> String {
+        let status = std::fs::read_to_string(format!("/proc/self/task/{tid}/status")).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+            .unwrap_or_else(|| panic!("no {field} for thread {tid}"))
+            .trim()
+            .to_string()
+    }
+
+    /// Writes kept on a CPU run on exactly that CPU, on both of their threads (the write
+    /// thread and the writer's SQLite thread), and still commit; without a CPU nothing is
+    /// pinned.
+    #[cfg(target_os = "linux")]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writes_kept_on_a_cpu_run_there_on_both_threads() {
+        let dir = tempfile::tempdir().unwrap();
+        let free = Db::open(&dir.path().join("free.db")).await.unwrap();
+        assert!(free.pinned().is_none());
+        let cpu = *cpu::allowed_cpus().unwrap().last().unwrap();
+        let db = Db::open_with_writes_on(&dir.path().join("d.db"), Some(cpu))
+            .await
+            .unwrap();
+        let pinned = db.pinned().expect("the writes are pinned");
+        assert_eq!(pinned.cpu, cpu);
+        let [writes, sqlite] = pinned.threads;
+        assert_eq!(thread_status(writes, "Name"), "buildd-writes");
+        assert_eq!(thread_status(sqlite, "Name"), "sqlx-sqlite-wor");
+        for tid in [writes, sqlite] {
+            assert_eq!(thread_status(tid, "Cpus_allowed_list"), cpu.to_string());
+        }
+        let done: Result<(), WriteError> = db
+            .transact(Lane::Worker, |tx| {
+                Box::pin(async move {
+                    insert_team(tx, "pinned").await;
+                    Ok(())
+                })
+            })
+            .await;
+        done.unwrap();
+        assert_eq!(team_ids(&db).await, vec!["pinned".to_string()]);
+        let beyond = cpu::allowed_cpus().unwrap().last().unwrap() + 4096;
+        let refused = Db::open_with_writes_on(&dir.path().join("e.db"), Some(beyond)).await;
+        assert!(refused.is_err(), "a CPU that does not exist was taken");
     }
 
     /// A request's write is committed when its work returns `Ok`, and leaves nothing when
