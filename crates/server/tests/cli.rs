@@ -179,6 +179,43 @@ fn a_refused_duration_says_what_is_accepted() {
         .contains("more than 0"));
 }
 
+#[test]
+fn a_refused_writes_cpu_says_what_is_accepted() {
+    let out = server()
+        .args(["serve", "--writes-cpu", "fast"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stderr).unwrap();
+    assert!(text.contains("--writes-cpu"), "{text}");
+    assert!(text.contains("a CPU number, auto or none"), "{text}");
+}
+
+/// The server says where its writes run, on the CPU asked for; one it may not use is refused
+/// before anything is served, and `none` pins nothing.
+#[cfg(target_os = "linux")]
+#[test]
+fn serve_runs_its_writes_on_the_cpu_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = server()
+        .args(["serve", "--listen", "127.0.0.1:0", "--writes-cpu", "4096", "--db"])
+        .arg(dir.path().join("refused.db"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stderr).unwrap();
+    assert!(text.contains("--writes-cpu 4096: this process may run on CPUs"), "{text}");
+    let cpu = buildd_server::db::cpu::allowed_cpus().unwrap()[0].to_string();
+    let (child, addr, _) = serve_with(dir.path(), &["--writes-cpu", &cpu]);
+    assert_eq!(http(&addr, "GET", "/readyz", "", "").0, 200);
+    let stderr = stop(child);
+    assert!(stderr.contains(&format!("writes run on CPU {cpu} (threads ")), "{stderr}");
+    let none = tempfile::tempdir().unwrap();
+    let (child, _, _) = serve_with(none.path(), &["--writes-cpu", "none"]);
+    let stderr = stop(child);
+    assert!(!stderr.contains("writes run on CPU"), "{stderr}");
+}
+
 /// `GET` or `POST` over a fresh connection; the status and the body.
 #[cfg(unix)]
 fn http(addr: &str, method: &str, path: &str, key: &str, body: &str) -> (u16, String) {
