@@ -198,18 +198,31 @@ fn a_refused_writes_cpu_says_what_is_accepted() {
 fn serve_runs_its_writes_on_the_cpu_asked_for() {
     let dir = tempfile::tempdir().unwrap();
     let out = server()
-        .args(["serve", "--listen", "127.0.0.1:0", "--writes-cpu", "4096", "--db"])
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--writes-cpu",
+            "4096",
+            "--db",
+        ])
         .arg(dir.path().join("refused.db"))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stderr).unwrap();
-    assert!(text.contains("--writes-cpu 4096: this process may run on CPUs"), "{text}");
+    assert!(
+        text.contains("--writes-cpu 4096: this process may run on CPUs"),
+        "{text}"
+    );
     let cpu = buildd_server::db::cpu::allowed_cpus().unwrap()[0].to_string();
     let (child, addr, _) = serve_with(dir.path(), &["--writes-cpu", &cpu]);
     assert_eq!(http(&addr, "GET", "/readyz", "", "").0, 200);
     let stderr = stop(child);
-    assert!(stderr.contains(&format!("writes run on CPU {cpu} (threads ")), "{stderr}");
+    assert!(
+        stderr.contains(&format!("writes run on CPU {cpu} (threads ")),
+        "{stderr}"
+    );
     let none = tempfile::tempdir().unwrap();
     let (child, _, _) = serve_with(none.path(), &["--writes-cpu", "none"]);
     let stderr = stop(child);
