@@ -20,31 +20,9 @@ const PIN_THREAD: &CStr = c"buildd_pin_thread";
 
 /// Registers the functions on `conn`.
 pub async fn register(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
-    let mut handle = conn.lock_handle().await?;
-    let db = handle.as_raw_handle().as_ptr();
-    // SAFETY: `db` is the open connection, held by `handle` so nothing else uses it; the
-    // name is a NUL-terminated static string and the callback a plain function that reads
-    // only its arguments.
-    let code = unsafe {
-        ffi::sqlite3_create_function_v2(
-            db,
-            DEPENDENCY_SATISFIED.as_ptr(),
-            2,
-            ffi::SQLITE_UTF8 | ffi::SQLITE_DETERMINISTIC,
-            std::ptr::null_mut::<c_void>(),
-            Some(dependency_satisfied_sql),
-            None,
-            None,
-            None,
-        )
-    };
-    if code == ffi::SQLITE_OK {
-        Ok(())
-    } else {
-        Err(sqlx::Error::Protocol(format!(
-            "registering {DEPENDENCY_SATISFIED:?} failed with SQLite code {code}"
-        )))
-    }
+    let flags = ffi::SQLITE_UTF8 | ffi::SQLITE_DETERMINISTIC;
+    let function: SqlFunction = dependency_satisfied_sql;
+    define(conn, DEPENDENCY_SATISFIED, 2, flags, Some(function)).await
 }
 
 /// Keeps `conn`'s SQLite thread on `cpu`; returns the thread's id. The function that does it
@@ -53,27 +31,39 @@ pub async fn pin_sqlite_thread(
     conn: &mut SqliteConnection,
     cpu: usize,
 ) -> Result<i64, sqlx::Error> {
-    set_pin_function(conn, true).await?;
+    let function: SqlFunction = pin_thread_sql;
+    define(conn, PIN_THREAD, 1, ffi::SQLITE_UTF8, Some(function)).await?;
     let pinned = sqlx::query_scalar::<_, i64>("SELECT buildd_pin_thread(?)")
         .bind(i64::try_from(cpu).unwrap_or(i64::MAX))
         .fetch_one(&mut *conn)
         .await;
-    set_pin_function(conn, false).await?;
+    define(conn, PIN_THREAD, 1, ffi::SQLITE_UTF8, None).await?;
     pinned
 }
 
-/// Registers `buildd_pin_thread` on `conn`, or removes it.
-async fn set_pin_function(conn: &mut SqliteConnection, present: bool) -> Result<(), sqlx::Error> {
+type SqlFunction =
+    unsafe extern "C" fn(*mut ffi::sqlite3_context, c_int, *mut *mut ffi::sqlite3_value);
+
+/// Defines SQL function `name` of `args` arguments on `conn` as `function`, or removes it
+/// (`None`).
+async fn define(
+    conn: &mut SqliteConnection,
+    name: &CStr,
+    args: c_int,
+    flags: c_int,
+    function: Option<SqlFunction>,
+) -> Result<(), sqlx::Error> {
     let mut handle = conn.lock_handle().await?;
     let db = handle.as_raw_handle().as_ptr();
-    let function: Option<SqlFunction> = if present { Some(pin_thread_sql) } else { None };
-    // SAFETY: as in `register`; registering a name again with no callbacks removes it.
+    // SAFETY: `db` is the open connection, held by `handle` so nothing else uses it; the
+    // name is a NUL-terminated string SQLite copies, and the callback a plain function that
+    // reads only its arguments. Defining a name again with no callbacks removes it.
     let code = unsafe {
         ffi::sqlite3_create_function_v2(
             db,
-            PIN_THREAD.as_ptr(),
-            1,
-            ffi::SQLITE_UTF8,
+            name.as_ptr(),
+            args,
+            flags,
             std::ptr::null_mut::<c_void>(),
             function,
             None,
@@ -85,13 +75,10 @@ async fn set_pin_function(conn: &mut SqliteConnection, present: bool) -> Result<
         Ok(())
     } else {
         Err(sqlx::Error::Protocol(format!(
-            "registering {PIN_THREAD:?} failed with SQLite code {code}"
+            "registering {name:?} failed with SQLite code {code}"
         )))
     }
 }
-
-type SqlFunction =
-    unsafe extern "C" fn(*mut ffi::sqlite3_context, c_int, *mut *mut ffi::sqlite3_value);
 
 /// `buildd_pin_thread(cpu INTEGER) -> thread id`, run on the connection's own thread.
 unsafe extern "C" fn pin_thread_sql(
