@@ -185,6 +185,10 @@ impl Db {
             // (NORMAL could lose the last commits; `cargo xtask bench` shows the cost).
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
+            // A statement's temporary tables and journals stay in memory: as files, a write
+            // with triggers created and deleted one in /var/tmp each time, and those file
+            // system changes queued behind the WAL's syncs (`cargo xtask bench agents`).
+            .pragma("temp_store", "memory")
             .statement_cache_capacity(STATEMENTS_KEPT)
             .busy_timeout(Duration::from_secs(10));
         let mut conn = options.connect().await?;
@@ -700,6 +704,29 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(journal, "wal");
+    }
+
+    #[tokio::test]
+    async fn temporary_structures_stay_in_memory_on_every_connection() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        let temp_store = "PRAGMA temp_store";
+        let mut tx = db.write().await.unwrap();
+        let (written,): (i64,) = sqlx::query_as(temp_store)
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+        drop(tx);
+        let mut tx = db.read().await.unwrap();
+        let (read,): (i64,) = sqlx::query_as(temp_store)
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+        assert_eq!(
+            (written, read),
+            (2, 2),
+            "MEMORY on the writer and the readers"
+        );
     }
 
     #[tokio::test]
