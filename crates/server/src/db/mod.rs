@@ -185,9 +185,8 @@ impl Db {
             // (NORMAL could lose the last commits; `cargo xtask bench` shows the cost).
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
-            // A statement's temporary tables and journals stay in memory: as files, a write
-            // with triggers created and deleted one in /var/tmp each time, and those file
-            // system changes queued behind the WAL's syncs (`cargo xtask bench agents`).
+            // A statement's temporary tables and journals stay in memory: as files, every
+            // claim and completion created and deleted one in the temp directory.
             .pragma("temp_store", "memory")
             .statement_cache_capacity(STATEMENTS_KEPT)
             .busy_timeout(Duration::from_secs(10));
