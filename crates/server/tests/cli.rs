@@ -159,34 +159,25 @@ fn serve_stops_cleanly_on_sigint() {
     stops_cleanly_on(libc::SIGINT);
 }
 
+/// What `serve` with `args` says as it refuses them as a usage error (exit code 2).
+fn refused(args: &[&str]) -> String {
+    let out = server().arg("serve").args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    String::from_utf8(out.stderr).unwrap()
+}
+
 #[test]
 fn a_refused_duration_says_what_is_accepted() {
-    let out = server()
-        .args(["serve", "--checkin-grace", "two hours"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let text = String::from_utf8(out.stderr).unwrap();
+    let text = refused(&["--checkin-grace", "two hours"]);
     assert!(text.contains("--checkin-grace"), "{text}");
     assert!(text.contains("a number and a unit, s, m or h"), "{text}");
-    let out = server()
-        .args(["serve", "--checkin-interval", "0s"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8(out.stderr)
-        .unwrap()
-        .contains("more than 0"));
+    let text = refused(&["--checkin-interval", "0s"]);
+    assert!(text.contains("more than 0"), "{text}");
 }
 
 #[test]
 fn a_refused_writes_cpu_says_what_is_accepted() {
-    let out = server()
-        .args(["serve", "--writes-cpu", "fast"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let text = String::from_utf8(out.stderr).unwrap();
+    let text = refused(&["--writes-cpu", "fast"]);
     assert!(text.contains("--writes-cpu"), "{text}");
     assert!(text.contains("a CPU number, auto or none"), "{text}");
 }
