@@ -397,6 +397,20 @@ pub async fn backup(from: &Path, to: &Path) -> Result<u64, String> {
         .map_err(|e| format!("{target}: {e}"))
 }
 
+/// The query plan of `sql`, its `params` parameters all NULL, one line per step: what a
+/// test holds a statement's index to.
+#[cfg(test)]
+pub async fn query_plan(tx: &mut Tx, sql: &str, params: usize) -> String {
+    let explain = format!("EXPLAIN QUERY PLAN {sql}");
+    let mut query = sqlx::query_as::<_, (i64, i64, i64, String)>(&explain);
+    for _ in 0..params {
+        query = query.bind(None::<&str>);
+    }
+    let steps = query.fetch_all(&mut **tx).await.expect("a plan");
+    let steps: Vec<String> = steps.into_iter().map(|(_, _, _, step)| step).collect();
+    steps.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

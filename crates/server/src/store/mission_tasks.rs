@@ -140,16 +140,7 @@ mod tests {
         let db = Db::open(&dir.path().join("d.db")).await.unwrap();
         let mut tx = db.read().await.unwrap();
         for sql in [OPEN_WORK, RUNS] {
-            let plan: Vec<(i64, i64, i64, String)> =
-                sqlx::query_as(&format!("EXPLAIN QUERY PLAN {sql}"))
-                    .bind("m")
-                    .bind("team")
-                    .bind("x")
-                    .fetch_all(&mut *tx)
-                    .await
-                    .unwrap();
-            let text: Vec<String> = plan.into_iter().map(|(_, _, _, d)| d).collect();
-            let text = text.join("\n");
+            let text = crate::db::query_plan(&mut tx, sql, 3).await;
             assert!(
                 text.contains("INDEX tasks_by_mission_mode_status"),
                 "{text}"
