@@ -5,7 +5,7 @@ use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::store::missions;
 use crate::store::schedules::enable_for_mission;
-use crate::store::tasks::{dependency_graph, known_in_workspace};
+use crate::store::tasks::{dependency_graph_from, known_in_workspace};
 use crate::store::workspaces::{team_workspaces, WorkspaceRow};
 use std::collections::HashSet;
 
@@ -67,7 +67,7 @@ pub async fn check_no_cycle(
     task_id: &str,
     deps: &[String],
 ) -> ApiResult<()> {
-    let mut graph = dependency_graph(tx, team_id).await?;
+    let mut graph = dependency_graph_from(tx, team_id, deps).await?;
     graph.insert(task_id.to_string(), deps.to_vec());
     // Depth-first from the task: reaching it again is a cycle.
     let mut stack: Vec<(String, Vec<String>)> =

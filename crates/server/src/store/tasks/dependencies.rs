@@ -30,29 +30,47 @@ pub async fn known_in_workspace(
     Ok(known.into_iter().map(|(id,)| id).collect())
 }
 
-/// The team's dependency graph: each task with dependencies, and what it depends on.
-pub async fn dependency_graph(
+/// What `deps` depend on, and so on down: each task reached, with what it depends on
+/// (ids of other teams' tasks are never followed). What a cycle check walks.
+const REACHABLE: &str = "WITH RECURSIVE reached(id) AS ( \
+       SELECT value FROM json_each(?1) \
+       UNION SELECT d.depends_on FROM reached r \
+         CROSS JOIN tasks t ON t.id = r.id AND t.team_id = ?2 \
+         CROSS JOIN task_dependencies d ON d.task_id = t.id) \
+     SELECT t.id, t.depends_on FROM reached r \
+       CROSS JOIN tasks t ON t.id = r.id AND t.team_id = ?2 WHERE t.depends_on != '[]'";
+
+/// The part of the team's dependency graph reachable from `deps`: each task with
+/// dependencies, and what it depends on.
+pub async fn dependency_graph_from(
     tx: &mut Tx,
     team_id: &str,
+    deps: &[String],
 ) -> ApiResult<HashMap<String, Vec<String>>> {
-    let edges: Vec<(String, String)> =
-        sqlx::query_as("SELECT id, depends_on FROM tasks WHERE team_id = ? AND depends_on != '[]'")
-            .bind(team_id)
-            .fetch_all(&mut **tx)
-            .await?;
+    let edges: Vec<(String, String)> = sqlx::query_as(REACHABLE)
+        .bind(serde_json::to_string(deps)?)
+        .bind(team_id)
+        .fetch_all(&mut **tx)
+        .await?;
     Ok(edges
         .into_iter()
         .map(|(id, d)| (id, serde_json::from_str(&d).unwrap_or_default()))
         .collect())
 }
 
-/// The team's unfinished tasks that depend on `id`.
-pub async fn unfinished_dependents(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<Vec<String>> {
-    let rows: Vec<(String,)> = sqlx::query_as(
-        "SELECT t.id FROM tasks t WHERE t.team_id = ? \
-         AND t.status NOT IN ('completed', 'failed', 'cancelled') \
-         AND EXISTS (SELECT 1 FROM json_each(t.depends_on) d WHERE d.value = ?)",
-    )
+/// The team's tasks that depend on `?2`, oldest first, by the dependency index; the caller
+/// adds which.
+const DEPENDENTS: &str = "SELECT t.id FROM task_dependencies d \
+     CROSS JOIN tasks t ON t.id = d.task_id AND t.team_id = ?1 WHERE d.depends_on = ?2";
+const UNFINISHED_DEPENDENTS: &str = "AND t.status NOT IN ('completed', 'failed', 'cancelled')";
+const BLOCKED_DEPENDENTS: &str = "AND t.status = 'failed' \
+     AND json_extract(t.result, '$.error') LIKE 'Blocked: dependency %' \
+     AND json_extract(t.result, '$.error') LIKE '%(' || ?2 || ') failed'";
+
+async fn dependents(tx: &mut Tx, team_id: &str, id: &str, which: &str) -> ApiResult<Vec<String>> {
+    let rows: Vec<(String,)> = sqlx::query_as(&format!(
+        "{DEPENDENTS} {which} ORDER BY t.created_at, t.rowid"
+    ))
     .bind(team_id)
     .bind(id)
     .fetch_all(&mut **tx)
@@ -60,19 +78,14 @@ pub async fn unfinished_dependents(tx: &mut Tx, team_id: &str, id: &str) -> ApiR
     Ok(rows.into_iter().map(|(id,)| id).collect())
 }
 
+/// The team's unfinished tasks that depend on `id`.
+pub async fn unfinished_dependents(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<Vec<String>> {
+    dependents(tx, team_id, id, UNFINISHED_DEPENDENTS).await
+}
+
 /// The team's tasks that failed only because dependency `id` failed (their result says so).
 pub async fn blocked_by_failure_of(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<Vec<String>> {
-    let rows: Vec<(String,)> = sqlx::query_as(
-        "SELECT t.id FROM tasks t WHERE t.team_id = ? AND t.status = 'failed' \
-         AND EXISTS (SELECT 1 FROM json_each(t.depends_on) d WHERE d.value = ?2) \
-         AND json_extract(t.result, '$.error') LIKE 'Blocked: dependency %' \
-         AND json_extract(t.result, '$.error') LIKE '%(' || ?2 || ') failed'",
-    )
-    .bind(team_id)
-    .bind(id)
-    .fetch_all(&mut **tx)
-    .await?;
-    Ok(rows.into_iter().map(|(id,)| id).collect())
+    dependents(tx, team_id, id, BLOCKED_DEPENDENTS).await
 }
 
 /// A dependency of task `id` that has failed, with its title, if any.
@@ -103,6 +116,35 @@ mod tests {
             plan.contains("SEARCH t USING INDEX sqlite_autoindex_tasks_1 (id=?)"),
             "{plan}"
         );
+        assert!(!plan.contains("tasks_by_team"), "{plan}");
+    }
+
+    /// A failure's dependents and a cycle check are found through the dependency index and
+    /// primary keys: no step reads the team's tasks.
+    #[tokio::test]
+    async fn dependents_and_cycles_are_walked_by_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        let mut tx = db.read().await.unwrap();
+        for which in [UNFINISHED_DEPENDENTS, BLOCKED_DEPENDENTS] {
+            let sql = format!("{DEPENDENTS} {which}");
+            let plan = query_plan(&mut tx, &sql, 2).await;
+            assert!(
+                plan.contains(
+                    "USING COVERING INDEX task_dependencies_by_dependency (depends_on=?)"
+                ),
+                "{plan}"
+            );
+            assert!(!plan.contains("SCAN t"), "{plan}");
+            assert!(!plan.contains("tasks_by_team"), "{plan}");
+        }
+        let plan = query_plan(&mut tx, REACHABLE, 2).await;
+        assert!(
+            plan.contains("SEARCH d USING PRIMARY KEY (task_id=?)"),
+            "{plan}"
+        );
+        assert!(!plan.contains("SCAN t"), "{plan}");
+        assert!(!plan.contains("SCAN d"), "{plan}");
         assert!(!plan.contains("tasks_by_team"), "{plan}");
     }
 }

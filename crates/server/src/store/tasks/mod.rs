@@ -10,7 +10,7 @@ mod status;
 mod update;
 
 pub use dependencies::{
-    blocked_by_failure_of, dependency_graph, failed_dependency, known_in_workspace,
+    blocked_by_failure_of, dependency_graph_from, failed_dependency, known_in_workspace,
     unfinished_dependents,
 };
 pub use insert::{insert, insert_unless_taken, NewTask};
