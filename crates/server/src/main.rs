@@ -14,6 +14,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+/// Requests allocate and free many short-lived buffers on every thread; with the system
+/// allocator that took about a quarter of the HTTP threads' time under load, time taken
+/// from the CPU the writes run on.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "buildd-server",
