@@ -2,9 +2,10 @@
 //! as JSON by SQLite: one row per mission instead of one per task, so thousands of tasks
 //! answer in milliseconds.
 
+use super::tasks::terminal_statuses;
 use crate::db::Tx;
 use crate::error::ApiResult;
-use buildd_core::{MissionTask, TaskMode, TaskStatus};
+use buildd_core::{MissionTask, TaskMode};
 use std::collections::HashSet;
 
 /// The fields of a task as Buildd embeds it in a mission, but its result. `?5` (detail) adds
@@ -76,17 +77,12 @@ const OPEN_WORK: &str = "SELECT EXISTS (SELECT 1 FROM tasks WHERE mission_id = ?
 const RUNS: &str = "SELECT id FROM tasks WHERE mission_id = ? AND team_id = ? AND mode = ?";
 
 /// Whether mission `mission_id` has a task not finished for good
-/// ([`TaskStatus::is_terminal`]), without reading its tasks.
+/// ([`buildd_core::TaskStatus::is_terminal`]), without reading its tasks.
 pub async fn has_open_work(tx: &mut Tx, team_id: &str, mission_id: &str) -> ApiResult<bool> {
-    let terminal: Vec<&str> = TaskStatus::ALL
-        .iter()
-        .filter(|s| s.is_terminal())
-        .map(TaskStatus::as_str)
-        .collect();
     let (open,): (bool,) = sqlx::query_as(OPEN_WORK)
         .bind(mission_id)
         .bind(team_id)
-        .bind(serde_json::to_string(&terminal)?)
+        .bind(terminal_statuses())
         .fetch_one(&mut **tx)
         .await?;
     Ok(open)

@@ -2,8 +2,10 @@
 //! close a cycle in, and the dependents a failure reaches (what a dependency lets through is
 //! the claim queue's: `store::claim_queue`).
 
+use super::status::terminal_statuses;
 use crate::db::Tx;
 use crate::error::ApiResult;
+use buildd_core::TaskStatus;
 use std::collections::{HashMap, HashSet};
 
 /// Looks `ids` up by primary key. (Left to choose, SQLite walks the team's index of tasks
@@ -59,20 +61,27 @@ pub async fn dependency_graph_from(
 }
 
 /// The team's tasks that depend on `?2`, oldest first, by the dependency index; the caller
-/// adds which.
+/// adds which, by their status `?3`.
 const DEPENDENTS: &str = "SELECT t.id FROM task_dependencies d \
      CROSS JOIN tasks t ON t.id = d.task_id AND t.team_id = ?1 WHERE d.depends_on = ?2";
-const UNFINISHED_DEPENDENTS: &str = "AND t.status NOT IN ('completed', 'failed', 'cancelled')";
-const BLOCKED_DEPENDENTS: &str = "AND t.status = 'failed' \
+const UNFINISHED_DEPENDENTS: &str = "AND t.status NOT IN (SELECT value FROM json_each(?3))";
+const BLOCKED_DEPENDENTS: &str = "AND t.status = ?3 \
      AND json_extract(t.result, '$.error') LIKE 'Blocked: dependency %' \
      AND json_extract(t.result, '$.error') LIKE '%(' || ?2 || ') failed'";
 
-async fn dependents(tx: &mut Tx, team_id: &str, id: &str, which: &str) -> ApiResult<Vec<String>> {
+async fn dependents(
+    tx: &mut Tx,
+    team_id: &str,
+    id: &str,
+    which: &str,
+    status: String,
+) -> ApiResult<Vec<String>> {
     let rows: Vec<(String,)> = sqlx::query_as(&format!(
         "{DEPENDENTS} {which} ORDER BY t.created_at, t.rowid"
     ))
     .bind(team_id)
     .bind(id)
+    .bind(status)
     .fetch_all(&mut **tx)
     .await?;
     Ok(rows.into_iter().map(|(id,)| id).collect())
@@ -80,12 +89,13 @@ async fn dependents(tx: &mut Tx, team_id: &str, id: &str, which: &str) -> ApiRes
 
 /// The team's unfinished tasks that depend on `id`.
 pub async fn unfinished_dependents(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<Vec<String>> {
-    dependents(tx, team_id, id, UNFINISHED_DEPENDENTS).await
+    dependents(tx, team_id, id, UNFINISHED_DEPENDENTS, terminal_statuses()).await
 }
 
 /// The team's tasks that failed only because dependency `id` failed (their result says so).
 pub async fn blocked_by_failure_of(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<Vec<String>> {
-    dependents(tx, team_id, id, BLOCKED_DEPENDENTS).await
+    let failed = TaskStatus::Failed.as_str().to_string();
+    dependents(tx, team_id, id, BLOCKED_DEPENDENTS, failed).await
 }
 
 /// A dependency of task `id` that has failed, with its title, if any.
@@ -128,7 +138,7 @@ mod tests {
         let mut tx = db.read().await.unwrap();
         for which in [UNFINISHED_DEPENDENTS, BLOCKED_DEPENDENTS] {
             let sql = format!("{DEPENDENTS} {which}");
-            let plan = query_plan(&mut tx, &sql, 2).await;
+            let plan = query_plan(&mut tx, &sql, 3).await;
             assert!(
                 plan.contains(
                     "USING COVERING INDEX task_dependencies_by_dependency (depends_on=?)"

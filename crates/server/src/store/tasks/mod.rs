@@ -19,5 +19,7 @@ pub use reads::{
     open_count_in_mission, planning_in_flight, task_by_id, ChildTask,
 };
 pub use row::TaskRow;
-pub use status::{cancel, claim, renew_lease, requeue, requeue_claims_of, set_outcome, Requeue};
+pub use status::{
+    cancel, claim, renew_lease, requeue, requeue_claims_of, set_outcome, terminal_statuses, Requeue,
+};
 pub use update::{delete, record_plan_rejection, update, TaskPatch};

@@ -96,9 +96,10 @@ pub async fn children(tx: &mut Tx, parent_id: &str) -> ApiResult<Vec<ChildTask>>
 pub async fn open_count_in_mission(tx: &mut Tx, mission_id: &str) -> ApiResult<i64> {
     let (open,): (i64,) = sqlx::query_as(
         "SELECT COUNT(*) FROM tasks WHERE mission_id = ? \
-         AND status NOT IN ('completed', 'failed', 'cancelled')",
+         AND status NOT IN (SELECT value FROM json_each(?))",
     )
     .bind(mission_id)
+    .bind(super::status::terminal_statuses())
     .fetch_one(&mut **tx)
     .await?;
     Ok(open)
