@@ -83,6 +83,21 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
                        [new URL(r.name).pathname, Math.round(r.startTime), Math.round(r.duration)])];",
                 )
                 .await;
+            // Whether the browser still reaches the server: a request of its own that does
+            // not answer either points at the browser's connections, one that does at the page.
+            let reached = browser
+                .client
+                .execute_async(
+                    "const done = arguments[arguments.length - 1];
+                     const stop = new AbortController();
+                     setTimeout(() => stop.abort(), 10000);
+                     fetch('/api/missions/capabilities', { signal: stop.signal, cache: 'no-store' })
+                       .then(r => done('answered ' + r.status), e => done('failed: ' + e));",
+                    vec![],
+                )
+                .await
+                .map(|v| v.to_string())
+                .unwrap_or_else(|e| format!("the script did not end: {e}"));
             // Whether the server answers the same read outside the browser.
             let direct = tokio::time::timeout(
                 std::time::Duration::from_secs(10),
@@ -91,7 +106,10 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
             .await
             .map(|answer| answer.0.to_string())
             .unwrap_or_else(|_| "no answer within 10 s".into());
-            panic!("no row showed ({e}); the page: {shown}; GET /api/missions directly: {direct}");
+            panic!(
+                "no row showed ({e}); the page: {shown}; a fetch from the page: {reached}; \
+                 GET /api/missions directly: {direct}"
+            );
         }
     };
     let (first, after): (Vec<String>, Vec<String>) =
