@@ -105,6 +105,26 @@ impl Browser {
         }
     }
 
+    /// Runs `script` until its answer satisfies `check` (what the page does after a
+    /// render, such as moving the focus, comes a moment later); returns the answer.
+    pub async fn wait_answer(
+        &self,
+        script: &str,
+        check: impl Fn(&serde_json::Value) -> bool,
+    ) -> serde_json::Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let answer = self.run(script).await;
+            if check(&answer) {
+                return answer;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out running {script:?}; last answer: {answer}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Waits for `css` to match, then returns the element.
     pub async fn wait_for(&self, css: &str) -> Element {
         self.wait_located(Locator::Css(css)).await
