@@ -103,7 +103,8 @@ async fn notes_sent_together_share_commits_and_a_refused_one_changes_nothing() {
 }
 
 /// With the writer held and the queue ahead estimated over a runner's bound, a runner's
-/// write is refused at once (503, `Retry-After`, `{"error"}`) and has written nothing; a
+/// write is refused at once (503, `Retry-After`, `{"error"}`) and has written nothing, and
+/// its claim is refused before it reads; a
 /// read answers meanwhile, and a person's write waits its turn and goes through.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_queue_refuses_runners_first_and_reads_still_answer() {
@@ -133,6 +134,13 @@ async fn a_full_queue_refuses_runners_first_and_reads_still_answer() {
     let seconds: u64 = retry_after.expect("Retry-After").parse().unwrap();
     assert!((1..=30).contains(&seconds), "{seconds}");
     assert!(body["error"].as_str().unwrap().contains("busy"), "{body}");
+    // A claim is refused before it reads what it could claim: here there is nothing, which
+    // a claim with room would have answered from a snapshot.
+    let claim = json!({"runner": "busy-runner", "maxTasks": 1});
+    let (status, retry_after, body) =
+        send(&app, "POST", "/api/workers/claim", &app.worker, Some(claim)).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert!(retry_after.is_some(), "{body}");
 
     let (status, _, body) = send(
         &app,

@@ -249,11 +249,7 @@ impl Db {
         T: Send + 'static,
         E: From<WriteError> + Send + 'static,
     {
-        let backlog = self.write_backlog();
-        if backlog > lane.bound() {
-            metrics::counter!("buildd_db_writes_refused_total", "lane" => lane.name()).increment(1);
-            return Err(WriteError::Busy(backlog).into());
-        }
+        self.admits(lane)?;
         let queued = self.writer.queued();
         let writer = self.writer.clone();
         let (answer, answered) = tokio::sync::oneshot::channel::<Result<(T, Durable), E>>();
@@ -293,6 +289,19 @@ impl Db {
         })??;
         durable.wait().await.map_err(WriteError::Db)?;
         Ok(value)
+    }
+
+    /// Whether a write of `lane` would be let queue now: refused ([`WriteError::Busy`])
+    /// when the writes queued ahead would take longer than the lane's bound. What
+    /// [`Db::transact`] asks first; a request that would read before it writes asks it too,
+    /// so a refusal costs no read.
+    pub fn admits(&self, lane: Lane) -> Result<(), WriteError> {
+        let backlog = self.write_backlog();
+        if backlog > lane.bound() {
+            metrics::counter!("buildd_db_writes_refused_total", "lane" => lane.name()).increment(1);
+            return Err(WriteError::Busy(backlog));
+        }
+        Ok(())
     }
 
     /// How long the writes now waiting would take to be committed, by the moving averages:

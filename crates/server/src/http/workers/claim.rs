@@ -63,7 +63,9 @@ pub async fn claim(
 
     // An idle runner's claims find nothing most of the time: those are answered from a
     // snapshot, never queueing for the writer (a task that becomes claimable just after is
-    // taken by the next claim, as if this one had come a moment earlier).
+    // taken by the next claim, as if this one had come a moment earlier). A claim the writer
+    // has no room for is refused before that read.
+    state.db.admits(caller.lane())?;
     {
         let at = now();
         let mut tx = state.db.read().await?;
