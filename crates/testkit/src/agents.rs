@@ -50,7 +50,8 @@ pub struct Plan {
 impl Default for Plan {
     fn default() -> Self {
         Self {
-            agents: vec![50, 200, 500, 1000, 2000, 4000],
+            // Past the knee too: what happens to the carried rate there is half the point.
+            agents: vec![50, 200, 500, 1000, 2000, 4000, 6000, 8000],
             pollers: 20,
             // Every agent has started, and claimed, before the timing starts.
             warmup: Duration::from_secs(CYCLE_SECONDS + 2),
@@ -761,6 +762,17 @@ pub fn print_knee(steps: &[StepResult]) {
             steps[i - 1].agents,
             steps[i].agents
         ),
+    }
+    if let Some(knee) = steps.iter().position(|s| !held(s)) {
+        let past: Vec<f64> = steps[knee..]
+            .iter()
+            .map(StepResult::writes_per_second)
+            .collect();
+        let least = past.iter().copied().fold(f64::INFINITY, f64::min);
+        println!(
+            "  past the knee: at least {least:.0} writes/s answered in every step, {:.0}% of the most",
+            100.0 * least / ceiling.max(1.0)
+        );
     }
     let within = steps
         .iter()
