@@ -749,7 +749,8 @@ pub fn print_knee(steps: &[StepResult]) {
         .iter()
         .map(StepResult::writes_per_second)
         .fold(0.0, f64::max);
-    match steps.iter().position(|s| !held(s)) {
+    let knee = steps.iter().position(|s| !held(s));
+    match knee {
         None => println!(
             "\n  knee: not reached; every step's writes were carried (up to {ceiling:.0} writes/s)"
         ),
@@ -763,12 +764,11 @@ pub fn print_knee(steps: &[StepResult]) {
             steps[i].agents
         ),
     }
-    if let Some(knee) = steps.iter().position(|s| !held(s)) {
-        let past: Vec<f64> = steps[knee..]
+    if let Some(knee) = knee {
+        let least = steps[knee..]
             .iter()
             .map(StepResult::writes_per_second)
-            .collect();
-        let least = past.iter().copied().fold(f64::INFINITY, f64::min);
+            .fold(f64::INFINITY, f64::min);
         println!(
             "  past the knee: at least {least:.0} writes/s answered in every step, {:.0}% of the most",
             100.0 * least / ceiling.max(1.0)
