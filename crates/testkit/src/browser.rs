@@ -9,6 +9,10 @@ use std::time::{Duration, Instant};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// How long a wait for the page gives it before the test fails...
+const WAIT: Duration = Duration::from_secs(20);
+/// ...and how often it looks again meanwhile.
+const LOOK_AGAIN: Duration = Duration::from_millis(50);
 
 pub struct Browser {
     pub client: Client,
@@ -81,7 +85,7 @@ impl Browser {
 
     /// Waits until `css` matches an element whose text satisfies `check`; returns the text.
     pub async fn wait_text(&self, css: &str, check: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + WAIT;
         let mut last = String::new();
         loop {
             if let Ok(el) = self.client.find(Locator::Css(css)).await {
@@ -101,7 +105,7 @@ impl Browser {
                     .unwrap_or_default();
                 panic!("timed out waiting for {css} at {url}; last text: {last:?}");
             }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            tokio::time::sleep(LOOK_AGAIN).await;
         }
     }
 
@@ -112,7 +116,7 @@ impl Browser {
         script: &str,
         check: impl Fn(&serde_json::Value) -> bool,
     ) -> serde_json::Value {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + WAIT;
         loop {
             let answer = self.run(script).await;
             if check(&answer) {
@@ -121,7 +125,7 @@ impl Browser {
             if Instant::now() > deadline {
                 panic!("timed out running {script:?}; last answer: {answer}");
             }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            tokio::time::sleep(LOOK_AGAIN).await;
         }
     }
 
@@ -131,7 +135,7 @@ impl Browser {
     }
 
     async fn wait_located(&self, locator: Locator<'_>) -> Element {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + WAIT;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.client.wait().at_most(left).for_element(locator).await {
@@ -139,7 +143,7 @@ impl Browser {
                 // A page that loads afresh (Connect does, once connected) aborts a lookup
                 // under way: look again on the new page.
                 Err(e) if !left.is_zero() && e.to_string().contains("aborted by navigation") => {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    tokio::time::sleep(LOOK_AGAIN).await;
                 }
                 Err(e) => panic!("waiting for {locator:?}: {e}"),
             }
@@ -248,10 +252,10 @@ impl Browser {
 
     /// Waits until nothing on the page matches `css`.
     pub async fn wait_for_absent(&self, css: &str) {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + WAIT;
         while self.count(css).await > 0 {
             assert!(Instant::now() < deadline, "{css} is still shown");
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            tokio::time::sleep(LOOK_AGAIN).await;
         }
     }
 
