@@ -6,3 +6,4 @@ pub mod components;
 pub mod format;
 pub mod pages;
 pub mod state;
+pub mod stopped;

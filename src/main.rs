@@ -1,4 +1,4 @@
 fn main() {
-    console_error_panic_hook::set_once();
+    buildd_mission_control::stopped::tell_when_stopped();
     leptos::mount::mount_to_body(buildd_mission_control::app::App);
 }

@@ -106,9 +106,10 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
             .await
             .map(|answer| answer.0.to_string())
             .unwrap_or_else(|_| "no answer within 10 s".into());
+            let stopped = browser.stopped().await;
             panic!(
                 "no row showed ({e}); the page: {shown}; a fetch from the page: {reached}; \
-                 GET /api/missions directly: {direct}"
+                 GET /api/missions directly: {direct}{stopped}"
             );
         }
     };

@@ -103,7 +103,8 @@ impl Browser {
                     .await
                     .map(|u| u.to_string())
                     .unwrap_or_default();
-                panic!("timed out waiting for {css} at {url}; last text: {last:?}");
+                let stopped = self.stopped().await;
+                panic!("timed out waiting for {css} at {url}; last text: {last:?}{stopped}");
             }
             tokio::time::sleep(LOOK_AGAIN).await;
         }
@@ -123,7 +124,8 @@ impl Browser {
                 return answer;
             }
             if Instant::now() > deadline {
-                panic!("timed out running {script:?}; last answer: {answer}");
+                let stopped = self.stopped().await;
+                panic!("timed out running {script:?}; last answer: {answer}{stopped}");
             }
             tokio::time::sleep(LOOK_AGAIN).await;
         }
@@ -145,8 +147,28 @@ impl Browser {
                 Err(e) if !left.is_zero() && e.to_string().contains("aborted by navigation") => {
                     tokio::time::sleep(LOOK_AGAIN).await;
                 }
-                Err(e) => panic!("waiting for {locator:?}: {e}"),
+                Err(e) => {
+                    let stopped = self.stopped().await;
+                    panic!("waiting for {locator:?}: {e}{stopped}")
+                }
             }
+        }
+    }
+
+    /// What the page's notice says when the app's code stopped on an error, for a failed
+    /// wait's message: the wait was for a page that no longer answers.
+    pub async fn stopped(&self) -> String {
+        let said = self
+            .client
+            .execute(
+                "const n = document.querySelector('[data-testid=stopped]'); \
+                 return n ? n.innerText : null;",
+                vec![],
+            )
+            .await;
+        match said {
+            Ok(serde_json::Value::String(text)) => format!("; the app stopped: {text}"),
+            _ => String::new(),
         }
     }
 
