@@ -544,6 +544,7 @@ async fn agent(
                     claimed += u64::from(got.is_some());
                 }
                 worker = got.map(|id| (id, 0));
+                back_off(&mut tick, &answer);
             }
             Some((id, done)) => {
                 let body = if done < REPORTS_PER_TASK {
@@ -556,6 +557,7 @@ async fn agent(
                 if window.counts(now) {
                     reports.record(now, &answer);
                 }
+                back_off(&mut tick, &answer);
                 let status = answer.as_ref().map(|r| r.status).unwrap_or(0);
                 worker = match status {
                     // Buildd's runner queues a report the server could not take and sends it
@@ -568,6 +570,20 @@ async fn agent(
         }
     }
     (claims, reports, claimed)
+}
+
+/// After a `503`, the agent's next request waits what its `Retry-After` says, counted from
+/// now (Buildd's runner waits longer still: it replays a refused report from its outbox
+/// after 30 s).
+fn back_off(tick: &mut tokio::time::Interval, answer: &Result<Reply, String>) {
+    let told = answer
+        .as_ref()
+        .ok()
+        .filter(|r| r.status == 503)
+        .and_then(|r| r.retry_after.as_deref()?.parse::<u64>().ok());
+    if let Some(seconds) = told {
+        tick.reset_after(Duration::from_secs(seconds));
+    }
 }
 
 /// One dashboard tab: the mission page once a second, sending back the `ETag` it holds.
