@@ -14,16 +14,19 @@ pub fn tell_when_stopped() {
 }
 
 fn show(info: &PanicHookInfo) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+    let Some(window) = web_sys::window() else {
         return;
     };
-    let (Some(body), Ok(notice)) = (document.body(), document.create_element("div")) else {
+    let Some(document) = window.document() else {
         return;
     };
     // One notice, however many panics follow.
     if document.get_element_by_id("stopped").is_some() {
         return;
     }
+    let (Some(body), Ok(notice)) = (document.body(), document.create_element("div")) else {
+        return;
+    };
     notice.set_id("stopped");
     notice.set_class_name("stopped");
     let _ = notice.set_attribute("role", "alert");
@@ -42,16 +45,11 @@ fn show(info: &PanicHookInfo) {
         let _ = notice.append_child(&text);
     }
     if let Ok(reload) = document.create_element("a") {
-        let here = web_sys::window()
-            .and_then(|w| w.location().href().ok())
-            .unwrap_or_else(|| "/".into());
+        let here = window.location().href().unwrap_or_else(|_| "/".into());
         let _ = reload.set_attribute("href", &here);
         reload.set_text_content(Some("Reload the page"));
         let _ = notice.append_child(&reload);
     }
-    if let Some(first) = body.first_child() {
-        let _ = body.insert_before(&notice, Some(&first));
-    } else {
-        let _ = body.append_child(&notice);
-    }
+    // Before the first child, or last when there is none.
+    let _ = body.insert_before(&notice, body.first_child().as_ref());
 }
