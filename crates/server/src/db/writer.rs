@@ -2,11 +2,13 @@
 //! (a fair mutex: first come, first served); each runs in a savepoint of the group's
 //! transaction, so a request that fails or is dropped takes back only its own changes
 //! (`ROLLBACK TO`). A write that finishes while others wait leaves its changes in the group
-//! and waits for the group's one `COMMIT` (one fsync for all of them); it is answered only
-//! once that commit is on disk, and a failed commit fails every member. The write that
-//! finds nobody waiting after it commits the group, as does one that finds the group at its
-//! bound. The committer task commits a group only when the writes it was handed on to all
-//! gave up, and rolls back the savepoint of a write dropped with nobody after it.
+//! (its savepoint is released by the next write, in the same round trip to SQLite's thread
+//! as that write's own savepoint) and waits for the group's one `COMMIT` (one fsync for all
+//! of them); it is answered only once that commit is on disk, and a failed commit fails
+//! every member. The write that finds nobody waiting after it commits the group, as does
+//! one that finds the group at its bound. The committer task commits a group only when the
+//! writes it was handed on to all gave up, and rolls back the savepoint of a write dropped
+//! with nobody after it.
 //!
 //! How long the queue would take to drain is estimated from its length and a moving average
 //! of a write's turn (from one taking of the connection to the next while writes queue: its
@@ -55,6 +57,9 @@ struct State {
     /// A member was dropped without committing: its savepoint is still open, and whoever
     /// takes the connection next rolls it back first.
     abandoned: bool,
+    /// A member finished with others waiting: its savepoint is still open, and whoever takes
+    /// the connection next releases it into the group first.
+    unreleased: bool,
     /// When the connection was last taken.
     taken_at: Option<Instant>,
 }
@@ -105,6 +110,7 @@ impl Writer {
                 conn: Some(conn),
                 group: None,
                 abandoned: false,
+                unreleased: false,
                 taken_at: None,
             })),
             waiting: AtomicUsize::new(0),
@@ -169,12 +175,17 @@ impl Writer {
             }
         }
         state.tidy(&self.shared).await;
-        let saved = match state.group {
-            Some(_) => state.conn()?.execute("SAVEPOINT member").await.map(drop),
-            None => state.open().await,
+        let saved = if state.group.is_none() {
+            state.open().await
+        } else if std::mem::take(&mut state.unreleased) {
+            let sql = "RELEASE member; SAVEPOINT member";
+            state.conn()?.execute(sql).await.map(drop)
+        } else {
+            state.conn()?.execute("SAVEPOINT member").await.map(drop)
         };
         if let Err(e) = saved {
-            // Nothing of this write was done; the group's earlier members still commit.
+            // Nothing of this write was done; the group's earlier members still commit (or,
+            // should the transaction be gone, learn that their commit failed).
             state.settle(&self.shared).await;
             self.shared.record_hold(since.elapsed());
             return Err(e);
@@ -258,7 +269,12 @@ impl State {
         self.tidy(shared).await;
         match &self.group {
             Some(g) if g.members > 0 => {
-                let _ = self.commit("COMMIT", shared).await;
+                let sql = if self.unreleased {
+                    "RELEASE member; COMMIT"
+                } else {
+                    "COMMIT"
+                };
+                let _ = self.commit(sql, shared).await;
             }
             Some(_) => {
                 if let Ok(conn) = self.conn() {
@@ -276,6 +292,7 @@ impl State {
         let Some(group) = self.group.take() else {
             return Ok(());
         };
+        self.unreleased = false;
         let committed = match self.conn() {
             Ok(conn) => {
                 let started = Instant::now();
@@ -305,6 +322,7 @@ impl State {
         if let Some(group) = self.group.take() {
             group.outcome.send_replace(Some(Err(why.to_string())));
         }
+        self.unreleased = false;
         if let Ok(conn) = self.conn() {
             let _ = conn.execute("ROLLBACK").await;
         }
@@ -335,8 +353,9 @@ impl Member {
     }
 
     /// Releases the savepoint into the group, then commits the group now (nothing waits, or
-    /// the group is full) or hands the connection on. What is left is to wait for the
-    /// group's commit ([`Durable::wait`]), without the connection.
+    /// the group is full) or hands the connection on, leaving the savepoint for the next
+    /// write to release. What is left is to wait for the group's commit ([`Durable::wait`]),
+    /// without the connection.
     pub async fn release(mut self) -> Result<Durable, sqlx::Error> {
         let mut state = self.state.take().expect("a member holds the connection");
         let (shared, since) = (self.shared.clone(), self.since);
@@ -353,11 +372,7 @@ impl Member {
             shared.record_hold(since.elapsed());
             return committed.map(|()| Durable(None));
         }
-        if let Err(e) = state.conn()?.execute("RELEASE member").await {
-            state.fail(&e.to_string(), &shared).await;
-            shared.record_hold(since.elapsed());
-            return Err(e);
-        }
+        state.unreleased = true;
         let group = state
             .group
             .as_mut()
@@ -428,5 +443,62 @@ async fn committer(shared: Weak<Shared>, wake: Arc<Notify>) {
         }
         state.taken_at = Some(Instant::now());
         state.settle(&shared).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlx::{ConnectOptions, Row};
+
+    async fn connect(path: &std::path::Path) -> SqliteConnection {
+        sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(sqlx::sqlite::SqliteJournalMode::Wal)
+            .connect()
+            .await
+            .unwrap()
+    }
+
+    /// A write that finished while another waited leaves its savepoint for that one to
+    /// release; when that one gives up before taking the connection, the committer releases
+    /// and commits it, and the writer goes on.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_write_left_for_a_waiter_that_gave_up_is_still_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("w.db");
+        let mut setup = connect(&path).await;
+        setup.execute("CREATE TABLE t (v TEXT)").await.unwrap();
+        let writer = Writer::new(connect(&path).await);
+        let mut first = writer.begin(writer.queued(), drop).await.unwrap();
+        first
+            .conn_mut()
+            .execute("INSERT INTO t VALUES ('first')")
+            .await
+            .unwrap();
+        let waiter = writer.queued();
+        let durable = first.release().await.unwrap();
+        assert!(
+            durable.0.is_some(),
+            "with a write waiting, the first was committed at once"
+        );
+        drop(waiter);
+        durable.wait().await.unwrap();
+        let mut next = writer.begin(writer.queued(), drop).await.unwrap();
+        next.conn_mut()
+            .execute("INSERT INTO t VALUES ('next')")
+            .await
+            .unwrap();
+        next.commit().await.unwrap();
+        let rows: Vec<String> = sqlx::query("SELECT v FROM t ORDER BY rowid")
+            .fetch_all(&mut setup)
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        assert_eq!(rows, ["first", "next"]);
+        assert_eq!(writer.commits(), 2);
     }
 }

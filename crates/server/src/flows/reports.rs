@@ -94,7 +94,7 @@ pub async fn apply(
                 pr_number: report.pr_number,
             };
             report_progress(tx, &worker.id, &progress, &at).await?;
-            renew(tx, &task.id, &worker.id, chrono::Utc::now()).await?;
+            renew(tx, task, &worker.id, chrono::Utc::now()).await?;
             // A PR reported with progress is recorded too.
             route_pr(tx, worker, task, report.pr.as_ref(), false).await?;
         }

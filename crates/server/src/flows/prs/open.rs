@@ -44,7 +44,7 @@ pub async fn open_pr(
         .base
         .unwrap_or_else(|| default_base(&task, &workspace, &opening.head));
     set_worker_pr(tx, &worker.id, url.as_deref(), number, &now()).await?;
-    renew(tx, &task.id, &worker.id, chrono::Utc::now()).await?;
+    renew(tx, &task, &worker.id, chrono::Utc::now()).await?;
     let worker = find_worker(tx, team_id, &worker.id).await?;
     let report = PrReport {
         number,
