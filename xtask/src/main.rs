@@ -26,12 +26,14 @@ usage: cargo xtask <command>
   test                                format, import and lint checks, then every test, browser
                                       tests included
   bench                               dashboard size, API latency and render time
-  bench agents [--agents 50,200,...] [--seconds N] [--lockstep]
+  bench agents [--agents 50,200,...] [--seconds N] [--lockstep] [--rounds N]
                                       claims against a deep queue, then simulated runners
                                       (claim, a report a second, complete) and dashboard tabs
                                       against the release server, stepped up: rates,
                                       latencies, 503s and the knee (--lockstep: the agents
-                                      start together rather than spread over a cycle)
+                                      start together rather than spread over a cycle;
+                                      --rounds: the steps N times, each on a fresh server,
+                                      then each step's medians)
   lint-imports                        circles among the files of crates/core and crates/server
                                       (files that reach each other through their `use` paths)
 ";

@@ -7,7 +7,7 @@
 //! same second instead (every runner coming back at once, as after a restart), so each
 //! cycle brings one second of nothing but completions and one of nothing but claims.
 //! The load steps up by the number of agents and each step prints its rates, latencies,
-//! `503`s and errors.
+//! `503`s and errors; with several rounds, each step's medians over them follow.
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
@@ -45,6 +45,9 @@ pub struct Plan {
     pub measure: Duration,
     /// Every agent starts in the same second instead of spread over a cycle.
     pub lockstep: bool,
+    /// Times the steps are run, each time against a fresh server; more than one adds the
+    /// medians ([`crate::agents_rounds`]).
+    pub rounds: usize,
 }
 
 impl Default for Plan {
@@ -57,6 +60,7 @@ impl Default for Plan {
             warmup: Duration::from_secs(CYCLE_SECONDS + 2),
             measure: Duration::from_secs(20),
             lockstep: false,
+            rounds: 1,
         }
     }
 }
@@ -809,11 +813,10 @@ pub fn print_knee(steps: &[StepResult]) {
     }
 }
 
-/// Runs every step of `plan` against one server started from `binary`, printing as it goes.
-pub async fn run(binary: &Path, plan: &Plan) -> Vec<StepResult> {
+/// Runs every step of `plan` against a server started from `binary`, once a round, each
+/// round against a fresh server, printing as it goes; returns each round's steps.
+pub async fn run(binary: &Path, plan: &Plan) -> Vec<Vec<StepResult>> {
     let files = raise_file_limit();
-    let server = ServerProcess::start(binary);
-    let http = Http::new(server.addr);
     println!(
         "\nSimulated agents: claim, a report a second, complete after {REPORTS_PER_TASK} reports, claim again; {} dashboard tabs poll the busiest mission page every second",
         plan.pollers
@@ -832,6 +835,23 @@ pub async fn run(binary: &Path, plan: &Plan) -> Vec<StepResult> {
         plan.measure.as_secs(),
         plan.warmup.as_secs()
     );
+    let mut rounds = Vec::new();
+    for round in 1..=plan.rounds.max(1) {
+        if plan.rounds > 1 {
+            println!("\n  round {round} of {}:", plan.rounds);
+        }
+        rounds.push(run_round(binary, plan).await);
+    }
+    if rounds.len() > 1 {
+        crate::agents_rounds::print_medians(&rounds);
+    }
+    rounds
+}
+
+/// Every step of `plan` against one server started from `binary`.
+async fn run_round(binary: &Path, plan: &Plan) -> Vec<StepResult> {
+    let server = ServerProcess::start(binary);
+    let http = Http::new(server.addr);
     print_header();
     let mut results = Vec::new();
     for (i, &agents) in plan.agents.iter().enumerate() {

@@ -6,9 +6,10 @@
 //! Figures are printed with their budgets; nothing is asserted.
 //!
 //! `bench agents [--agents 50,200,…] [--seconds N] [--server PATH] [--no-deep-queue]
-//! [--lockstep]` (`cargo xtask bench agents`): claims against a deep queue, then simulated runners and
-//! dashboard tabs against `buildd-server` in a child process, stepped up by the number of
-//! agents (see `buildd_testkit::agents`).
+//! [--lockstep] [--rounds N]` (`cargo xtask bench agents`): claims against a deep queue, then
+//! simulated runners and dashboard tabs against `buildd-server` in a child process, stepped
+//! up by the number of agents, `--rounds` times over with each step's medians (see
+//! `buildd_testkit::agents`).
 
 use buildd_testkit::{is_chunk, Browser, TestServer, WorkerVerbs};
 use serde_json::json;
@@ -755,7 +756,7 @@ fn main() {
         .block_on(dashboard(dist));
 }
 
-const AGENTS_USAGE: &str = "usage: bench agents [--agents 50,200,500] [--seconds 20] [--pollers 20] [--server PATH] [--no-deep-queue] [--lockstep]";
+const AGENTS_USAGE: &str = "usage: bench agents [--agents 50,200,500] [--seconds 20] [--pollers 20] [--server PATH] [--no-deep-queue] [--lockstep] [--rounds N]";
 
 /// `bench agents`: the server is a child process (`buildd-server` beside this binary unless
 /// `--server` names one); the agents share one runtime thread, leaving the other cores to it.
@@ -786,6 +787,7 @@ fn agents(args: &[String]) {
             "--server" => server = value().into(),
             "--no-deep-queue" => deep_queue = false,
             "--lockstep" => plan.lockstep = true,
+            "--rounds" => plan.rounds = number(&value()).max(1),
             _ => {
                 eprintln!("{AGENTS_USAGE}");
                 std::process::exit(2)
