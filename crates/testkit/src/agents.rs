@@ -435,7 +435,9 @@ impl Window {
 }
 
 /// Creates a workspace, `ceil(tasks / TASKS_PER_MISSION)` manual missions and `tasks` pending
-/// tasks spread over them in turn; returns the first mission, the one the tabs poll.
+/// tasks spread over them in turn; returns the first mission, the one the tabs poll. The
+/// tasks have priority `step`, above those an earlier step left unclaimed: claims take the
+/// step's own tasks first, so the mission the tabs poll is one the agents work on.
 pub async fn seed(http: &Http, admin: &str, step: usize, tasks: usize) -> String {
     let ws = http
         .send(
@@ -483,7 +485,7 @@ pub async fn seed(http: &Http, admin: &str, step: usize, tasks: usize) -> String
                         break;
                     }
                     let body = json!({"title": format!("Bench task {i}"), "workspaceId": workspace,
-                                      "missionId": missions[i % missions.len()],
+                                      "missionId": missions[i % missions.len()], "priority": step,
                                       "description": "Change one module, with tests."});
                     // A shed or failed request is sent again: every task is wanted.
                     loop {
