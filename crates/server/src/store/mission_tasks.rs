@@ -47,28 +47,38 @@ pub async fn read_tasks(
     ids: Option<&HashSet<String>>,
 ) -> ApiResult<Vec<(i64, MissionTask)>> {
     let ids = ids.map(serde_json::to_string).transpose()?;
-    let (from, which) = match ids {
-        // The index hands rows over oldest first (created_at, then rowid): nothing is sorted.
-        None => ("tasks t INDEXED BY tasks_by_mission", "?6 IS NULL"),
-        // A few tasks, by primary key.
-        Some(_) => ("tasks t", "t.id IN (SELECT value FROM json_each(?6))"),
-    };
-    let (rowids, tasks): (String, String) = sqlx::query_as(&format!(
-        "SELECT json_group_array(t.rowid), json_group_array({TASK_JSON}) \
-         FROM {from} LEFT JOIN workers w ON w.id = t.latest_worker_id \
-         WHERE {which} AND t.mission_id = ?4 AND t.team_id = ?1"
-    ))
-    .bind(team_id)
-    .bind(None::<&str>)
-    .bind(None::<&str>)
-    .bind(mission_id)
-    .bind(true)
-    .bind(ids)
-    .fetch_one(&mut **tx)
-    .await?;
+    let (rowids, tasks): (String, String) = sqlx::query_as(&read_sql(ids.is_some()))
+        .bind(team_id)
+        .bind(None::<&str>)
+        .bind(None::<&str>)
+        .bind(mission_id)
+        .bind(true)
+        .bind(ids)
+        .fetch_one(&mut **tx)
+        .await?;
     let rowids: Vec<i64> = serde_json::from_str(&rowids)?;
     let tasks: Vec<MissionTask> = serde_json::from_str(&tasks)?;
     Ok(rowids.into_iter().zip(tasks).rev().collect())
+}
+
+/// What [`read_tasks`] runs: every task of the mission, or those of a list of ids (`?6`).
+fn read_sql(listed: bool) -> String {
+    let (from, which) = if listed {
+        // Each by its key, the list driving (CROSS JOIN keeps it outside): left to itself,
+        // the planner walks one of the team's indexes, every task the team ever had.
+        (
+            "json_each(?6) ids CROSS JOIN tasks t ON t.id = ids.value",
+            "1",
+        )
+    } else {
+        // The index hands rows over oldest first (created_at, then rowid): nothing is sorted.
+        ("tasks t INDEXED BY tasks_by_mission", "?6 IS NULL")
+    };
+    format!(
+        "SELECT json_group_array(t.rowid), json_group_array({TASK_JSON}) \
+         FROM {from} LEFT JOIN workers w ON w.id = t.latest_worker_id \
+         WHERE {which} AND t.mission_id = ?4 AND t.team_id = ?1"
+    )
 }
 
 /// Both walk the mission's entries in `tasks_by_mission_mode_status` (migration 0020).
@@ -143,5 +153,22 @@ mod tests {
             );
             assert!(!text.contains("SCAN tasks"), "{text}");
         }
+    }
+
+    /// A mission page rebuilt after a few changes reads those tasks by key, whatever the
+    /// size of the team's history; the whole mission, through the mission's index.
+    #[tokio::test]
+    async fn changed_tasks_are_read_by_key_and_a_mission_by_its_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        let mut tx = db.read().await.unwrap();
+        let listed = crate::db::query_plan(&mut tx, &read_sql(true), 6).await;
+        assert!(
+            listed.contains("SEARCH t USING INDEX sqlite_autoindex_tasks_1 (id=?)"),
+            "{listed}"
+        );
+        assert!(!listed.contains("team"), "{listed}");
+        let whole = crate::db::query_plan(&mut tx, &read_sql(false), 6).await;
+        assert!(whole.contains("INDEX tasks_by_mission"), "{whole}");
     }
 }
