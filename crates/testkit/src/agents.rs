@@ -763,10 +763,15 @@ pub fn print_step(s: &StepResult) {
     }
 }
 
+/// Whether `answered` writes a second kept up with `offered`: the knee's rule.
+pub(crate) fn kept_up(answered: f64, offered: f64) -> bool {
+    answered >= 0.95 * offered
+}
+
 /// Where the offered load stops being carried: the last step whose answered writes kept up
-/// with what was offered (95%), and the one after it.
+/// with what was offered ([`kept_up`]), and the one after it.
 pub fn print_knee(steps: &[StepResult]) {
-    let held = |s: &StepResult| s.writes_per_second() >= 0.95 * s.offered;
+    let held = |s: &StepResult| kept_up(s.writes_per_second(), s.offered);
     let ceiling = steps
         .iter()
         .map(StepResult::writes_per_second)

@@ -3,7 +3,7 @@
 //! minute to minute by more than the load changes them; the median of rounds taken turn
 //! about, and the spread of one step's rounds beside it, tell the two apart.
 
-use crate::agents::{quantile, StepResult};
+use crate::agents::{kept_up, quantile, StepResult};
 
 /// One step's figures over its rounds.
 struct StepRounds {
@@ -42,9 +42,9 @@ impl StepRounds {
         }
     }
 
-    /// Its median round carried what was offered (95%).
+    /// Its median round kept up with what was offered.
     fn held(&self) -> bool {
-        self.writes[0] >= 0.95 * self.offered
+        kept_up(self.writes[0], self.offered)
     }
 }
 
