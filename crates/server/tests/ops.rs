@@ -196,6 +196,7 @@ async fn metrics_are_for_admin_keys_or_a_listener_of_their_own() {
     }
     assert!(!after.contains(&mission), "a mission id in a label");
     assert!(after.contains("buildd_change_streams_open"), "{after}");
+    assert!(after.contains("buildd_db_wal_uncopied_pages"), "{after}");
 
     // On a listener of its own, no key is asked; the public router no longer has it.
     let own = get(&metrics_router(), "/metrics", NO_KEY).await;

@@ -7,12 +7,16 @@
 //! request's write runs on a thread of its own ([`write_thread`], through [`Db::transact`]),
 //! so the writer is held only as long as the write's own statements take. A server keeps that
 //! thread and the writer's SQLite thread on one CPU ([`cpu`], [`Db::open_with_writes_on`]).
+//! Committed pages are copied back into the database file by a connection of its own, beside
+//! the writer rather than inside its commits ([`checkpointer`]).
 
+mod checkpointer;
 pub mod cpu;
 mod functions;
 mod write_thread;
 mod writer;
 
+use checkpointer::Checkpointer;
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection, SqliteConnection, SqlitePool};
@@ -148,6 +152,7 @@ pub type WriteWork<'t, T, E> = Pin<Box<dyn Future<Output = Result<T, E>> + Send 
 pub struct Db {
     read: SqlitePool,
     writer: Writer,
+    checkpoints: Checkpointer,
     thread: WriteThread,
     pinned: Option<Pinned>,
 }
@@ -161,11 +166,12 @@ pub struct Pinned {
 }
 
 impl Db {
-    /// Commits the writes in flight, then closes every connection (the WAL is checkpointed
-    /// as the last connection closes).
+    /// Commits the writes in flight, then closes every connection; the checkpointer's
+    /// closes last, copying the whole WAL into the database file and removing it.
     pub async fn close(&self) {
         self.writer.close().await;
         self.read.close().await;
+        self.checkpoints.close().await;
     }
 
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
@@ -188,6 +194,12 @@ impl Db {
             // A statement's temporary tables and journals stay in memory: as files, every
             // claim and completion created and deleted one in the temp directory.
             .pragma("temp_store", "memory")
+            // Committed pages are copied into the database file beside the writer; its own
+            // commits do so only past this (see [`checkpointer`]).
+            .pragma(
+                "wal_autocheckpoint",
+                checkpointer::BACKSTOP_PAGES.to_string(),
+            )
             .statement_cache_capacity(STATEMENTS_KEPT)
             .busy_timeout(Duration::from_secs(10));
         let mut conn = options.connect().await?;
@@ -197,6 +209,7 @@ impl Db {
             Some(cpu) => Some(functions::pin_sqlite_thread(&mut conn, cpu).await?),
             None => None,
         };
+        let checkpoints = Checkpointer::start(&options).await?;
         let read = SqlitePoolOptions::new()
             .max_connections(8)
             // A reader is pinged as it goes back to the pool; pinging it again as it is
@@ -216,6 +229,7 @@ impl Db {
         Ok(Self {
             read,
             writer: Writer::new(conn),
+            checkpoints,
             thread,
             pinned,
         })

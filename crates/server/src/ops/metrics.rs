@@ -227,6 +227,10 @@ fn describe() {
         metrics::Unit::Seconds,
         "Time the writer's COMMIT takes, mostly the disk's sync"
     );
+    metrics::describe_gauge!(
+        "buildd_db_wal_uncopied_pages",
+        "Pages of the write-ahead log not yet copied into the database file, at the last checkpoint"
+    );
     metrics::describe_counter!(
         "buildd_db_commits_total",
         "Commits of the writer: each makes a group of writes durable with one fsync"
@@ -240,6 +244,7 @@ fn describe() {
         "Writes refused (503) before they started because the queue ahead was too long, by lane"
     );
     metrics::gauge!("buildd_change_streams_open").increment(0.0);
+    metrics::gauge!("buildd_db_wal_uncopied_pages").increment(0.0);
     metrics::counter!("buildd_db_commits_total").increment(0);
     metrics::counter!("buildd_db_committed_writes_total").increment(0);
     metrics::counter!("buildd_claimed_tasks_total").increment(0);
