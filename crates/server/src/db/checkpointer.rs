@@ -41,11 +41,15 @@ pub struct Pass {
 }
 
 impl Checkpointer {
-    /// Opens a connection of its own with `options` and starts copying.
-    pub async fn start(options: &SqliteConnectOptions) -> Result<Self, sqlx::Error> {
+    /// Opens a connection of its own with `options` and starts copying; `commits` counts the
+    /// writer's commits, so an idle database is left alone.
+    pub async fn start(
+        options: &SqliteConnectOptions,
+        commits: impl Fn() -> u64 + Send + 'static,
+    ) -> Result<Self, sqlx::Error> {
         let conn = options.connect().await?;
         let (stop, stopped) = watch::channel(false);
-        let task = tokio::spawn(run(conn, stopped));
+        let task = tokio::spawn(run(conn, commits, stopped));
         Ok(Self {
             stop: Arc::new(stop),
             task: Arc::new(Mutex::new(Some(task))),
@@ -62,16 +66,34 @@ impl Checkpointer {
     }
 }
 
-async fn run(mut conn: SqliteConnection, mut stopped: watch::Receiver<bool>) {
+async fn run(
+    mut conn: SqliteConnection,
+    commits: impl Fn() -> u64,
+    mut stopped: watch::Receiver<bool>,
+) {
+    // Commits counted at the last pass that left nothing to copy.
+    let mut settled = None;
     loop {
         tokio::select! {
             _ = tokio::time::sleep(EVERY) => {}
             // Asked to stop, or every handle is gone.
             _ = stopped.changed() => break,
         }
+        let now = commits();
+        if settled == Some(now) {
+            continue;
+        }
         match pass(&mut conn).await {
-            Ok(p) => metrics::gauge!("buildd_db_wal_uncopied_pages").set((p.log - p.copied) as f64),
-            Err(e) => tracing::warn!("checkpoint: {e}"),
+            Ok(p) => {
+                // A reader may have kept some pages from being copied: the next pass tries
+                // again, commits or not.
+                settled = (p.copied == p.log).then_some(now);
+                metrics::gauge!("buildd_db_wal_uncopied_pages").set((p.log - p.copied) as f64);
+            }
+            Err(e) => {
+                settled = None;
+                tracing::warn!("checkpoint: {e}");
+            }
         }
     }
     let _ = conn.close().await;

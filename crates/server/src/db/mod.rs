@@ -209,7 +209,9 @@ impl Db {
             Some(cpu) => Some(functions::pin_sqlite_thread(&mut conn, cpu).await?),
             None => None,
         };
-        let checkpoints = Checkpointer::start(&options).await?;
+        let writer = Writer::new(conn);
+        let commits = writer.clone();
+        let checkpoints = Checkpointer::start(&options, move || commits.commits()).await?;
         let read = SqlitePoolOptions::new()
             .max_connections(8)
             // A reader is pinged as it goes back to the pool; pinging it again as it is
@@ -228,7 +230,7 @@ impl Db {
         };
         Ok(Self {
             read,
-            writer: Writer::new(conn),
+            writer,
             checkpoints,
             thread,
             pinned,
