@@ -123,6 +123,15 @@ mod tests {
         Ok(())
     }
 
+    /// Commits `teams` rows, one write each.
+    async fn write_teams(db: &Db, teams: usize) {
+        for i in 0..teams {
+            db.transact(Lane::Person, move |tx| Box::pin(insert_team(tx, i)))
+                .await
+                .unwrap();
+        }
+    }
+
     fn size(path: &std::path::Path) -> u64 {
         std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
     }
@@ -135,11 +144,7 @@ mod tests {
         let path = dir.path().join("d.db");
         let db = Db::open(&path).await.unwrap();
         let before = size(&path);
-        for i in 0..100 {
-            db.transact(Lane::Person, move |tx| Box::pin(insert_team(tx, i)))
-                .await
-                .unwrap();
-        }
+        write_teams(&db, 100).await;
         let wal = size(&dir.path().join("d.db-wal"));
         assert!(wal < 1_000 * 4_096, "the log holds {wal} bytes");
         // About 300 KB of rows; a pass comes every EVERY.
@@ -175,11 +180,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("d.db");
         let db = Db::open(&path).await.unwrap();
-        for i in 0..20 {
-            db.transact(Lane::Person, move |tx| Box::pin(insert_team(tx, i)))
-                .await
-                .unwrap();
-        }
+        write_teams(&db, 20).await;
         let mut conn = SqliteConnectOptions::new()
             .filename(&path)
             .connect()
@@ -198,11 +199,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("d.db");
         let db = Db::open(&path).await.unwrap();
-        for i in 0..20 {
-            db.transact(Lane::Person, move |tx| Box::pin(insert_team(tx, i)))
-                .await
-                .unwrap();
-        }
+        write_teams(&db, 20).await;
         db.close().await;
         assert!(!dir.path().join("d.db-wal").exists(), "the log is left");
         let db = Db::open(&path).await.unwrap();
