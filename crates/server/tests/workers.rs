@@ -496,3 +496,46 @@ async fn messages_reach_a_running_agent_on_its_next_report() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["error"], "Cannot instruct completed or failed workers");
 }
+
+/// A report's answer is the worker as the report left it, whichever writes the report made:
+/// each answer equals what a read of the worker shows right after (its task and workspace
+/// aside).
+#[tokio::test]
+async fn a_report_answers_with_the_worker_as_stored() {
+    let app = TestApp::new().await;
+    let m = app.mission("M").await;
+    let t = app.task(Some(&m), "Refactor the cart").await;
+    let worker = app.claim_task(&t).await;
+    let instruct = format!("/api/workers/{worker}/instruct");
+    let message = Some(json!({"message": "Keep the old API working"}));
+    let reports = [
+        json!({"status": "running", "currentAction": "Reading the cart",
+               "appendMilestones": [{"label": "Read the code"}],
+               "costUsd": 0.25, "inputTokens": 1200, "outputTokens": 300}),
+        // An instruction queued before this one is handed over by it.
+        json!({"currentAction": "Editing cart.rs"}),
+        json!({"currentAction": "Opening the PR", "prNumber": 41,
+               "prUrl": "https://github.com/acme/web/pull/41",
+               "baseBranch": "main", "headBranch": "buildd/41", "headSha": "abc1234def5678"}),
+        json!({"status": "completed", "summary": "Refactored"}),
+    ];
+    for (i, body) in reports.into_iter().enumerate() {
+        if i == 1 {
+            let (status, _) = app
+                .call("POST", &instruct, &app.admin, message.clone())
+                .await;
+            assert_eq!(status, StatusCode::OK);
+        }
+        let (status, mut answer) = app.report(&worker, body.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{body}: {answer}");
+        let handed = answer.as_object_mut().unwrap().remove("instructions");
+        assert_eq!(handed.is_some(), i == 1, "{body}: {handed:?}");
+        let (_, mut stored) = app
+            .call("GET", &format!("/api/workers/{worker}"), &app.worker, None)
+            .await;
+        let stored = stored.as_object_mut().unwrap();
+        stored.remove("task");
+        stored.remove("workspace");
+        assert_eq!(answer, Value::Object(stored.clone()), "after {body}");
+    }
+}

@@ -14,8 +14,8 @@ use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::store::tasks::{set_outcome, TaskRow};
 use crate::store::workers::{
-    self, deliver_pending, record_usage, report_progress, set_milestones, Finish, Progress,
-    WorkerRow,
+    self, deliver_pending, find_worker, record_usage, report_progress, set_milestones, Finish,
+    Progress, WorkerRow,
 };
 use crate::time::now;
 use buildd_core::reviewer::ReviewerOutput;
@@ -61,13 +61,19 @@ pub struct Ending {
     pub verdict: Option<ReviewerOutput>,
 }
 
-/// Applies `report` of `worker` on `task`; returns the instructions it hands over.
+/// What a report left: the worker as it now stands, and the instructions it handed over.
+pub struct Applied {
+    pub worker: WorkerRow,
+    pub instructions: Option<String>,
+}
+
+/// Applies `report` of `worker` on `task`.
 pub async fn apply(
     tx: &mut Tx,
     worker: &WorkerRow,
     task: &TaskRow,
     mut report: Report,
-) -> ApiResult<Option<String>> {
+) -> ApiResult<Applied> {
     if report.milestones.is_some() || report.appended.is_some() {
         let mut list = report
             .milestones
@@ -82,7 +88,7 @@ pub async fn apply(
         budget::enforce(tx, mission).await?;
     }
     let at = now();
-    match &report.step {
+    let (progressed, instructions) = match &report.step {
         Step::Progress {
             status,
             current_action,
@@ -93,14 +99,29 @@ pub async fn apply(
                 pr_url: report.pr_url.as_deref(),
                 pr_number: report.pr_number,
             };
-            report_progress(tx, &worker.id, &progress, &at).await?;
+            let row = report_progress(tx, &worker.id, &progress, &at).await?;
             renew(tx, task, &worker.id, chrono::Utc::now()).await?;
             // A PR reported with progress is recorded too.
             route_pr(tx, worker, task, report.pr.as_ref(), false).await?;
+            let instructions = deliver_pending(tx, worker).await?;
+            // Recording a PR (which may merge it) or handing instructions over writes the
+            // worker again.
+            let current = report.pr.is_none() && instructions.is_none();
+            (current.then_some(row), instructions)
         }
-        Step::Ended(ending) => end(tx, worker, task, &report, ending, &at).await?,
-    }
-    deliver_pending(tx, worker).await
+        Step::Ended(ending) => {
+            end(tx, worker, task, &report, ending, &at).await?;
+            (None, deliver_pending(tx, worker).await?)
+        }
+    };
+    let worker = match progressed {
+        Some(row) => row,
+        None => find_worker(tx, &task.team_id, &worker.id).await?,
+    };
+    Ok(Applied {
+        worker,
+        instructions,
+    })
 }
 
 /// Finishes `worker` and `task` as `ending` says, and runs what follows.

@@ -6,7 +6,7 @@ use super::pr_report::pr_report;
 use crate::body::{Field, JsonObject};
 use crate::error::{ApiError, ApiResult};
 use crate::flows::prs::record::PrReport;
-use crate::flows::reports::{self, Ending, Report, Step};
+use crate::flows::reports::{self, Applied, Ending, Report, Step};
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
 use crate::store::tasks::{find_task, TaskRow};
@@ -27,7 +27,10 @@ pub async fn update(
     body: JsonObject,
 ) -> ApiResult<Json<Value>> {
     let fields = Fields::read(&body)?;
-    let (row, instructions) = state
+    let Applied {
+        worker,
+        instructions,
+    } = state
         .db
         .transact(caller.lane(), move |tx| {
             Box::pin(async move {
@@ -39,13 +42,11 @@ pub async fn update(
                 let task = find_task(tx, &caller.team_id, &worker.task_id).await?;
                 still_working(&worker, &task)?;
                 let report = fields.into_report(&worker, &task, pr)?;
-                let instructions = reports::apply(tx, &worker, &task, report).await?;
-                let row = find_worker(tx, &caller.team_id, &id).await?;
-                Ok((row, instructions))
+                reports::apply(tx, &worker, &task, report).await
             })
         })
         .await?;
-    let mut out = serde_json::to_value(row.to_worker())?;
+    let mut out = serde_json::to_value(worker.to_worker())?;
     if let Some(text) = instructions {
         out["instructions"] = Value::String(text);
     }

@@ -38,6 +38,12 @@ pub(super) const WORKER_COLUMNS: &str = "w.id, w.task_id, w.workspace_id, w.acco
     w.milestones, \
     w.created_at, w.updated_at, w.cost_micros, w.input_tokens, w.output_tokens";
 
+/// The same columns unqualified, as `RETURNING` takes them (it does not know a table's alias).
+pub(super) fn returned_columns() -> &'static str {
+    static COLUMNS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    COLUMNS.get_or_init(|| WORKER_COLUMNS.replace("w.", ""))
+}
+
 /// Newest first: by start, then creation.
 pub(super) const WORKER_ORDER: &str =
     "COALESCE(w.started_at, w.created_at) DESC, w.created_at DESC";

@@ -1,8 +1,9 @@
 //! Writing workers: opened by a claim, moved by their runner's reports, finished, failed
 //! when their task goes back to the queue, and marked when their PR merges.
 
+use super::row::{returned_columns, WorkerRow};
 use crate::db::Tx;
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::time::new_id;
 use buildd_core::money::Usd;
 use buildd_core::spend::UsageReport;
@@ -111,13 +112,21 @@ pub struct Progress<'a> {
     pub pr_number: Option<i64>,
 }
 
-/// Writes worker `id`'s progress report.
-pub async fn report_progress(tx: &mut Tx, id: &str, p: &Progress<'_>, at: &str) -> ApiResult<()> {
-    sqlx::query(
+/// Writes worker `id`'s progress report; the worker as it left it, read in the same
+/// statement (a report is most of a fleet's writes, and each statement is a round trip to
+/// the writer's thread).
+pub async fn report_progress(
+    tx: &mut Tx,
+    id: &str,
+    p: &Progress<'_>,
+    at: &str,
+) -> ApiResult<WorkerRow> {
+    let row = sqlx::query_as(&format!(
         "UPDATE workers SET status = COALESCE(?, status), \
          current_action = CASE WHEN ? THEN ? ELSE current_action END, \
-         pr_url = ?, pr_number = ?, updated_at = ? WHERE id = ?",
-    )
+         pr_url = ?, pr_number = ?, updated_at = ? WHERE id = ? RETURNING {}",
+        returned_columns()
+    ))
     .bind(p.status.map(WorkerStatus::as_str))
     .bind(p.current_action.is_some())
     .bind(p.current_action.clone().flatten())
@@ -125,9 +134,9 @@ pub async fn report_progress(tx: &mut Tx, id: &str, p: &Progress<'_>, at: &str) 
     .bind(p.pr_number)
     .bind(at)
     .bind(id)
-    .execute(&mut **tx)
+    .fetch_optional(&mut **tx)
     .await?;
-    Ok(())
+    row.ok_or(ApiError::NotFound("Worker not found"))
 }
 
 /// How a worker ended: completed, or failed with `error`, with the PR it delivered.
