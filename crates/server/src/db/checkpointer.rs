@@ -20,7 +20,7 @@ use tokio::task::JoinHandle;
 
 /// The log's size, in pages, past which the writer's own commit checkpoints (SQLite's
 /// `wal_autocheckpoint`): about 32 MB of log with 4 KB pages.
-pub const BACKSTOP_PAGES: i64 = 8_000;
+pub(super) const BACKSTOP_PAGES: i64 = 8_000;
 
 /// How often committed pages are copied.
 const EVERY: Duration = Duration::from_millis(50);
@@ -28,22 +28,22 @@ const EVERY: Duration = Duration::from_millis(50);
 /// The checkpointing task; cheap to clone. It stops when [`Checkpointer::close`] is called
 /// or every clone is gone.
 #[derive(Clone)]
-pub struct Checkpointer {
+pub(super) struct Checkpointer {
     stop: Arc<watch::Sender<bool>>,
     task: Arc<Mutex<Option<JoinHandle<()>>>>,
 }
 
 /// What one pass found: the log's pages, and how many of them are in the database file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pass {
-    pub log: i64,
-    pub copied: i64,
+struct Pass {
+    log: i64,
+    copied: i64,
 }
 
 impl Checkpointer {
     /// Opens a connection of its own with `options` and starts copying; `commits` counts the
     /// writer's commits, so an idle database is left alone.
-    pub async fn start(
+    pub(super) async fn start(
         options: &SqliteConnectOptions,
         commits: impl Fn() -> u64 + Send + 'static,
     ) -> Result<Self, sqlx::Error> {
@@ -58,7 +58,7 @@ impl Checkpointer {
 
     /// Stops copying and closes the connection. Called after the other connections closed,
     /// it is the last: SQLite then copies the whole log and removes it.
-    pub async fn close(&self) {
+    pub(super) async fn close(&self) {
         self.stop.send_replace(true);
         if let Some(task) = self.task.lock().await.take() {
             let _ = task.await;
@@ -101,7 +101,7 @@ async fn run(
 
 /// Copies what was committed and what no reader still needs, without waiting for readers
 /// or the writer (`PASSIVE`).
-pub async fn pass(conn: &mut SqliteConnection) -> Result<Pass, sqlx::Error> {
+async fn pass(conn: &mut SqliteConnection) -> Result<Pass, sqlx::Error> {
     let (_busy, log, copied): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
         .fetch_one(conn)
         .await?;
@@ -161,9 +161,9 @@ mod tests {
         db.close().await;
     }
 
-    /// The writer's commits checkpoint only past the backstop; below it they only append.
+    /// The writer's own commits checkpoint only past the backstop.
     #[tokio::test]
-    async fn the_writer_checkpoints_only_past_the_backstop() {
+    async fn the_writers_autocheckpoint_is_the_backstop() {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(&dir.path().join("d.db")).await.unwrap();
         let mut tx = db.write().await.unwrap();
