@@ -54,7 +54,7 @@ impl Default for Plan {
     fn default() -> Self {
         Self {
             // Past the knee too: what happens to the carried rate there is half the point.
-            agents: vec![50, 200, 500, 1000, 2000, 4000, 6000, 8000],
+            agents: vec![50, 200, 500, 1000, 2000, 4000, 6000, 8000, 10000],
             pollers: 20,
             // Every agent has started, and claimed, before the timing starts.
             warmup: Duration::from_secs(CYCLE_SECONDS + 2),
