@@ -118,7 +118,8 @@ pub fn app_with_options(db: Db, dist: Option<&Path>, options: AppOptions) -> Rou
 }
 
 /// `GET /metrics` alone, without a key, for a listener of its own that only the operator's
-/// network reaches (`--metrics-listen`).
-pub fn metrics_router() -> Router {
-    ops::metrics_only()
+/// network reaches (`--metrics-listen`); `db` is the server's database, none in the upstream
+/// mode.
+pub fn metrics_router(db: Option<Db>) -> Router {
+    ops::metrics_only(db)
 }

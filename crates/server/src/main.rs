@@ -318,8 +318,9 @@ fn init_logging(format: LogFormat) {
     }
 }
 
-/// Serves `/metrics` alone on `addr`, until the process ends.
-async fn serve_metrics(addr: SocketAddr) {
+/// Serves `/metrics` alone on `addr` (with the CPU time of `db`'s writes), until the process
+/// ends.
+async fn serve_metrics(addr: SocketAddr, db: Option<Db>) {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .unwrap_or_else(|e| fail(format!("listening on {addr} for metrics: {e}")));
@@ -333,7 +334,7 @@ async fn serve_metrics(addr: SocketAddr) {
     };
     tokio::spawn(serving::serve(
         listener,
-        metrics_router(),
+        metrics_router(db),
         limits,
         std::future::pending(),
     ));
@@ -380,7 +381,7 @@ async fn main() {
                 println!("Open the dashboard and connect with an API key of that Buildd:");
                 println!("    http://{addr}/connect");
                 if let Some(addr) = metrics_listen {
-                    serve_metrics(addr).await;
+                    serve_metrics(addr, None).await;
                 }
                 let router = buildd_server::upstream::app(upstream, dist.as_deref());
                 // Each connection may hold one to the upstream as well.
@@ -417,7 +418,7 @@ async fn main() {
                 println!("Buildd API server listening on http://{addr}");
             }
             if let Some(addr) = metrics_listen {
-                serve_metrics(addr).await;
+                serve_metrics(addr, Some(database.clone())).await;
             }
             if worker {
                 let key = fresh_key(&database, demo::DEMO_TEAM)

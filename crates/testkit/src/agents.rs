@@ -367,6 +367,8 @@ pub struct ServerFigures {
     pub wait_seconds: f64,
     pub waits: f64,
     pub commit_seconds: f64,
+    /// CPU time of the two threads that run writes.
+    pub write_cpu_seconds: f64,
 }
 
 impl ServerFigures {
@@ -390,6 +392,7 @@ impl ServerFigures {
             wait_seconds: value("buildd_db_write_wait_seconds_sum"),
             waits: value("buildd_db_write_wait_seconds_count"),
             commit_seconds: value("buildd_db_commit_seconds_sum"),
+            write_cpu_seconds: value("buildd_db_write_cpu_seconds"),
         }
     }
 
@@ -402,6 +405,7 @@ impl ServerFigures {
             wait_seconds: self.wait_seconds - before.wait_seconds,
             waits: self.waits - before.waits,
             commit_seconds: self.commit_seconds - before.commit_seconds,
+            write_cpu_seconds: self.write_cpu_seconds - before.write_cpu_seconds,
         }
     }
 }
@@ -749,6 +753,15 @@ pub fn print_step(s: &StepResult) {
             1000.0 * f.hold_seconds / f.holds.max(1.0),
             1000.0 * f.wait_seconds / f.waits.max(1.0),
         );
+        // What a write costs the two write threads: it moves with the machine's speed as
+        // much as with the load.
+        if f.write_cpu_seconds > 0.0 && f.committed_writes > 0.0 {
+            println!(
+                "         the write threads used {:.0}% of a CPU, {:.0} µs per write",
+                100.0 * f.write_cpu_seconds / over.as_secs_f64(),
+                1e6 * f.write_cpu_seconds / f.committed_writes,
+            );
+        }
     }
     let refused = s.claims.refused + s.reports.refused + s.polls.refused;
     if refused > 0 || s.errors() > 0 {

@@ -4,8 +4,8 @@
 //! `buildd_core::dependencies::dependency_satisfied`. A connection that lacks them (the
 //! `sqlite3` shell) cannot write tasks or workers.
 //!
-//! One more runs once on the writer connection, to keep its SQLite thread on a CPU (see
-//! [`super::cpu`]): SQL is the only way to run code on that thread.
+//! One more runs once on the writer connection, to name its SQLite thread and keep it on a
+//! CPU (see [`super::cpu`]): SQL is the only way to run code on that thread.
 
 use super::cpu;
 use buildd_core::dependencies::dependency_satisfied;
@@ -16,7 +16,7 @@ use std::ffi::{c_int, CStr};
 use std::os::raw::c_void;
 
 const DEPENDENCY_SATISFIED: &CStr = c"buildd_dependency_satisfied";
-const PIN_THREAD: &CStr = c"buildd_pin_thread";
+const WRITER_THREAD: &CStr = c"buildd_writer_thread";
 
 /// Registers the functions on `conn`.
 pub async fn register(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
@@ -25,20 +25,20 @@ pub async fn register(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
     define(conn, DEPENDENCY_SATISFIED, 2, flags, Some(function)).await
 }
 
-/// Keeps `conn`'s SQLite thread on `cpu`; returns the thread's id. The function that does it
-/// exists only for this one call.
-pub async fn pin_sqlite_thread(
+/// Names `conn`'s SQLite thread `buildd-writer` and keeps it on `cpu` when one is given;
+/// returns the thread's id. The function that does it exists only for this one call.
+pub async fn writer_thread(
     conn: &mut SqliteConnection,
-    cpu: usize,
+    cpu: Option<usize>,
 ) -> Result<i64, sqlx::Error> {
-    let function: SqlFunction = pin_thread_sql;
-    define(conn, PIN_THREAD, 1, ffi::SQLITE_UTF8, Some(function)).await?;
-    let pinned = sqlx::query_scalar::<_, i64>("SELECT buildd_pin_thread(?)")
-        .bind(i64::try_from(cpu).unwrap_or(i64::MAX))
+    let function: SqlFunction = writer_thread_sql;
+    define(conn, WRITER_THREAD, 1, ffi::SQLITE_UTF8, Some(function)).await?;
+    let tid = sqlx::query_scalar::<_, i64>("SELECT buildd_writer_thread(?)")
+        .bind(cpu.map(|cpu| i64::try_from(cpu).unwrap_or(i64::MAX)))
         .fetch_one(&mut *conn)
         .await;
-    define(conn, PIN_THREAD, 1, ffi::SQLITE_UTF8, None).await?;
-    pinned
+    define(conn, WRITER_THREAD, 1, ffi::SQLITE_UTF8, None).await?;
+    tid
 }
 
 type SqlFunction =
@@ -80,8 +80,9 @@ async fn define(
     }
 }
 
-/// `buildd_pin_thread(cpu INTEGER) -> thread id`, run on the connection's own thread.
-unsafe extern "C" fn pin_thread_sql(
+/// `buildd_writer_thread(cpu INTEGER | NULL) -> thread id`, run on the connection's own
+/// thread: names it, and keeps it on `cpu` unless that is NULL.
+unsafe extern "C" fn writer_thread_sql(
     ctx: *mut ffi::sqlite3_context,
     argc: c_int,
     argv: *mut *mut ffi::sqlite3_value,
@@ -94,15 +95,17 @@ unsafe extern "C" fn pin_thread_sql(
             ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_MISUSE);
             return;
         };
-        let cpu = usize::try_from(ffi::sqlite3_value_int64(*cpu)).unwrap_or(usize::MAX);
-        match cpu::pin_current_thread(cpu) {
-            Ok(tid) => ffi::sqlite3_result_int64(ctx, tid),
-            Err(e) => {
+        cpu::name_current_thread(cpu::WRITER_THREAD_NAME);
+        if ffi::sqlite3_value_type(*cpu) != ffi::SQLITE_NULL {
+            let cpu = usize::try_from(ffi::sqlite3_value_int64(*cpu)).unwrap_or(usize::MAX);
+            if let Err(e) = cpu::pin_current_thread(cpu) {
                 let message = format!("keeping SQLite's thread on CPU {cpu}: {e}");
                 let len = c_int::try_from(message.len()).unwrap_or(0);
                 ffi::sqlite3_result_error(ctx, message.as_ptr().cast(), len);
+                return;
             }
         }
+        ffi::sqlite3_result_int64(ctx, cpu::current_thread_id());
     }
 }
 

@@ -29,17 +29,21 @@ use std::time::Duration;
 use write_thread::WriteThread;
 use writer::{Durable, Member, Writer};
 
-/// Keeps the write thread on `cpu`, from the thread itself; returns its id.
-async fn pin_write_thread(thread: &WriteThread, cpu: usize) -> Result<i64, sqlx::Error> {
+/// The write thread's id, keeping it on `cpu` when one is given (from the thread itself).
+async fn write_thread_id(thread: &WriteThread, cpu: Option<usize>) -> Result<i64, sqlx::Error> {
     let (answer, answered) = tokio::sync::oneshot::channel();
     let sent = thread.send(Box::pin(async move {
-        let _ = answer.send(cpu::pin_current_thread(cpu));
+        let pinned = cpu.map_or(Ok(()), cpu::pin_current_thread);
+        let _ = answer.send(pinned.map(|()| cpu::current_thread_id()));
     }));
-    let pinned = match answered.await {
-        Ok(pinned) if sent => pinned,
+    let tid = match answered.await {
+        Ok(tid) if sent => tid,
         _ => return Err(sqlx::Error::Protocol("the write thread is gone".into())),
     };
-    pinned.map_err(|e| sqlx::Error::Protocol(format!("keeping the write thread on CPU {cpu}: {e}")))
+    tid.map_err(|e| {
+        let cpu = cpu.unwrap_or_default();
+        sqlx::Error::Protocol(format!("keeping the write thread on CPU {cpu}: {e}"))
+    })
 }
 
 /// The migrations this binary carries.
@@ -154,6 +158,8 @@ pub struct Db {
     writer: Writer,
     checkpoints: Checkpointer,
     thread: WriteThread,
+    /// The write thread and the writer connection's SQLite thread.
+    write_threads: [i64; 2],
     pinned: Option<Pinned>,
 }
 
@@ -205,10 +211,7 @@ impl Db {
         let mut conn = options.connect().await?;
         functions::register(&mut conn).await?;
         MIGRATOR.run(&mut conn).await?;
-        let sqlite_thread = match cpu {
-            Some(cpu) => Some(functions::pin_sqlite_thread(&mut conn, cpu).await?),
-            None => None,
-        };
+        let sqlite_thread = functions::writer_thread(&mut conn, cpu).await?;
         let writer = Writer::new(conn);
         let commits = writer.clone();
         let checkpoints = Checkpointer::start(&options, move || commits.commits()).await?;
@@ -221,20 +224,28 @@ impl Db {
             .connect_with(options.read_only(true))
             .await?;
         let thread = WriteThread::start()?;
-        let pinned = match (cpu, sqlite_thread) {
-            (Some(cpu), Some(sqlite_thread)) => Some(Pinned {
-                cpu,
-                threads: [pin_write_thread(&thread, cpu).await?, sqlite_thread],
-            }),
-            _ => None,
-        };
+        let write_threads = [write_thread_id(&thread, cpu).await?, sqlite_thread];
+        let pinned = cpu.map(|cpu| Pinned {
+            cpu,
+            threads: write_threads,
+        });
         Ok(Self {
             read,
             writer,
             checkpoints,
             thread,
+            write_threads,
             pinned,
         })
+    }
+
+    /// The CPU time the writes have used so far, on both of their threads (see [`cpu`]);
+    /// `None` where the system does not say.
+    pub fn write_cpu(&self) -> Option<Duration> {
+        self.write_threads
+            .iter()
+            .map(|&tid| cpu::thread_cpu(tid).ok())
+            .sum()
     }
 
     /// Where the writes run, when kept on one CPU.
@@ -533,7 +544,7 @@ mod tests {
         assert_eq!(pinned.cpu, cpu);
         let [writes, sqlite] = pinned.threads;
         assert_eq!(thread_status(writes, "Name"), "buildd-writes");
-        assert_eq!(thread_status(sqlite, "Name"), "sqlx-sqlite-wor");
+        assert_eq!(thread_status(sqlite, "Name"), "buildd-writer");
         for tid in [writes, sqlite] {
             assert_eq!(thread_status(tid, "Cpus_allowed_list"), cpu.to_string());
         }
@@ -550,6 +561,40 @@ mod tests {
         let beyond = cpu + 4096;
         let refused = Db::open_with_writes_on(&dir.path().join("e.db"), Some(beyond)).await;
         assert!(refused.is_err(), "a CPU that does not exist was taken");
+    }
+
+    /// The CPU time of the writes is that of their two threads, named whether or not they
+    /// are kept on a CPU, and it grows with the work the writes do.
+    #[cfg(target_os = "linux")]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_writes_cpu_time_grows_with_their_work() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("d.db")).await.unwrap();
+        let [writes, sqlite] = db.write_threads;
+        assert_eq!(thread_status(writes, "Name"), "buildd-writes");
+        assert_eq!(thread_status(sqlite, "Name"), "buildd-writer");
+        let before = db.write_cpu().expect("Linux says what a thread used");
+        let done: Result<(), WriteError> = db
+            .transact(Lane::Worker, |tx| {
+                Box::pin(async move {
+                    // Work for SQLite's thread: far more than a clock tick of it.
+                    sqlx::query(
+                        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n \
+                         WHERE i < 3000000) SELECT sum(i) FROM n",
+                    )
+                    .execute(&mut **tx)
+                    .await
+                    .map_err(WriteError::Db)?;
+                    Ok(())
+                })
+            })
+            .await;
+        done.unwrap();
+        let after = db.write_cpu().unwrap();
+        assert!(
+            after >= before + Duration::from_millis(20),
+            "{before:?} then {after:?}"
+        );
     }
 
     /// A request's write is committed when its work returns `Ok`, and leaves nothing when

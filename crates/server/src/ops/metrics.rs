@@ -1,6 +1,6 @@
 //! Counters and histograms in Prometheus' text format: requests by route, method and status
 //! and their latency, open change streams, claims, organizer runs started, and how long
-//! writes wait for the writer (`db`). One recorder per process, however many routers are
+//! writes wait for the writer and the CPU time they use (`db`). One recorder per process, however many routers are
 //! built (the tests build many); it is installed with the first router, so nothing recorded
 //! after is lost.
 
@@ -56,8 +56,12 @@ pub fn handle() -> &'static PrometheusHandle {
     })
 }
 
-/// The current figures, as Prometheus reads them.
-pub fn render() -> Response {
+/// The current figures, as Prometheus reads them, with the CPU time `db`'s writes have used
+/// read now.
+pub fn render(db: Option<&Db>) -> Response {
+    if let Some(cpu) = db.and_then(Db::write_cpu) {
+        metrics::gauge!("buildd_db_write_cpu_seconds").set(cpu.as_secs_f64());
+    }
     (
         [(
             header::CONTENT_TYPE,
@@ -86,7 +90,9 @@ pub async fn scrape_for_admin(State(db): State<Db>, headers: HeaderMap) -> Respo
     }
     .await;
     match account {
-        Ok(Some(account)) if AccountLevel::parse(&account.level) == AccountLevel::Admin => render(),
+        Ok(Some(account)) if AccountLevel::parse(&account.level) == AccountLevel::Admin => {
+            render(Some(&db))
+        }
         Ok(Some(_)) => ApiError::admin_required().into_response(),
         Ok(None) => ApiError::Unauthorized.into_response(),
         Err(e) => ApiError::from(e).into_response(),
@@ -230,6 +236,11 @@ fn describe() {
     metrics::describe_gauge!(
         "buildd_db_wal_uncopied_pages",
         "Pages of the write-ahead log not yet copied into the database file, at the last checkpoint"
+    );
+    metrics::describe_gauge!(
+        "buildd_db_write_cpu_seconds",
+        metrics::Unit::Seconds,
+        "CPU time used so far by the two threads that run writes (the write thread and the writer connection's SQLite thread)"
     );
     metrics::describe_counter!(
         "buildd_db_commits_total",

@@ -83,11 +83,14 @@ pub fn around(router: Router, around: Around) -> Router {
 }
 
 /// `/metrics` alone, without a key: for a listener of its own (`--metrics-listen`), which
-/// only the operator's network reaches.
-pub fn metrics_only() -> Router {
+/// only the operator's network reaches; with the CPU time of `db`'s writes where given.
+pub fn metrics_only(db: Option<Db>) -> Router {
     metrics::handle();
     let router = Router::new()
-        .route("/metrics", only_get(|| async { metrics::render() }))
+        .route(
+            "/metrics",
+            only_get(move || async move { metrics::render(db.as_ref()) }),
+        )
         .fallback(no_route);
     layers(router, false)
 }
