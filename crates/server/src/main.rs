@@ -391,12 +391,9 @@ async fn main() {
             let database = Db::open_with_writes_on(&db, writes_cpu.resolve())
                 .await
                 .unwrap_or_else(|e| fail(format!("opening {}: {e}", db.display())));
-            if let Some(pinned) = database.pinned() {
-                let [writes, sqlite] = pinned.threads;
-                tracing::info!(
-                    "writes run on CPU {} (threads {writes} and {sqlite})",
-                    pinned.cpu
-                );
+            if let Some(cpu) = database.writes_cpu() {
+                let [writes, sqlite] = database.write_threads();
+                tracing::info!("writes run on CPU {cpu} (threads {writes} and {sqlite})");
             }
             let listener = tokio::net::TcpListener::bind(listen)
                 .await

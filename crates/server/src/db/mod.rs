@@ -160,15 +160,8 @@ pub struct Db {
     thread: WriteThread,
     /// The write thread and the writer connection's SQLite thread.
     write_threads: [i64; 2],
-    pinned: Option<Pinned>,
-}
-
-/// Where the writes run when kept on one CPU: the CPU, and the ids of the write thread and of
-/// the writer connection's SQLite thread.
-#[derive(Clone, Copy, Debug)]
-pub struct Pinned {
-    pub cpu: usize,
-    pub threads: [i64; 2],
+    /// The CPU both are kept on, if any.
+    writes_cpu: Option<usize>,
 }
 
 impl Db {
@@ -225,17 +218,13 @@ impl Db {
             .await?;
         let thread = WriteThread::start()?;
         let write_threads = [write_thread_id(&thread, cpu).await?, sqlite_thread];
-        let pinned = cpu.map(|cpu| Pinned {
-            cpu,
-            threads: write_threads,
-        });
         Ok(Self {
             read,
             writer,
             checkpoints,
             thread,
             write_threads,
-            pinned,
+            writes_cpu: cpu,
         })
     }
 
@@ -248,9 +237,15 @@ impl Db {
             .sum()
     }
 
-    /// Where the writes run, when kept on one CPU.
-    pub fn pinned(&self) -> Option<Pinned> {
-        self.pinned
+    /// The CPU the writes are kept on, if any.
+    pub fn writes_cpu(&self) -> Option<usize> {
+        self.writes_cpu
+    }
+
+    /// The ids of the threads that run writes: the write thread, then the writer
+    /// connection's SQLite thread.
+    pub fn write_threads(&self) -> [i64; 2] {
+        self.write_threads
     }
 
     /// A read transaction: every query in it sees one snapshot.
@@ -535,14 +530,13 @@ mod tests {
     async fn writes_kept_on_a_cpu_run_there_on_both_threads() {
         let dir = tempfile::tempdir().unwrap();
         let free = Db::open(&dir.path().join("free.db")).await.unwrap();
-        assert!(free.pinned().is_none());
+        assert!(free.writes_cpu().is_none());
         let cpu = *cpu::allowed_cpus().unwrap().last().unwrap();
         let db = Db::open_with_writes_on(&dir.path().join("d.db"), Some(cpu))
             .await
             .unwrap();
-        let pinned = db.pinned().expect("the writes are pinned");
-        assert_eq!(pinned.cpu, cpu);
-        let [writes, sqlite] = pinned.threads;
+        assert_eq!(db.writes_cpu(), Some(cpu), "the writes are pinned");
+        let [writes, sqlite] = db.write_threads();
         assert_eq!(thread_status(writes, "Name"), "buildd-writes");
         assert_eq!(thread_status(sqlite, "Name"), "buildd-writer");
         for tid in [writes, sqlite] {

@@ -1,8 +1,8 @@
 //! Counters and histograms in Prometheus' text format: requests by route, method and status
-//! and their latency, open change streams, claims, organizer runs started, and how long
-//! writes wait for the writer and the CPU time they use (`db`). One recorder per process, however many routers are
-//! built (the tests build many); it is installed with the first router, so nothing recorded
-//! after is lost.
+//! and their latency, open change streams, claims, organizer runs started, how long writes
+//! wait for the writer and the CPU time they use (`db`). One recorder per process, however
+//! many routers are built (the tests build many); it is installed with the first router, so
+//! nothing recorded after is lost.
 
 use super::route::route_of;
 use crate::db::Db;
