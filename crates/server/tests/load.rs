@@ -7,7 +7,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::TestApp;
+use common::{TestApp, WorkerVerbs};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -182,4 +182,51 @@ async fn a_full_queue_refuses_runners_first_and_reads_still_answer() {
             .any(|t| t["title"] == "Filed by a runner"),
         "{tasks}"
     );
+}
+
+/// The pages one report appends to the log: the log is copied into the database first, so
+/// the report's commit starts it again from its beginning.
+async fn pages_written(app: &TestApp, worker: &str, body: Value) -> i64 {
+    use sqlx::{Connection, SqliteConnection};
+    let url = format!("sqlite://{}", app.db_path().display());
+    let mut side = SqliteConnection::connect(&url).await.unwrap();
+    let checkpoint = "PRAGMA wal_checkpoint(PASSIVE)";
+    let (busy, _, _): (i64, i64, i64) = sqlx::query_as(checkpoint)
+        .fetch_one(&mut side)
+        .await
+        .unwrap();
+    assert_eq!(busy, 0, "the log was copied");
+    app.report_ok(worker, body).await;
+    let (_, log, _): (i64, i64, i64) = sqlx::query_as(checkpoint)
+        .fetch_one(&mut side)
+        .await
+        .unwrap();
+    side.close().await.unwrap();
+    log
+}
+
+/// A report that repeats the worker's status (most of a fleet's writes) does not write the
+/// status again: set even to its own value, the column's index entry would be rewritten, a
+/// page more on disk per report.
+#[tokio::test]
+async fn a_report_that_repeats_the_status_writes_fewer_pages() {
+    let app = TestApp::new().await;
+    let m = app.mission("M").await;
+    let t = app.task(Some(&m), "Refactor the cart").await;
+    let worker = app.claim_task(&t).await;
+    app.report_ok(&worker, json!({"status": "running"})).await;
+    let report = |status: &str, step: usize| json!({"status": status, "currentAction": format!("Step {step}")});
+    let repeated = pages_written(&app, &worker, report("running", 1)).await;
+    let changed = pages_written(&app, &worker, report("waiting_input", 2)).await;
+    let repeated_again = pages_written(&app, &worker, report("waiting_input", 3)).await;
+    assert!(repeated > 0, "a report is written");
+    assert!(
+        repeated < changed && repeated_again < changed,
+        "pages: repeated {repeated}, changed {changed}, repeated again {repeated_again}"
+    );
+    let (_, stored) = app
+        .call("GET", &format!("/api/workers/{worker}"), &app.worker, None)
+        .await;
+    assert_eq!(stored["status"], "waiting_input");
+    assert_eq!(stored["currentAction"], "Step 3");
 }

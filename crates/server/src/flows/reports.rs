@@ -94,7 +94,9 @@ pub async fn apply(
             current_action,
         } => {
             let progress = Progress {
-                status: status.as_ref(),
+                // The status it already has is not written again: that would rewrite its
+                // index entry, a page more on disk for most reports.
+                status: status.as_ref().filter(|s| **s != worker.status()),
                 current_action: current_action.clone(),
                 pr_url: report.pr_url.as_deref(),
                 pr_number: report.pr_number,

@@ -72,6 +72,11 @@ impl TestApp {
         this
     }
 
+    /// The database file the server writes.
+    pub fn db_path(&self) -> std::path::PathBuf {
+        self._dir.path().join("test.db")
+    }
+
     /// Sends a request with `key` (none when empty) and a JSON body.
     pub async fn call(
         &self,

@@ -103,7 +103,7 @@ pub async fn insert(tx: &mut Tx, w: &NewWorker) -> ApiResult<()> {
     Ok(())
 }
 
-/// A runner's progress report: its status when given, its current action when the report
+/// A runner's progress report: its status when it changes, its current action when the report
 /// names one (`Some(None)` clears it), and its PR.
 pub struct Progress<'a> {
     pub status: Option<&'a WorkerStatus>,
@@ -121,21 +121,32 @@ pub async fn report_progress(
     p: &Progress<'_>,
     at: &str,
 ) -> ApiResult<WorkerRow> {
-    let row = sqlx::query_as(&format!(
-        "UPDATE workers SET status = COALESCE(?, status), \
+    // `status` is named only when it is written: a column set, even to its own value,
+    // rewrites the index entries that hold it.
+    let status = if p.status.is_some() {
+        "status = ?, "
+    } else {
+        ""
+    };
+    let query = format!(
+        "UPDATE workers SET {status}\
          current_action = CASE WHEN ? THEN ? ELSE current_action END, \
          pr_url = ?, pr_number = ?, updated_at = ? WHERE id = ? RETURNING {}",
         returned_columns()
-    ))
-    .bind(p.status.map(WorkerStatus::as_str))
-    .bind(p.current_action.is_some())
-    .bind(p.current_action.clone().flatten())
-    .bind(p.pr_url)
-    .bind(p.pr_number)
-    .bind(at)
-    .bind(id)
-    .fetch_optional(&mut **tx)
-    .await?;
+    );
+    let mut query = sqlx::query_as(&query);
+    if let Some(status) = p.status {
+        query = query.bind(status.as_str());
+    }
+    let row = query
+        .bind(p.current_action.is_some())
+        .bind(p.current_action.clone().flatten())
+        .bind(p.pr_url)
+        .bind(p.pr_number)
+        .bind(at)
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?;
     row.ok_or(ApiError::NotFound("Worker not found"))
 }
 
