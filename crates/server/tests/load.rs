@@ -184,25 +184,39 @@ async fn a_full_queue_refuses_runners_first_and_reads_still_answer() {
     );
 }
 
-/// The pages one report appends to the log: the log is copied into the database first, so
-/// the report's commit starts it again from its beginning.
-async fn pages_written(app: &TestApp, worker: &str, body: Value) -> i64 {
+/// The pages one report appends to the log: the log is first copied into the database, so
+/// the report's commit starts it again from its beginning. A chore of the server writing
+/// at the same time adds pages, or shows the log just started again (none): the least of a
+/// few tries, leaving out those that saw none.
+async fn pages_written(app: &TestApp, worker: &str, reports: &[Value]) -> i64 {
     use sqlx::{Connection, SqliteConnection};
     let url = format!("sqlite://{}", app.db_path().display());
     let mut side = SqliteConnection::connect(&url).await.unwrap();
     let checkpoint = "PRAGMA wal_checkpoint(PASSIVE)";
-    let (busy, _, _): (i64, i64, i64) = sqlx::query_as(checkpoint)
-        .fetch_one(&mut side)
-        .await
-        .unwrap();
-    assert_eq!(busy, 0, "the log was copied");
-    app.report_ok(worker, body).await;
-    let (_, log, _): (i64, i64, i64) = sqlx::query_as(checkpoint)
-        .fetch_one(&mut side)
-        .await
-        .unwrap();
+    let mut least = i64::MAX;
+    for body in reports {
+        loop {
+            let (busy, log, copied): (i64, i64, i64) = sqlx::query_as(checkpoint)
+                .fetch_one(&mut side)
+                .await
+                .unwrap();
+            if busy == 0 && log == copied {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        app.report_ok(worker, body.clone()).await;
+        let (_, log, _): (i64, i64, i64) = sqlx::query_as(checkpoint)
+            .fetch_one(&mut side)
+            .await
+            .unwrap();
+        if log > 0 {
+            least = least.min(log);
+        }
+    }
+    assert!(least < i64::MAX, "no try saw the report's pages");
     side.close().await.unwrap();
-    log
+    least
 }
 
 /// A report that repeats the worker's status (most of a fleet's writes) does not write the
@@ -216,17 +230,19 @@ async fn a_report_that_repeats_the_status_writes_fewer_pages() {
     let worker = app.claim_task(&t).await;
     app.report_ok(&worker, json!({"status": "running"})).await;
     let report = |status: &str, step: usize| json!({"status": status, "currentAction": format!("Step {step}")});
-    let repeated = pages_written(&app, &worker, report("running", 1)).await;
-    let changed = pages_written(&app, &worker, report("waiting_input", 2)).await;
-    let repeated_again = pages_written(&app, &worker, report("waiting_input", 3)).await;
-    assert!(repeated > 0, "a report is written");
+    let repeated: Vec<Value> = (1..=3).map(|i| report("running", i)).collect();
+    let repeated = pages_written(&app, &worker, &repeated).await;
+    let flipped: Vec<Value> = (4..=6)
+        .map(|i| report(["waiting_input", "running"][i % 2], i))
+        .collect();
+    let changed = pages_written(&app, &worker, &flipped).await;
     assert!(
-        repeated < changed && repeated_again < changed,
-        "pages: repeated {repeated}, changed {changed}, repeated again {repeated_again}"
+        repeated < changed,
+        "pages: status repeated {repeated}, status changed {changed}"
     );
     let (_, stored) = app
         .call("GET", &format!("/api/workers/{worker}"), &app.worker, None)
         .await;
     assert_eq!(stored["status"], "waiting_input");
-    assert_eq!(stored["currentAction"], "Step 3");
+    assert_eq!(stored["currentAction"], "Step 6");
 }
