@@ -23,7 +23,8 @@ pub struct TestApp {
     /// An admin key of another team.
     pub other: String,
     pub workspace: String,
-    _dir: tempfile::TempDir,
+    /// Holds the database file; removed with the app.
+    dir: tempfile::TempDir,
 }
 
 pub const NO_KEY: &str = "";
@@ -57,7 +58,7 @@ impl TestApp {
             trigger,
             other,
             workspace: String::new(),
-            _dir: dir,
+            dir,
         };
         let (status, body) = this
             .call(
@@ -74,7 +75,7 @@ impl TestApp {
 
     /// The database file the server writes.
     pub fn db_path(&self) -> std::path::PathBuf {
-        self._dir.path().join("test.db")
+        self.dir.path().join("test.db")
     }
 
     /// Sends a request with `key` (none when empty) and a JSON body.
