@@ -16,24 +16,32 @@ async fn wasm_fetched(browser: &Browser) -> Vec<String> {
     serde_json::from_value(names).expect("file names")
 }
 
-/// Waits for the first row; the wasm files asked for before it showed, and after.
-const AROUND_FIRST_ROW: &str = r#"
-const done = arguments[arguments.length - 1];
+/// Notes when the first row shows (`window.firstRowAt`), told of every change to the page
+/// as it happens, whether or not frames are being drawn; true when the row already shows,
+/// too late to tell what came before it.
+const WATCH_FIRST_ROW: &str = r#"
 function check() {
   if (!document.querySelector('[data-testid=command-row]')) return false;
-  const at = performance.now();
-  const wasm = performance.getEntriesByType('resource')
-    .filter(e => e.name.endsWith('.wasm'));
-  const name = e => new URL(e.name).pathname.slice(1);
-  done([wasm.filter(e => e.startTime < at).map(name), wasm.filter(e => e.startTime >= at).map(name)]);
+  window.firstRowAt = performance.now();
   return true;
 }
-// Told of every change to the page as it happens, whether or not frames are being drawn.
-if (!check()) {
-  const seen = new MutationObserver(() => { if (check()) seen.disconnect(); });
-  seen.observe(document.documentElement, { childList: true, subtree: true });
-}
+if (check()) return true;
+const seen = new MutationObserver(() => { if (check()) seen.disconnect(); });
+seen.observe(document.documentElement, { childList: true, subtree: true });
+return false;
 "#;
+
+/// Once the first row showed, the wasm files asked for before it and after; else null.
+const AROUND_FIRST_ROW: &str = r#"
+const at = window.firstRowAt;
+if (at === undefined) return null;
+const wasm = performance.getEntriesByType('resource').filter(e => e.name.endsWith('.wasm'));
+const name = e => new URL(e.name).pathname.slice(1);
+return [wasm.filter(e => e.startTime < at).map(name), wasm.filter(e => e.startTime >= at).map(name)];
+"#;
+
+/// How long the first row may take: a machine busy with the rest of the suite is slow.
+const FIRST_ROW_WITHIN: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// A copy of the dashboard without the chunk files named `prefix…`, as after a deploy that
 /// dropped them or a network that failed for them; the dropped files.
@@ -60,19 +68,35 @@ fn dist_without(prefix: &str) -> (tempfile::TempDir, Vec<std::path::PathBuf>) {
 async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_visit() {
     let server = TestServer::start_demo().await;
     let browser = Browser::start(1366).await;
+    // Connect by the link first: once its key is checked, Connect loads the page afresh.
     browser.goto(&server.link()).await;
-    // The script waits for the rows as long as the test may: a machine busy with the rest
-    // of the suite can take longer than WebDriver's 30 s default.
-    browser
-        .client
-        .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
-            Some(std::time::Duration::from_secs(120)),
-            None,
-            None,
-        ))
-        .await
-        .expect("script timeout");
-    let around = match browser.client.execute_async(AROUND_FIRST_ROW, vec![]).await {
+    browser.wait_for("[data-testid=command-row]").await;
+    // A load of the command center, watched from before its rows show.
+    let mut loads = 0;
+    loop {
+        loads += 1;
+        browser.goto(&server.url("/")).await;
+        let late = browser.run(WATCH_FIRST_ROW).await;
+        if late == serde_json::Value::Bool(false) {
+            break;
+        }
+        assert!(
+            loads < 5,
+            "the rows showed before the page could be watched, {loads} times"
+        );
+    }
+    let waited = std::time::Instant::now();
+    let around = loop {
+        let around = browser.run(AROUND_FIRST_ROW).await;
+        if !around.is_null() {
+            break Ok(around);
+        }
+        if waited.elapsed() > FIRST_ROW_WITHIN {
+            break Err(format!("none within {} s", FIRST_ROW_WITHIN.as_secs()));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    let around = match around {
         Ok(around) => around,
         // What the page shows instead says why.
         Err(e) => {
