@@ -33,17 +33,17 @@ use writer::{Durable, Member, Writer};
 async fn write_thread_id(thread: &WriteThread, cpu: Option<usize>) -> Result<i64, sqlx::Error> {
     let (answer, answered) = tokio::sync::oneshot::channel();
     let sent = thread.send(Box::pin(async move {
-        let pinned = cpu.map_or(Ok(()), cpu::pin_current_thread);
+        let pinned = match cpu {
+            Some(cpu) => cpu::pin_current_thread(cpu)
+                .map_err(|e| format!("keeping the write thread on CPU {cpu}: {e}")),
+            None => Ok(()),
+        };
         let _ = answer.send(pinned.map(|()| cpu::current_thread_id()));
     }));
-    let tid = match answered.await {
-        Ok(tid) if sent => tid,
-        _ => return Err(sqlx::Error::Protocol("the write thread is gone".into())),
-    };
-    tid.map_err(|e| {
-        let cpu = cpu.unwrap_or_default();
-        sqlx::Error::Protocol(format!("keeping the write thread on CPU {cpu}: {e}"))
-    })
+    match answered.await {
+        Ok(tid) if sent => tid.map_err(sqlx::Error::Protocol),
+        _ => Err(sqlx::Error::Protocol("the write thread is gone".into())),
+    }
 }
 
 /// The migrations this binary carries.
@@ -230,7 +230,7 @@ impl Db {
 
     /// The CPU time the writes have used so far, on both of their threads (see [`cpu`]);
     /// `None` where the system does not say.
-    pub fn write_cpu(&self) -> Option<Duration> {
+    pub fn write_cpu_time(&self) -> Option<Duration> {
         self.write_threads
             .iter()
             .map(|&tid| cpu::thread_cpu(tid).ok())
@@ -567,7 +567,7 @@ mod tests {
         let [writes, sqlite] = db.write_threads;
         assert_eq!(thread_status(writes, "Name"), "buildd-writes");
         assert_eq!(thread_status(sqlite, "Name"), "buildd-writer");
-        let before = db.write_cpu().expect("Linux says what a thread used");
+        let before = db.write_cpu_time().expect("Linux says what a thread used");
         let done: Result<(), WriteError> = db
             .transact(Lane::Worker, |tx| {
                 Box::pin(async move {
@@ -584,7 +584,7 @@ mod tests {
             })
             .await;
         done.unwrap();
-        let after = db.write_cpu().unwrap();
+        let after = db.write_cpu_time().unwrap();
         assert!(
             after >= before + Duration::from_millis(20),
             "{before:?} then {after:?}"

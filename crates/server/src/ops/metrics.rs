@@ -59,7 +59,7 @@ pub fn handle() -> &'static PrometheusHandle {
 /// The current figures, as Prometheus reads them, with the CPU time `db`'s writes have used
 /// read now.
 pub fn render(db: Option<&Db>) -> Response {
-    if let Some(cpu) = db.and_then(Db::write_cpu) {
+    if let Some(cpu) = db.and_then(Db::write_cpu_time) {
         metrics::gauge!("buildd_db_write_cpu_seconds").set(cpu.as_secs_f64());
     }
     (
