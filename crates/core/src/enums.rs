@@ -185,6 +185,14 @@ string_enum!(
 );
 
 string_enum!(
+    /// `missions.mode`: how a mission is worked.
+    WorkMode {
+        Dispatch => "dispatch",
+        Interactive => "interactive",
+    }
+);
+
+string_enum!(
     /// `tasks.outputRequirement`.
     OutputRequirement {
         PrRequired => "pr_required" as "PR required",
@@ -240,6 +248,7 @@ mod tests {
             AccountLevel::ALL.iter().map(|v| v.label()).collect(),
             WorkerStatus::ALL.iter().map(|v| v.label()).collect(),
             OrchestrationMode::ALL.iter().map(|v| v.label()).collect(),
+            WorkMode::ALL.iter().map(|v| v.label()).collect(),
             OutputRequirement::ALL.iter().map(|v| v.label()).collect(),
             AccessMode::ALL.iter().map(|v| v.label()).collect(),
         ];

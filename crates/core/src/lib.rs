@@ -10,6 +10,7 @@ pub mod error;
 pub mod event_stream;
 pub mod mission;
 pub mod pull_request;
+pub mod requests;
 pub mod runner;
 pub mod schedule;
 pub mod task;

@@ -14,6 +14,7 @@ pub fn organizer_run_label(source: Option<&str>, trigger_task: Option<(&str, boo
         },
         Some("wake:dependency_met") => "dependency met".into(),
         Some("wake:resumed") => "resumed".into(),
+        Some("wake:armed") => "armed".into(),
         Some("wake:budget_raised") => "budget raised".into(),
         Some("wake:pr_merged") => "PR merged".into(),
         Some("wake:owner_note") => "after your note".into(),
@@ -116,6 +117,7 @@ mod tests {
         for (source, label) in [
             ("wake:dependency_met", "dependency met"),
             ("wake:resumed", "resumed"),
+            ("wake:armed", "armed"),
             ("wake:budget_raised", "budget raised"),
             ("wake:pr_merged", "PR merged"),
             ("wake:owner_note", "after your note"),

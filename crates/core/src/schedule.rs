@@ -3,6 +3,17 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// The keys of a mission's check-in settings in its schedule's template context.
+pub mod context_keys {
+    /// `true` while check-ins are on.
+    pub const HEARTBEAT: &str = "heartbeat";
+    /// The Organizer checklist.
+    pub const CHECKLIST: &str = "heartbeatChecklist";
+    pub const HOURS_START: &str = "activeHoursStart";
+    pub const HOURS_END: &str = "activeHoursEnd";
+    pub const HOURS_TIMEZONE: &str = "activeHoursTimezone";
+}
+
 /// A full `task_schedules` row, as embedded in `GET /api/missions/{id}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

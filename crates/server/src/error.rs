@@ -4,7 +4,7 @@ use crate::db::WriteError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use buildd_core::merge_policy::PolicyError;
+use buildd_core::requests::FieldError;
 use buildd_core::ApiErrorBody;
 
 #[derive(Debug)]
@@ -41,23 +41,6 @@ pub async fn no_route() -> ApiError {
 impl ApiError {
     pub fn bad(message: impl Into<String>) -> Self {
         Self::BadRequest(message.into())
-    }
-
-    /// 400 for a merge policy under `prefix` (`mergePolicy`, `gitConfig.mergePolicy`): the
-    /// problems in words, and each as `{field, code, message}` for a form to place.
-    pub fn merge_policy(prefix: &str, errors: &[PolicyError]) -> Self {
-        let said: Vec<String> = errors.iter().map(|e| e.describe(prefix)).collect();
-        let fields: Vec<serde_json::Value> = errors
-            .iter()
-            .map(|e| {
-                serde_json::json!({"field": e.field(prefix), "path": e.path, "code": e.code,
-                                   "message": e.message()})
-            })
-            .collect();
-        Self::Detailed(
-            StatusCode::BAD_REQUEST,
-            serde_json::json!({"error": said.join("; "), "errors": fields}),
-        )
     }
 
     pub fn admin_required() -> Self {
@@ -130,6 +113,16 @@ impl From<WriteError> for ApiError {
             WriteError::Busy(backlog) => Self::Busy(backlog),
             WriteError::Db(e) => e.into(),
         }
+    }
+}
+
+/// 400 `{error, field}`: a request refused for one of its fields.
+impl From<FieldError> for ApiError {
+    fn from(e: FieldError) -> Self {
+        Self::Detailed(
+            StatusCode::BAD_REQUEST,
+            serde_json::to_value(e).unwrap_or_default(),
+        )
     }
 }
 

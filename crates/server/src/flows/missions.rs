@@ -10,19 +10,13 @@ use crate::config::CheckinConfig;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::store::missions::{self, find_mission, MissionPatch, MissionRow, NewMission};
+use crate::store::notes::system_note;
 use crate::store::schedules::{create_schedule, find_schedule, save_context, template_context};
 use crate::time::now;
 use buildd_core::money::Usd;
+use buildd_core::requests::missions::CheckinSettings;
 use buildd_core::MissionStatus;
 use serde_json::{Map, Value};
-
-/// Check-in settings a request asks for, merged into a schedule's template context.
-pub trait CheckinChange {
-    /// Whether the request touches them at all.
-    fn any(&self) -> bool;
-    /// Merges them into `context`, refusing settings that do not hold together.
-    fn apply(&self, context: &mut Map<String, Value>) -> ApiResult<()>;
-}
 
 /// Writes `mission`; `schedule` is the template context of its check-in schedule, when it
 /// gets one. With `plan_now` (an active auto mission with check-ins) its first organizer run
@@ -64,7 +58,7 @@ pub async fn update(
     tx: &mut Tx,
     row: &MissionRow,
     change: &MissionChange,
-    checkins: &(impl CheckinChange + Sync),
+    checkins: &CheckinSettings,
     config: &CheckinConfig,
 ) -> ApiResult<()> {
     let at = now();
@@ -84,6 +78,20 @@ pub async fn update(
     if to == Some(&MissionStatus::Active) && before == MissionStatus::Paused {
         wake_for(tx, &row.id, "wake:resumed").await?;
     }
+    // Armed: its tasks may be claimed now, and an auto mission plans as if just created.
+    if change.fields.arm && row.is_held {
+        system_note(
+            tx,
+            &row.team_id,
+            &row.id,
+            None,
+            "update",
+            "Mission armed",
+            None,
+        )
+        .await?;
+        wake_for(tx, &row.id, "wake:armed").await?;
+    }
     if to == Some(&MissionStatus::Completed) && before != MissionStatus::Completed {
         closed(tx, &row.id, &at).await?;
     }
@@ -96,7 +104,7 @@ pub async fn update(
 async fn save_checkins(
     tx: &mut Tx,
     mission: &MissionRow,
-    checkins: &(impl CheckinChange + Sync),
+    checkins: &CheckinSettings,
     config: &CheckinConfig,
 ) -> ApiResult<()> {
     let schedule = match &mission.schedule_id {

@@ -158,13 +158,11 @@ impl ResponseCache {
     }
 }
 
-/// The cache key of a read: the team, the path, and the query's decoded pairs in a fixed
-/// order, written as JSON, so no name or value can pass for another (a value holding `&` or
-/// `=` once decoded stays one value).
-pub fn read_key(team_id: &str, path: &str, query: &HashMap<String, String>) -> String {
-    let mut pairs: Vec<_> = query.iter().collect();
-    pairs.sort();
-    serde_json::json!([team_id, path, pairs]).to_string()
+/// The cache key of a read: the team, the path, and the query as its typed request,
+/// written as JSON, so no name or value can pass for another (a value holding `&` or `=`
+/// once decoded stays one value) and parameters the read does not know change nothing.
+pub fn read_key(team_id: &str, path: &str, query: &impl serde::Serialize) -> String {
+    serde_json::json!([team_id, path, query]).to_string()
 }
 
 fn respond(kept: &Kept, gzip: bool) -> Response {

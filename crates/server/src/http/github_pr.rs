@@ -4,25 +4,26 @@
 
 use super::caller::Caller;
 use super::state::AppState;
-use crate::body::JsonObject;
+use crate::body::Body;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::prs::open::{open_pr, Opening};
 use crate::store::workers::{find_worker, WorkerRow};
 use axum::extract::State;
 use axum::Json;
+use buildd_core::requests::prs::OpenPr;
 use buildd_core::{AccountLevel, OpenedPr, PrOpened};
 
 pub async fn open(
     State(state): State<AppState>,
     caller: Caller,
-    body: JsonObject,
+    Body(request): Body<OpenPr>,
 ) -> ApiResult<Json<PrOpened>> {
     if caller.level == AccountLevel::Trigger {
         return Err(ApiError::Forbidden(
             "Trigger-level API keys cannot open pull requests".into(),
         ));
     }
-    let (worker_id, opening) = read_request(&body)?;
+    let (worker_id, opening) = read_request(&request)?;
     state
         .db
         .transact(caller.lane(), move |tx| {
@@ -52,34 +53,17 @@ pub async fn open(
         .await
 }
 
-/// The worker a body names, and the PR it asks for, read field by field in the order
-/// refusals name them.
-fn read_request(body: &JsonObject) -> ApiResult<(String, Opening)> {
-    let worker_id = body.required_string("workerId", "workerId required")?;
-    let (Some(title), Some(head)) = (
-        body.non_blank_string("title")?,
-        body.non_blank_string("head")?,
-    ) else {
-        return Err(ApiError::bad("title and head branch required"));
-    };
-    let base = body.non_blank_string("base")?;
-    body.string("body")?;
-    body.boolean("draft")?;
-    let url = body.non_blank_string("prUrl")?;
-    let number = match &url {
-        Some(url) => Some(number_in(url).ok_or_else(|| {
-            ApiError::bad("prUrl must be a pull request's address, ending in /pull/<number>")
-        })?),
-        None => None,
-    };
+/// The worker a request names, and the PR it asks for.
+fn read_request(request: &OpenPr) -> ApiResult<(String, Opening)> {
+    let (title, head) = request.title_and_head()?;
     let opening = Opening {
         title,
         head,
-        base,
-        url,
-        number,
+        base: request.base(),
+        url: request.url(),
+        number: request.number()?,
     };
-    Ok((worker_id, opening))
+    Ok((request.worker_id()?, opening))
 }
 
 /// The account that claimed `worker` (or an admin key) opens its PR, while it works.
@@ -98,11 +82,4 @@ fn may_open(worker: &WorkerRow, caller: &Caller) -> ApiResult<()> {
         )));
     }
     Ok(())
-}
-
-/// The number in a PR address `…/pull/<n>`.
-fn number_in(url: &str) -> Option<i64> {
-    let (_, rest) = url.rsplit_once("/pull/")?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok().filter(|n| *n > 0)
 }

@@ -12,7 +12,6 @@ mod github_pr;
 mod keys;
 mod missions;
 mod notes;
-mod paging;
 mod prs;
 mod refusals;
 mod state;

@@ -4,9 +4,8 @@
 
 use super::cache::{read_key, Lookup};
 use super::caller::Caller;
-use super::paging;
 use super::state::AppState;
-use crate::body::{Field, JsonObject};
+use crate::body::{Body, Params};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::notes::post;
@@ -14,23 +13,24 @@ use crate::store::missions::find_mission;
 use crate::store::notes::{feed, feed_position, find_note, team_notes, NewNote};
 use crate::store::tasks::is_in_mission;
 use crate::store::workers::find_worker;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
 use buildd_core::note::{MissionNote, NotesPage, NOTE_TYPES};
+use buildd_core::requests::notes::{NewNote as NewNoteRequest, NoteReply};
+use buildd_core::requests::queries::{NotesQuery, TeamNotesQuery};
 use buildd_core::AccountLevel;
-use std::collections::HashMap;
 
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): Params<NotesQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let limit = paging::limit(&query, 100)?.unwrap_or(50);
-    let kind = paging::note_type(&query)?;
+    let limit = query.limit.unwrap_or(50);
+    let kind = query.kind.as_deref();
     let mut tx = state.db.read().await?;
     // Found first: an ETag of another team's (or no) mission never answers 304.
     find_mission(&mut tx, &caller.team_id, &id).await?;
@@ -40,7 +40,7 @@ pub async fn list(
         Lookup::Miss(pending) => pending,
     };
     // Notes written in the same millisecond keep their order by rowid.
-    let after = match query.get("cursor") {
+    let after = match &query.cursor {
         Some(c) => Some(
             feed_position(&mut tx, &id, c)
                 .await?
@@ -77,53 +77,34 @@ pub(super) struct NoteInput {
 
 /// Reads a note of one of `types`; a trigger key may not post.
 pub(super) fn read_note(
-    body: &JsonObject,
+    request: &NewNoteRequest,
     caller: &Caller,
     types: &[&str],
 ) -> ApiResult<NoteInput> {
     if caller.level == AccountLevel::Trigger {
         return Err(ApiError::admin_required());
     }
-    let kind = match body.string("type")?.value() {
-        Some(t) if types.contains(&t.as_str()) => t,
-        _ => {
-            return Err(ApiError::bad(format!(
-                "Invalid type. Must be one of: {}",
-                types.join(", ")
-            )))
-        }
-    };
-    let title = body.required_string("title", "title is required")?;
-    // Their lengths are the body reader's to check (`body::text_limit`).
-    let text = body.string("bodyText")?.value();
+    let kind = request.kind(types)?;
+    let title = request.title()?;
     // Who wrote a note is the key's to say: only the server writes `system`, and only a
     // person's (admin) key writes `user`.
-    let author = match body.string("authorType")? {
-        Field::Set(a) if a == "user" || a == "agent" => {
-            if a == "user" && caller.level != AccountLevel::Admin {
-                return Err(ApiError::bad("authorType user needs an admin key"));
-            }
-            a
+    let author = match request.author_type.as_deref() {
+        Some("user") if caller.level != AccountLevel::Admin => {
+            return Err(ApiError::bad("authorType user needs an admin key"))
         }
-        Field::Set(_) => return Err(ApiError::bad("authorType must be agent or user")),
-        _ if caller.level == AccountLevel::Admin => "user".into(),
-        _ => "agent".into(),
-    };
-    let status = match body.string("status")?.value() {
-        Some(s) if ["open", "answered", "dismissed"].contains(&s.as_str()) => s,
-        Some(_) => return Err(ApiError::bad("status must be open, answered or dismissed")),
-        None if kind == "question" => "open".into(),
-        None => "answered".into(),
+        Some(a) => a.to_string(),
+        None if caller.level == AccountLevel::Admin => "user".into(),
+        None => "agent".into(),
     };
     Ok(NoteInput {
+        status: request.status(&kind)?,
         kind,
         title,
-        text,
-        default_choice: body.string("defaultChoice")?.value(),
-        options: body.string_array("options")?.value().unwrap_or_default(),
+        text: request.body_text.clone(),
+        default_choice: request.default_choice.clone(),
+        options: request.options.clone().value().unwrap_or_default(),
         author,
-        status,
-        worker_id: body.string("workerId")?.value(),
+        worker_id: request.worker_id.clone(),
     })
 }
 
@@ -164,11 +145,10 @@ pub async fn create(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-    body: JsonObject,
+    Body(request): Body<NewNoteRequest>,
 ) -> ApiResult<(StatusCode, Json<MissionNote>)> {
-    let input = read_note(&body, &caller, &NOTE_TYPES)?;
-    let task_id = body.string("taskId")?.value();
-    let reply_to = body.string("replyTo")?.value();
+    let input = read_note(&request, &caller, &NOTE_TYPES)?;
+    let (task_id, reply_to) = (request.task_id, request.reply_to);
 
     state
         .db
@@ -204,11 +184,11 @@ pub async fn reply(
     State(state): State<AppState>,
     caller: Caller,
     Path((id, note_id)): Path<(String, String)>,
-    body: JsonObject,
+    Body(request): Body<NoteReply>,
 ) -> ApiResult<(StatusCode, Json<MissionNote>)> {
     caller.require_admin()?;
-    let title = body.required_string("title", "title is required")?;
-    let text = body.string("bodyText")?.value();
+    let title = request.title.unwrap_or_default().trim().to_string();
+    let text = request.body_text;
     state
         .db
         .transact(caller.lane(), move |tx| {
@@ -234,21 +214,17 @@ pub async fn reply(
 pub async fn team_list(
     State(state): State<AppState>,
     caller: Caller,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): Params<TeamNotesQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let status = query.get("status");
-    if status.is_some_and(|s| !["open", "answered", "dismissed"].contains(&s.as_str())) {
-        return Err(ApiError::bad("status must be open, answered or dismissed"));
-    }
-    let kind = paging::note_type(&query)?;
+    let (status, kind) = (query.status.as_deref(), query.kind.as_deref());
     let mut tx = state.db.read().await?;
     let key = read_key(&caller.team_id, "/notes", &query);
     let pending = match state.cache.lookup(&mut tx, key, &headers).await? {
         Lookup::Hit(response) => return Ok(response),
         Lookup::Miss(pending) => pending,
     };
-    let notes = team_notes(&mut tx, &caller.team_id, status.map(String::as_str), kind).await?;
+    let notes = team_notes(&mut tx, &caller.team_id, status, kind).await?;
     let page = NotesPage {
         notes,
         next_cursor: None,

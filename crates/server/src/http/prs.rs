@@ -3,7 +3,7 @@
 use super::cache::{read_key, Lookup};
 use super::caller::Caller;
 use super::state::AppState;
-use crate::body::JsonObject;
+use crate::body::{Body, Params};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::prs::merge::{maybe_auto_merge, merge};
@@ -13,16 +13,16 @@ use crate::store::prs::{find_pr, insert_check, team_prs, PrRow};
 use crate::store::tasks::task_by_id;
 use crate::store::workspaces::team_workspace;
 use crate::time::now;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
-use buildd_core::markdown::is_web_address;
 use buildd_core::pr_rails::Files;
 use buildd_core::pull_request::{CheckRun, PullRequest, PullRequestList};
+use buildd_core::requests::prs::{workspace_of, CheckRunReport, MergePr};
+use buildd_core::requests::queries::PrListQuery;
 use buildd_core::AccountLevel;
 use serde_json::{json, Value};
-use std::collections::HashMap;
 
 /// A PR as the API shows it: files without patches, check runs, policy and evaluation.
 async fn view(tx: &mut Tx, pr: &PrRow) -> ApiResult<PullRequest> {
@@ -71,17 +71,10 @@ async fn view(tx: &mut Tx, pr: &PrRow) -> ApiResult<PullRequest> {
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): Params<PrListQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let mission_id = query.get("missionId");
-    let workspace_id = query.get("workspaceId");
-    let filter: HashMap<String, String> =
-        [("missionId", mission_id), ("workspaceId", workspace_id)]
-            .into_iter()
-            .filter_map(|(k, v)| v.map(|v| (k.to_string(), v.clone())))
-            .collect();
-    let key = read_key(&caller.team_id, "/prs", &filter);
+    let key = read_key(&caller.team_id, "/prs", &query);
     let mut tx = state.db.read().await?;
     let pending = match state.cache.lookup(&mut tx, key, &headers).await? {
         Lookup::Hit(response) => return Ok(response),
@@ -90,8 +83,8 @@ pub async fn list(
     let rows = team_prs(
         &mut tx,
         &caller.team_id,
-        mission_id.map(String::as_str),
-        workspace_id.map(String::as_str),
+        query.mission_id.as_deref(),
+        query.workspace_id.as_deref(),
     )
     .await?;
     let mut prs = Vec::with_capacity(rows.len());
@@ -101,9 +94,8 @@ pub async fn list(
     state.cache.keep(pending, &PullRequestList { prs })
 }
 
-async fn team_pr(tx: &mut Tx, caller: &Caller, body: &JsonObject, number: i64) -> ApiResult<PrRow> {
-    let workspace = body.required_string("workspaceId", "workspaceId is required")?;
-    team_workspace(tx, &caller.team_id, &workspace).await?;
+async fn team_pr(tx: &mut Tx, caller: &Caller, workspace: &str, number: i64) -> ApiResult<PrRow> {
+    team_workspace(tx, &caller.team_id, workspace).await?;
     find_pr(tx, &workspace, number)
         .await?
         .ok_or(ApiError::NotFound("Pull request not found"))
@@ -115,53 +107,22 @@ pub async fn record_check(
     State(state): State<AppState>,
     caller: Caller,
     Path(number): Path<i64>,
-    body: JsonObject,
+    Body(request): Body<CheckRunReport>,
 ) -> ApiResult<(StatusCode, Json<PullRequest>)> {
     if caller.level == AccountLevel::Trigger {
         return Err(ApiError::Forbidden(
             "Trigger-level API keys cannot report check runs".into(),
         ));
     }
-    let sha = body.required_string("headSha", "headSha is required")?;
-    let name = body.required_string("name", "name is required")?;
-    let status = body.required_string("status", "status is required")?;
-    if !["queued", "in_progress", "completed"].contains(&status.as_str()) {
-        return Err(ApiError::bad(
-            "status must be one of: queued, in_progress, completed",
-        ));
-    }
-    let conclusion = body.string("conclusion")?.value();
-    const CONCLUSIONS: [&str; 5] = ["success", "failure", "neutral", "cancelled", "timed_out"];
-    match (&conclusion, status.as_str()) {
-        (Some(c), _) if !CONCLUSIONS.contains(&c.as_str()) => {
-            return Err(ApiError::bad(format!(
-                "conclusion must be one of: {}",
-                CONCLUSIONS.join(", ")
-            )))
-        }
-        (None, "completed") => {
-            return Err(ApiError::bad(
-                "conclusion is required when status is completed",
-            ))
-        }
-        (Some(_), s) if s != "completed" => {
-            return Err(ApiError::bad(
-                "conclusion is given only when status is completed",
-            ))
-        }
-        _ => {}
-    }
-    let details_url = body.string("detailsUrl")?.value();
-    if details_url.as_deref().is_some_and(|u| !is_web_address(u)) {
-        return Err(ApiError::bad(
-            "detailsUrl must be an http:// or https:// address",
-        ));
-    }
+    let workspace = workspace_of(&request.workspace_id)?;
+    let [sha, name, status] = [request.head_sha, request.name, request.status]
+        .map(|v| v.unwrap_or_default().trim().to_string());
+    let (conclusion, details_url) = (request.conclusion, request.details_url);
     state
         .db
         .transact(caller.lane(), move |tx| {
             Box::pin(async move {
-                let pr = team_pr(tx, &caller, &body, number).await?;
+                let pr = team_pr(tx, &caller, &workspace, number).await?;
                 let check = CheckRun {
                     name,
                     head_sha: sha,
@@ -192,17 +153,18 @@ pub async fn merge_endpoint(
     State(state): State<AppState>,
     caller: Caller,
     Path(number): Path<i64>,
-    body: JsonObject,
+    Body(request): Body<MergePr>,
 ) -> ApiResult<Json<Value>> {
     let agent = caller.level == AccountLevel::Worker;
     if !agent {
         caller.require_admin()?;
     }
+    let workspace = workspace_of(&request.workspace_id)?;
     state
         .db
         .transact(caller.lane(), move |tx| {
             Box::pin(async move {
-                let pr = team_pr(tx, &caller, &body, number).await?;
+                let pr = team_pr(tx, &caller, &workspace, number).await?;
                 if pr.state != "open" {
                     return Err(ApiError::Conflict(format!(
                         "Pull request is already {}",

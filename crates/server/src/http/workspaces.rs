@@ -2,7 +2,7 @@
 
 use super::caller::Caller;
 use super::state::AppState;
-use crate::body::{Field, JsonObject};
+use crate::body::Body;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::prs::review::start_reviews;
 use crate::store::workspaces::{
@@ -11,8 +11,10 @@ use crate::store::workspaces::{
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use buildd_core::merge_policy::check_merge_policy;
-use buildd_core::{AccessMode, Success, WorkspaceConfig, WorkspaceEnvelope, WorkspaceList};
+use buildd_core::requests::workspaces::{
+    NewWorkspace as NewWorkspaceRequest, WorkspacePatch as WorkspacePatchRequest,
+};
+use buildd_core::{Success, WorkspaceConfig, WorkspaceEnvelope, WorkspaceList};
 use serde_json::Value;
 
 pub async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<WorkspaceList>> {
@@ -35,24 +37,6 @@ pub async fn detail(
     }))
 }
 
-/// `owner/name`, also accepted as a GitHub URL.
-fn normalize_repo(key: &str, value: &str) -> ApiResult<String> {
-    let trimmed = value
-        .trim()
-        .trim_start_matches("https://github.com/")
-        .trim_end_matches(".git")
-        .trim_end_matches('/');
-    let mut parts = trimmed.split('/');
-    match (parts.next(), parts.next(), parts.next()) {
-        (Some(owner), Some(name), None) if !owner.is_empty() && !name.is_empty() => {
-            Ok(format!("{owner}/{name}"))
-        }
-        _ => Err(ApiError::bad(format!(
-            "{key} must look like \"owner/name\" (got \"{value}\")"
-        ))),
-    }
-}
-
 /// `GET /api/workspaces/{id}/config`: what a runner reads at the start of every session.
 pub async fn config(
     State(state): State<AppState>,
@@ -72,14 +56,10 @@ pub async fn config(
 pub async fn create(
     State(state): State<AppState>,
     caller: Caller,
-    body: JsonObject,
+    Body(request): Body<NewWorkspaceRequest>,
 ) -> ApiResult<(StatusCode, Json<WorkspaceEnvelope>)> {
     caller.require_admin()?;
-    let name = body.required_string("name", "name is required")?;
-    let repo = match body.string("repo")?.value() {
-        Some(r) if !r.trim().is_empty() => Some(normalize_repo("repo", &r)?),
-        _ => None,
-    };
+    let (name, repo) = (request.name()?, request.repo()?);
     state
         .db
         .transact(caller.lane(), move |tx| {
@@ -110,10 +90,10 @@ pub async fn update(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-    body: JsonObject,
+    Body(request): Body<WorkspacePatchRequest>,
 ) -> ApiResult<Json<Success>> {
     caller.require_admin()?;
-    let (mut patch, git_config) = read_patch(&body)?;
+    let (mut patch, git_config) = patch_of(request)?;
     state
         .db
         .transact(caller.lane(), move |tx| {
@@ -144,104 +124,19 @@ pub async fn update(
         .await
 }
 
-/// The change a PATCH body asks for, read field by field in the order refusals name them,
-/// and the `gitConfig` keys it sets (merged over the stored ones once they are read).
-fn read_patch(
-    body: &JsonObject,
+/// The change `request` asks for, and the `gitConfig` keys it sets (merged over the
+/// stored ones once they are read).
+fn patch_of(
+    request: WorkspacePatchRequest,
 ) -> ApiResult<(WorkspacePatch, Option<serde_json::Map<String, Value>>)> {
-    let name = body.non_blank_string("name")?;
-    let repo = match (body.string("repo")?, body.string("repoUrl")?) {
-        (Field::Set(r), _) => Field::Set(normalize_repo("repo", &r)?),
-        (_, Field::Set(r)) => Field::Set(normalize_repo("repoUrl", &r)?),
-        (Field::Null, _) | (_, Field::Null) => Field::Null,
-        _ => Field::Absent,
-    };
-    let branch = match (body.string("defaultBranch")?, body.string("localPath")?) {
-        (Field::Absent, f) | (f, _) => f,
-    };
-    let access_mode = match body.string("accessMode")?.value() {
-        Some(m) => Some(
-            AccessMode::known(&m)
-                .ok_or_else(|| ApiError::bad("accessMode must be \"open\" or \"restricted\""))?,
-        ),
-        None => None,
-    };
-    let data_class = match body.string("dataClass")?.value() {
-        Some(d) if d == "standard" || d == "sensitive" => Some(d),
-        Some(_) => {
-            return Err(ApiError::bad(
-                "dataClass must be \"standard\" or \"sensitive\"",
-            ))
-        }
-        None => None,
-    };
-    let max_concurrent_tasks = match body.integer("maxConcurrentTasks")? {
-        Field::Set(n) if n >= 1 => Some(n),
-        Field::Absent => None,
-        _ => return Err(ApiError::bad("maxConcurrentTasks must be an integer >= 1")),
-    };
-    let git_config = match body.object("gitConfig")? {
-        Field::Null => return Err(ApiError::bad("gitConfig must be an object")),
-        field => field.value(),
-    };
-    if let Some(config) = &git_config {
-        check_git_config(config)?;
-    }
     let patch = WorkspacePatch {
-        name,
-        repo: repo.patch(),
-        local_path: branch.patch(),
-        access_mode,
-        data_class,
-        max_concurrent_tasks,
+        name: request.name.clone().value().map(|n| n.trim().to_string()),
+        repo: request.repo()?.into_update(),
+        local_path: request.default_branch().into_update(),
+        access_mode: request.access_mode,
+        data_class: request.data_class,
+        max_concurrent_tasks: request.max_concurrent_tasks.value(),
         git_config: None,
     };
-    Ok((patch, git_config))
-}
-
-/// A `gitConfig` patch: its switches (see [`check_git_switches`]) and its `mergePolicy`.
-fn check_git_config(config: &serde_json::Map<String, Value>) -> ApiResult<()> {
-    check_git_switches(config)?;
-    match config.get("mergePolicy") {
-        None | Some(Value::Null) => Ok(()),
-        Some(policy) => check_merge_policy(policy)
-            .map(|_| ())
-            .map_err(|errors| ApiError::merge_policy("gitConfig.mergePolicy", &errors)),
-    }
-}
-
-/// The switches of `gitConfig` are booleans and its paths strings, named when they are not.
-fn check_git_switches(config: &serde_json::Map<String, Value>) -> ApiResult<()> {
-    let flag = |v: Option<&Value>, name: &str| match v {
-        None | Some(Value::Bool(_)) => Ok(()),
-        Some(_) => Err(ApiError::bad(format!(
-            "gitConfig.{name} must be true or false"
-        ))),
-    };
-    flag(config.get("autoMergeOnGreenCI"), "autoMergeOnGreenCI")?;
-    match config.get("policyConfig") {
-        None => {}
-        Some(Value::Object(p)) => flag(
-            p.get("reviewerPatchEvidence"),
-            "policyConfig.reviewerPatchEvidence",
-        )?,
-        Some(_) => return Err(ApiError::bad("gitConfig.policyConfig must be an object")),
-    }
-    for name in [
-        "migrationsPath",
-        "schemaFile",
-        "targetBranch",
-        "defaultBranch",
-        "prodBranch",
-    ] {
-        if config
-            .get(name)
-            .is_some_and(|v| !v.is_string() && !v.is_null())
-        {
-            return Err(ApiError::bad(format!(
-                "gitConfig.{name} must be a string or null"
-            )));
-        }
-    }
-    Ok(())
+    Ok((patch, request.git_config.value()))
 }

@@ -18,19 +18,20 @@ mod task_actions;
 mod tools;
 mod worker_actions;
 
+use crate::body::Params;
 use crate::error::ApiError;
 use api::Api;
 use axum::body::Bytes;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
+use buildd_core::requests::queries::McpQuery;
 use buildd_core::{AccountLevel, AccountMe};
 use context::Context;
 use rpc::Message;
 use serde_json::{json, Value};
-use std::collections::HashMap;
 
 /// The protocol revisions this endpoint speaks; the first is offered when a client asks
 /// for one it does not know.
@@ -66,7 +67,7 @@ async fn no_stream() -> Response {
 
 async fn handle(
     State(router): State<Router>,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): Params<McpQuery>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
@@ -88,8 +89,8 @@ async fn handle(
     let ctx = Context {
         api,
         level: me.level,
-        worker_id: query.get("worker").filter(|w| !w.is_empty()).cloned(),
-        workspace_id: query.get("workspace").filter(|w| !w.is_empty()).cloned(),
+        worker_id: query.worker.filter(|w| !w.is_empty()),
+        workspace_id: query.workspace.filter(|w| !w.is_empty()),
     };
 
     let parsed: Value = match serde_json::from_slice(&body) {

@@ -1,11 +1,9 @@
 //! `POST /api/missions`: a mission, its check-in schedule, and its first organizer run
 //! when it plans by itself.
 
-use super::checkin_fields::CheckinFields;
-use super::fields::{cost_budget, merge_policy_field, orchestration_mode, work_mode};
-use crate::body::{Field, JsonObject};
-use crate::error::{ApiError, ApiResult};
-use crate::flows::missions::{self, CheckinChange};
+use crate::body::Body;
+use crate::error::ApiResult;
+use crate::flows::missions;
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
 use crate::store::missions::{find_mission, NewMission};
@@ -14,18 +12,20 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use buildd_core::checkin::DEFAULT_CHECKLIST;
-use buildd_core::lifecycle::parse_settable_status;
-use buildd_core::{IdRef, MissionCreated, MissionStatus, OrchestrationMode};
+use buildd_core::requests::missions::{CheckinSettings, NewMission as Request};
+use buildd_core::requests::{FieldError, Patch};
+use buildd_core::schedule::context_keys::{CHECKLIST, HEARTBEAT};
+use buildd_core::{IdRef, MissionCreated, MissionStatus, OrchestrationMode, WorkMode};
 use serde_json::{Map, Value};
 
 pub async fn create(
     State(state): State<AppState>,
     caller: Caller,
-    body: JsonObject,
+    Body(request): Body<Request>,
 ) -> ApiResult<(StatusCode, Json<MissionCreated>)> {
     caller.require_admin()?;
-    let (mission, checkins) = read_mission(&body, &caller.team_id)?;
-    let (schedule, heartbeat) = schedule_context(&mission, &checkins)?;
+    let mission = new_mission(&request, &caller.team_id)?;
+    let (schedule, heartbeat) = schedule_context(&mission, &request.checkins())?;
     // An active auto mission with check-ins starts planning at once.
     let plan_now = heartbeat
         && mission.status == MissionStatus::Active
@@ -56,55 +56,41 @@ pub async fn create(
         .await
 }
 
-/// The mission a POST body describes, and its check-in settings, read field by field in
-/// the order refusals name them.
-fn read_mission(body: &JsonObject, team_id: &str) -> ApiResult<(NewMission, CheckinFields)> {
-    let title = body.required_string("title", "title is required")?;
-    let description = body.string("description")?.value();
-    let status = match body.string("status")?.value() {
-        Some(s) => parse_settable_status(&s).map_err(ApiError::BadRequest)?,
-        None => MissionStatus::Active,
-    };
-    let orchestration_mode = match body.string("orchestrationMode")?.value() {
-        Some(m) => orchestration_mode(&m)?,
-        None => OrchestrationMode::Auto,
-    };
-    let priority = body.integer("priority")?.value().unwrap_or(0);
-    let requires_review = body.boolean("requiresReview")?.value().unwrap_or(false);
-    let workspace_id = body.string("workspaceId")?.value();
-    let checkins = CheckinFields::read(body)?;
-    let merge_policy = merge_policy_field(body)?.flatten();
-    let mode = work_mode(body)?.unwrap_or_else(|| "dispatch".into());
-    let cost_budget_usd = cost_budget(body)?.flatten();
-    let mission = NewMission {
-        cost_budget_usd,
-        workspace_id,
-        description,
-        status,
-        priority,
-        requires_review,
-        orchestration_mode,
-        merge_policy,
-        mode,
-        ..NewMission::new(team_id, title)
-    };
-    Ok((mission, checkins))
+/// The mission `request` describes, with the schema's defaults for what it leaves out.
+fn new_mission(request: &Request, team_id: &str) -> Result<NewMission, FieldError> {
+    Ok(NewMission {
+        cost_budget_usd: request.budget()?,
+        workspace_id: request.workspace_id.clone(),
+        description: request.description.clone(),
+        status: request.status.clone().unwrap_or(MissionStatus::Active),
+        priority: request.priority.unwrap_or(0),
+        requires_review: request.requires_review.unwrap_or(false),
+        orchestration_mode: request
+            .orchestration_mode
+            .clone()
+            .unwrap_or(OrchestrationMode::Auto),
+        merge_policy: request
+            .merge_policy()?
+            .map(|p| serde_json::to_value(p).unwrap_or_default()),
+        mode: request.mode.clone().value().unwrap_or(WorkMode::Dispatch),
+        ..NewMission::new(team_id, request.title()?)
+    })
 }
 
 /// The template context of the new mission's schedule, when it gets one, and whether its
 /// check-ins are on: new auto missions get them unless `isHeartbeat: false`.
 fn schedule_context(
     mission: &NewMission,
-    checkins: &CheckinFields,
-) -> ApiResult<(Option<Map<String, Value>>, bool)> {
-    let heartbeat = match checkins.heartbeat {
-        Field::Set(on) => on,
+    checkins: &CheckinSettings,
+) -> Result<(Option<Map<String, Value>>, bool), FieldError> {
+    let heartbeat = match checkins.is_heartbeat {
+        Patch::Value(on) => on,
         _ => mission.orchestration_mode == OrchestrationMode::Auto,
     };
     let mut context = Map::new();
     if heartbeat {
-        context.insert("heartbeat".into(), true.into());
-        context.insert("heartbeatChecklist".into(), DEFAULT_CHECKLIST.into());
+        context.insert(HEARTBEAT.into(), true.into());
+        context.insert(CHECKLIST.into(), DEFAULT_CHECKLIST.into());
     }
     checkins.apply(&mut context)?;
     let scheduled = heartbeat || checkins.any();

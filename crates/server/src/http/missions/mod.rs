@@ -1,10 +1,8 @@
 //! `/api/missions`: the list and a mission's detail, create, update and delete, and its
 //! organizer runs.
 
-mod checkin_fields;
 mod create;
 mod delete;
-mod fields;
 mod reads;
 mod runs;
 mod update;

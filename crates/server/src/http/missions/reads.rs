@@ -1,34 +1,27 @@
 //! `GET /api/missions` and `GET /api/missions/{id}`: polled, so kept in the response cache
 //! and answered 304 while the caller's copy is current.
 
-use crate::error::{ApiError, ApiResult};
+use crate::body::Params;
+use crate::error::ApiResult;
 use crate::http::cache::Lookup;
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
 use crate::store::mission_views::{mission_detail, mission_list, MissionFilter};
 use crate::store::missions::find_mission;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
+use buildd_core::requests::queries::MissionListQuery;
 use buildd_core::{MissionList, MissionStatus};
-use std::collections::HashMap;
 
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): Params<MissionListQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let status = query.get("status").map(String::as_str);
-    if let Some(s) = status {
-        if MissionStatus::known(s).is_none() {
-            return Err(ApiError::bad(format!(
-                "status must be one of: {}",
-                MissionStatus::list()
-            )));
-        }
-    }
-    let workspace_id = query.get("workspaceId").map(String::as_str);
+    let status = query.status.as_ref().map(MissionStatus::as_str);
+    let workspace_id = query.workspace_id.as_deref();
     let key = format!(
         "{}/missions?status={}&workspaceId={}",
         caller.team_id,

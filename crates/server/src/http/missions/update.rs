@@ -1,9 +1,7 @@
 //! `PATCH /api/missions/{id}`: a person changes a mission's fields, status, budget, merge
-//! policy or check-ins.
+//! policy or check-ins, or arms a held mission.
 
-use super::checkin_fields::CheckinFields;
-use super::fields::{cost_budget, merge_policy_field, orchestration_mode, work_mode};
-use crate::body::{Field, JsonObject};
+use crate::body::Body;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::missions::{self, MissionChange};
 use crate::http::caller::Caller;
@@ -11,17 +9,20 @@ use crate::http::state::AppState;
 use crate::store::missions::{find_mission, MissionPatch};
 use axum::extract::{Path, State};
 use axum::Json;
-use buildd_core::lifecycle::{check_mission_transition, parse_settable_status};
+use buildd_core::lifecycle::check_mission_transition;
+use buildd_core::requests::missions::MissionPatch as Request;
+use buildd_core::requests::FieldError;
 use buildd_core::Mission;
 
 pub async fn update(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-    body: JsonObject,
+    Body(request): Body<Request>,
 ) -> ApiResult<Json<Mission>> {
     caller.require_admin()?;
-    let (change, checkins) = read_change(&body)?;
+    let change = change_of(&request)?;
+    let checkins = request.checkins();
     let checkin_config = state.checkins;
     state
         .db
@@ -39,40 +40,23 @@ pub async fn update(
         .await
 }
 
-/// The change a PATCH body asks for, and its check-in settings, read field by field in
-/// the order refusals name them.
-fn read_change(body: &JsonObject) -> ApiResult<(MissionChange, CheckinFields)> {
-    let title = body.non_blank_string("title")?;
-    let description = body.string("description")?;
-    let status = match body.string("status")?.value() {
-        Some(s) => Some(parse_settable_status(&s).map_err(ApiError::BadRequest)?),
-        None => None,
-    };
-    let priority = body.integer("priority")?;
-    if matches!(priority, Field::Null) {
-        return Err(ApiError::bad("priority must be an integer"));
-    }
-    let orchestration_mode = match body.string("orchestrationMode")?.value() {
-        Some(m) => Some(orchestration_mode(&m)?),
-        None => None,
-    };
-    let checkins = CheckinFields::read(body)?;
-    let budget = cost_budget(body)?;
-    let merge_policy = merge_policy_field(body)?;
-    let mode = work_mode(body)?;
-    let requires_review = body.boolean("requiresReview")?;
-    if matches!(requires_review, Field::Null) {
-        return Err(ApiError::bad("requiresReview must be true or false"));
-    }
+/// The change `request` asks for, as the mission's row takes it.
+fn change_of(request: &Request) -> Result<MissionChange, FieldError> {
     let fields = MissionPatch {
-        title,
-        description: description.patch(),
-        status,
-        priority: priority.value(),
-        orchestration_mode,
-        merge_policy,
-        mode,
-        requires_review: requires_review.value(),
+        title: request.title(),
+        description: request.description.clone().into_update(),
+        status: request.status.clone(),
+        priority: request.priority.clone().value(),
+        orchestration_mode: request.orchestration_mode.clone(),
+        merge_policy: request
+            .merge_policy()?
+            .map(|p| p.map(|p| serde_json::to_value(p).unwrap_or_default())),
+        mode: request.mode.clone().value(),
+        requires_review: request.requires_review.clone().value(),
+        arm: request.arm == Some(true),
     };
-    Ok((MissionChange { fields, budget }, checkins))
+    Ok(MissionChange {
+        fields,
+        budget: request.budget()?,
+    })
 }

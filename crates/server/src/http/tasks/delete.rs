@@ -1,14 +1,14 @@
 //! Deleting a task: who may, and what goes with it.
 
+use crate::body::Params;
 use crate::error::{ApiError, ApiResult};
 use crate::http::caller::Caller;
-use crate::http::paging;
 use crate::http::state::AppState;
 use crate::store::tasks::{self, find_task};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::Json;
+use buildd_core::requests::queries::ForceQuery;
 use buildd_core::{AccountLevel, Success, TaskStatus};
-use std::collections::HashMap;
 
 /// `DELETE /api/tasks/{id}[?force=true]`: an admin key deletes any task of the team, a
 /// worker key the tasks its account created. A task a worker is on needs `force=true`, and
@@ -18,12 +18,12 @@ pub async fn delete(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): Params<ForceQuery>,
 ) -> ApiResult<Json<Success>> {
     if caller.level == AccountLevel::Trigger {
         return Err(ApiError::admin_required());
     }
-    let force = paging::force(&query)?;
+    let force = query.force()?;
     state.db.transact(caller.lane(), move |tx| {
         Box::pin(async move {
             let row = find_task(tx, &caller.team_id, &id).await?;

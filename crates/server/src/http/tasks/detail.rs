@@ -1,5 +1,6 @@
 //! `GET /api/tasks/{id}[?include=workers]`: a task with its workspace, mission and workers.
 
+use crate::body::Params;
 use crate::error::ApiResult;
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
@@ -7,20 +8,18 @@ use crate::store::missions::find_mission;
 use crate::store::tasks::find_task;
 use crate::store::workers::{self, WorkerRow};
 use crate::store::workspaces::team_workspace;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::Json;
+use buildd_core::requests::queries::TaskDetailQuery;
 use buildd_core::{Task, TaskMissionRef};
-use std::collections::HashMap;
 
 pub async fn detail(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): Params<TaskDetailQuery>,
 ) -> ApiResult<Json<Task>> {
-    let include_workers = query
-        .get("include")
-        .is_some_and(|i| i.split(',').any(|p| p.trim() == "workers"));
+    let include_workers = query.workers();
     let mut tx = state.db.read().await?;
     let row = find_task(&mut tx, &caller.team_id, &id).await?;
     let mut task = row.to_task();

@@ -1,58 +1,32 @@
 //! `GET /api/tasks`: filters (`missionId`, `status`, `workspaceId`) and pagination.
 
-use crate::error::{ApiError, ApiResult};
+use crate::body::Params;
+use crate::error::ApiResult;
 use crate::http::caller::Caller;
-use crate::http::paging;
 use crate::http::state::AppState;
 use crate::store::tasks::list::{self, TaskFilter};
 use crate::store::workspaces::team_workspaces;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use buildd_core::{
-    description_preview, TaskList, TaskPage, TaskPageItem, TaskStatus, TaskWorkspace,
-};
+use buildd_core::requests::queries::TaskListQuery;
+use buildd_core::{description_preview, TaskList, TaskPage, TaskPageItem, TaskWorkspace};
 use serde_json::json;
 use std::collections::HashMap;
-
-/// `status` filter values: task statuses, or `active` for every unfinished one.
-fn status_filter(value: &str) -> ApiResult<Vec<String>> {
-    let mut out = Vec::new();
-    for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        if part == "active" {
-            out.extend(
-                TaskStatus::ALL
-                    .iter()
-                    .filter(|s| !s.is_terminal())
-                    .map(|s| s.as_str().to_string()),
-            );
-        } else if TaskStatus::known(part).is_some() {
-            out.push(part.to_string());
-        } else {
-            return Err(ApiError::bad(format!(
-                "status must be one of: {}, active",
-                TaskStatus::list()
-            )));
-        }
-    }
-    Ok(out)
-}
 
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): Params<TaskListQuery>,
 ) -> ApiResult<Response> {
-    let statuses = match query.get("status") {
-        Some(s) => Some(status_filter(s)?),
-        None => None,
-    };
-    let limit = paging::limit(&query, 200)?;
-    let offset = paging::offset(&query)?;
+    let statuses: Option<Vec<String>> = query
+        .statuses()?
+        .map(|s| s.iter().map(|s| s.as_str().to_string()).collect());
+    let (limit, offset) = (query.limit, query.offset.unwrap_or(0));
     let filter = TaskFilter {
         team_id: &caller.team_id,
-        mission_id: query.get("missionId").map(String::as_str),
-        workspace_id: query.get("workspaceId").map(String::as_str),
+        mission_id: query.mission_id.as_deref(),
+        workspace_id: query.workspace_id.as_deref(),
         statuses: statuses.as_deref(),
     };
 

@@ -2,7 +2,7 @@
 //! one when an agent's task has no feed to post to. A task of a mission sends it to the
 //! mission's feed instead (409, as Buildd answers).
 
-use crate::body::JsonObject;
+use crate::body::Body;
 use crate::error::{ApiError, ApiResult};
 use crate::http::caller::Caller;
 use crate::http::notes::read_note;
@@ -13,14 +13,15 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use buildd_core::note::{MissionNote, AGENT_NOTE_TYPES};
+use buildd_core::requests::notes::NewNote;
 
 pub async fn create_note(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-    body: JsonObject,
+    Body(request): Body<NewNote>,
 ) -> ApiResult<(StatusCode, Json<MissionNote>)> {
-    let input = read_note(&body, &caller, &AGENT_NOTE_TYPES)?;
+    let input = read_note(&request, &caller, &AGENT_NOTE_TYPES)?;
     state
         .db
         .transact(caller.lane(), move |tx| {

@@ -4,7 +4,7 @@
 //! in Buildd; its `stepComments` (`[{ref, comment}]`, each naming a step of the plan) go to
 //! the revision's context beside it, so the organizer reads which step each remark is about.
 
-use crate::body::JsonObject;
+use crate::body::Body;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::http::caller::Caller;
@@ -16,12 +16,11 @@ use crate::store::tasks::{
 };
 use crate::time::{new_id, now};
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::Json;
 use buildd_core::plan::plan_in_review;
-use buildd_core::plan_feedback::{read_plan_feedback, StepComment};
 use buildd_core::plan_output::{branch_name, resolve_plan, validate_planning_output};
 use buildd_core::plan_phase::PlanRejection;
+use buildd_core::requests::tasks::RejectPlan;
 use buildd_core::{ApprovedPlan, RejectedPlan, TaskClass, TaskMode, TaskStatus};
 use serde_json::{json, Value};
 
@@ -123,48 +122,26 @@ pub async fn approve_plan(
         .await
 }
 
-/// The comments a rejection pins to steps of the plan `output` (`stepComments`), each
-/// naming one of its steps; every problem is named by its path.
-fn step_comments(body: &JsonObject, output: &Value) -> ApiResult<Vec<StepComment>> {
-    let refs: Vec<&str> = output["plan"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|step| step["ref"].as_str())
-        .collect();
-    let body =
-        json!({"feedback": body.0.get("feedback"), "stepComments": body.0.get("stepComments")});
-    read_plan_feedback(&body, Some(&refs))
-        .map(|f| f.step_comments)
-        .map_err(|errors| {
-            ApiError::Detailed(
-                StatusCode::BAD_REQUEST,
-                json!({"error": errors.join("; "), "errors": errors}),
-            )
-        })
-}
-
 pub async fn reject_plan(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-    body: JsonObject,
+    Body(request): Body<RejectPlan>,
 ) -> ApiResult<Json<RejectedPlan>> {
     caller.require_admin()?;
-    let feedback = match body.string("feedback") {
-        Ok(f) => f
-            .value()
-            .map(|f| f.trim().to_string())
-            .filter(|f| !f.is_empty()),
-        Err(_) => None,
-    }
-    .ok_or_else(|| ApiError::bad("Feedback is required"))?;
+    let feedback = request.feedback()?;
     state
         .db
         .transact(caller.lane(), move |tx| {
             Box::pin(async move {
                 let (old, output) = plan_under_review(tx, &caller, &id).await?;
-                let step_comments = step_comments(&body, &output)?;
+                let refs: Vec<&str> = output["plan"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|step| step["ref"].as_str())
+                    .collect();
+                let step_comments = request.review(&refs)?.step_comments;
                 let mut context: serde_json::Map<String, Value> =
                     serde_json::from_str(&old.context).unwrap_or_default();
                 context.remove("planRejection");

@@ -2,31 +2,31 @@
 //! (its local UI's "take over": reassign, then claim). Scoped to the caller's team, unlike
 //! Buildd's, which finds any team's task by id.
 
+use crate::body::Params;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::reassign::{self, Asker, Reassign};
 use crate::http::caller::Caller;
-use crate::http::paging;
 use crate::http::state::AppState;
 use crate::store::tasks::find_task;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
+use buildd_core::requests::queries::ForceQuery;
 use buildd_core::AccountLevel;
 use serde_json::{json, Value};
-use std::collections::HashMap;
 
 pub async fn reassign(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): Params<ForceQuery>,
 ) -> ApiResult<Json<Value>> {
     if caller.level == AccountLevel::Trigger {
         return Err(ApiError::Forbidden(
             "Reassigning needs a worker or admin key".into(),
         ));
     }
-    let force = paging::force(&query)?;
+    let force = query.force()?;
     state
         .db
         .transact(caller.lane(), move |tx| {

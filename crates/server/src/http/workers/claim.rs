@@ -3,7 +3,7 @@
 //! `dependency_satisfied`) is not claimable; an empty answer says why in
 //! `diagnostics.reason`.
 
-use crate::body::JsonObject;
+use crate::body::Body;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::claims;
@@ -19,11 +19,10 @@ use crate::time::now;
 use axum::extract::State;
 use axum::Json;
 use buildd_core::plan_output::branch_name;
+use buildd_core::requests::workers::Claim;
 use buildd_core::{AccountLevel, ClaimDiagnostics, ClaimResponse, ClaimedWorker};
 use chrono::Utc;
 use serde_json::Value;
-
-const MAX_TASKS_LIMIT: i64 = 20;
 
 fn empty(reason: &str, pending: Option<i64>) -> Json<ClaimResponse> {
     Json(ClaimResponse {
@@ -39,22 +38,16 @@ fn empty(reason: &str, pending: Option<i64>) -> Json<ClaimResponse> {
 pub async fn claim(
     State(state): State<AppState>,
     caller: Caller,
-    body: JsonObject,
+    Body(request): Body<Claim>,
 ) -> ApiResult<Json<ClaimResponse>> {
     if caller.level == AccountLevel::Trigger {
         return Err(ApiError::Forbidden(
             "Trigger-level API keys cannot claim tasks".into(),
         ));
     }
-    let runner = body.required_string("runner", "runner is required")?;
-    let workspace_id = body.string("workspaceId")?.value();
-    let task_id = body.string("taskId")?.value();
-    let max_tasks = body.integer("maxTasks")?.value().unwrap_or(3);
-    if !(1..=MAX_TASKS_LIMIT).contains(&max_tasks) {
-        return Err(ApiError::bad(format!(
-            "maxTasks must be an integer from 1 to {MAX_TASKS_LIMIT}"
-        )));
-    }
+    let runner = request.runner()?;
+    let max_tasks = request.max_tasks();
+    let (workspace_id, task_id) = (request.workspace_id, request.task_id);
     let filter = QueueFilter {
         team_id: &caller.team_id,
         workspace_id: workspace_id.as_deref(),

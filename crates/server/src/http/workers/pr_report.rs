@@ -1,10 +1,9 @@
 //! The PR fields of a worker's report (`prNumber`, `prUrl`, `baseBranch`, `headBranch`,
 //! `headSha`, `files`), checked into the report the PR rails record.
 
-use crate::body::JsonObject;
-use crate::error::{ApiError, ApiResult};
 use crate::flows::prs::record::{PrFiles, PrReport};
 use buildd_core::pull_request::PrFile;
+use buildd_core::requests::workers::WorkerReport;
 use serde_json::Value;
 
 const FILE_STATUSES: [&str; 4] = ["added", "modified", "removed", "renamed"];
@@ -51,30 +50,23 @@ fn read_files(value: Option<&Value>) -> Option<Result<Vec<PrFile>, String>> {
 
 /// The PR a report names (`prNumber`), or the worker's own PR (`earlier`) when the report
 /// moves its head: `headSha`, or the `lastCommitSha` Buildd's runner sends.
-pub fn pr_report(body: &JsonObject, earlier: Option<i64>) -> ApiResult<Option<PrReport>> {
-    let sha = match body.string("headSha")?.value() {
-        Some(sha) => Some(sha),
-        None => body.string("lastCommitSha")?.value(),
-    };
-    let number = match body.integer("prNumber")?.value() {
-        Some(n) if n <= 0 => return Err(ApiError::bad("prNumber must be a positive integer")),
+pub fn pr_report(report: &WorkerReport, earlier: Option<i64>) -> Option<PrReport> {
+    let sha = report.head_sha().map(str::to_string);
+    let number = match report.pr_number {
         Some(n) => n,
-        None => match earlier.filter(|_| sha.is_some()) {
-            Some(n) => n,
-            None => return Ok(None),
-        },
+        None => earlier.filter(|_| sha.is_some())?,
     };
-    Ok(Some(PrReport {
+    Some(PrReport {
         number,
-        url: body.string("prUrl")?.value(),
+        url: report.pr_url.clone(),
         title: None,
-        base: body.string("baseBranch")?.value(),
-        head: body.string("headBranch")?.value(),
+        base: report.base_branch.clone(),
+        head: report.head_branch.clone(),
         sha,
-        files: match read_files(body.0.get("files")) {
+        files: match read_files(report.files.as_ref()) {
             None => PrFiles::Missing,
             Some(Ok(files)) => PrFiles::Listed(files),
             Some(Err(_)) => PrFiles::Malformed,
         },
-    }))
+    })
 }

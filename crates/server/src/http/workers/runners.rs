@@ -2,7 +2,7 @@
 //! (how much claimable work waits, so it claims at once) and `GET /api/workers/{id}` (its
 //! reconcile: a worker that is gone, or finished on the server, stops locally).
 
-use crate::body::JsonObject;
+use crate::body::Body;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::claims;
 use crate::http::caller::Caller;
@@ -13,6 +13,7 @@ use crate::store::workspaces::team_workspace;
 use crate::time::now;
 use axum::extract::{Path, State};
 use axum::Json;
+use buildd_core::requests::workers::Heartbeat;
 use buildd_core::{AccountLevel, HeartbeatAnswer, WorkerDetail};
 
 /// `POST /api/workers/heartbeat {localUiUrl, activeWorkerCount?, environment?}`: any key of
@@ -20,18 +21,8 @@ use buildd_core::{AccountLevel, HeartbeatAnswer, WorkerDetail};
 pub async fn heartbeat(
     State(state): State<AppState>,
     caller: Caller,
-    body: JsonObject,
+    Body(_): Body<Heartbeat>,
 ) -> ApiResult<Json<HeartbeatAnswer>> {
-    body.required_string("localUiUrl", "localUiUrl is required")?;
-    if body
-        .integer("activeWorkerCount")?
-        .value()
-        .is_some_and(|n| n < 0)
-    {
-        return Err(ApiError::bad(
-            "activeWorkerCount must be a non-negative integer",
-        ));
-    }
     let pending = if caller.level == AccountLevel::Trigger {
         0
     } else {

@@ -3,7 +3,7 @@
 //! force-failed. Instructions queued for the worker are handed over in the answer.
 
 use super::pr_report::pr_report;
-use crate::body::{Field, JsonObject};
+use crate::body::Body;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::prs::record::PrReport;
 use crate::flows::reports::{self, Applied, Ending, Report, Step};
@@ -15,8 +15,9 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use buildd_core::plan_output::validate_planning_output;
+use buildd_core::requests::workers::WorkerReport;
 use buildd_core::reviewer::{validate_reviewer_output, ReviewerOutput};
-use buildd_core::spend::{read_usage_report, UsageReport};
+use buildd_core::spend::UsageReport;
 use buildd_core::{TaskMode, WorkerStatus, PLAN_NOT_VALIDATED};
 use serde_json::{json, Map, Value};
 
@@ -24,9 +25,9 @@ pub async fn update(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-    body: JsonObject,
+    Body(request): Body<WorkerReport>,
 ) -> ApiResult<Json<Value>> {
-    let fields = Fields::read(&body)?;
+    let fields = Fields::read(request)?;
     let Applied {
         worker,
         instructions,
@@ -35,7 +36,7 @@ pub async fn update(
         .transact(caller.lane(), move |tx| {
             Box::pin(async move {
                 let worker = find_worker(tx, &caller.team_id, &id).await?;
-                let pr = pr_report(&body, worker.pr_number)?;
+                let pr = pr_report(&fields.request, worker.pr_number);
                 if worker.account_id.as_deref() != Some(caller.account_id.as_str()) {
                     return Err(ApiError::Forbidden("Forbidden".into()));
                 }
@@ -53,15 +54,6 @@ pub async fn update(
     Ok(Json(out))
 }
 
-/// Statuses a worker may report while it works.
-const PROGRESS: [WorkerStatus; 5] = [
-    WorkerStatus::Idle,
-    WorkerStatus::Starting,
-    WorkerStatus::Running,
-    WorkerStatus::WaitingInput,
-    WorkerStatus::Paused,
-];
-
 /// What a report's `status` asks for.
 enum Said {
     Progress(Option<WorkerStatus>),
@@ -69,37 +61,19 @@ enum Said {
     Failed(String),
 }
 
-/// A report's fields as read, before its worker and task are known.
+/// A report as read, before its worker and task are known.
 struct Fields {
     said: Said,
-    current_action: Field<String>,
-    milestones: Option<Vec<Value>>,
-    appended: Option<Vec<Value>>,
-    pr_url: Option<String>,
-    pr_number: Option<i64>,
-    summary: Option<String>,
-    next_suggestion: Option<String>,
-    structured: Option<Value>,
     usage: UsageReport,
+    request: WorkerReport,
 }
 
 impl Fields {
-    fn read(body: &JsonObject) -> ApiResult<Self> {
+    fn read(request: WorkerReport) -> ApiResult<Self> {
         Ok(Self {
-            said: read_status(body)?,
-            current_action: body.string("currentAction")?,
-            milestones: milestone_list(body, "milestones")?,
-            appended: milestone_list(body, "appendMilestones")?,
-            pr_url: body.string("prUrl")?.value(),
-            pr_number: body.integer("prNumber")?.value(),
-            summary: body.string("summary")?.value(),
-            next_suggestion: body.string("nextSuggestion")?.value(),
-            structured: match body.0.get("structuredOutput") {
-                None | Some(Value::Null) => None,
-                Some(v @ Value::Object(_)) => Some(v.clone()),
-                Some(_) => return Err(ApiError::bad("structuredOutput must be an object")),
-            },
-            usage: read_usage_report(&body.0).map_err(|e| ApiError::bad(e.join("; ")))?,
+            said: said(&request),
+            usage: request.usage()?,
+            request,
         })
     }
 
@@ -111,12 +85,13 @@ impl Fields {
         task: &TaskRow,
         pr: Option<PrReport>,
     ) -> ApiResult<Report> {
-        let pr_url = self.pr_url.clone().or(worker.pr_url.clone());
-        let pr_number = self.pr_number.or(worker.pr_number);
+        let r = self.request;
+        let pr_url = r.pr_url.clone().or(worker.pr_url.clone());
+        let pr_number = r.pr_number.or(worker.pr_number);
         let step = match self.said {
             Said::Progress(status) => Step::Progress {
                 status,
-                current_action: self.current_action.patch(),
+                current_action: r.current_action.into_update(),
             },
             Said::Failed(error) => Step::Ended(Ending {
                 result: json!({"error": error}),
@@ -126,24 +101,24 @@ impl Fields {
             Said::Completed => {
                 let mut result = Map::new();
                 for (k, v) in [
-                    ("summary", self.summary.map(Value::String)),
+                    ("summary", r.summary.map(Value::String)),
                     ("branch", worker.branch.clone().map(Value::String)),
                     ("prUrl", pr_url.clone().map(Value::String)),
                     ("prNumber", pr_number.map(Value::from)),
-                    ("nextSuggestion", self.next_suggestion.map(Value::String)),
+                    ("nextSuggestion", r.next_suggestion.map(Value::String)),
                 ] {
                     if let Some(v) = v {
                         result.insert(k.into(), v);
                     }
                 }
                 let has_pr = pr_url.is_some() || pr_number.is_some();
-                let output = check_output(task, self.structured, has_pr)?;
+                let output = check_output(task, r.structured_output, has_pr)?;
                 Step::Ended(completion(result, output))
             }
         };
         Ok(Report {
-            milestones: self.milestones,
-            appended: self.appended,
+            milestones: r.milestones,
+            appended: r.append_milestones,
             pr_url,
             pr_number,
             pr,
@@ -153,34 +128,12 @@ impl Fields {
     }
 }
 
-fn read_status(body: &JsonObject) -> ApiResult<Said> {
-    Ok(match body.string("status")? {
-        Field::Absent | Field::Null => Said::Progress(None),
-        Field::Set(s) => match WorkerStatus::known(&s) {
-            Some(WorkerStatus::Completed) => Said::Completed,
-            Some(WorkerStatus::Failed) | Some(WorkerStatus::Error) => Said::Failed(
-                body.string("error")?
-                    .value()
-                    .filter(|e| !e.trim().is_empty())
-                    .unwrap_or_else(|| "The worker reported a failure".into()),
-            ),
-            Some(p) if PROGRESS.contains(&p) => Said::Progress(Some(p)),
-            _ => {
-                return Err(ApiError::bad(
-                    "status must be one of: idle, starting, running, waiting_input, paused, \
-                     completed, failed",
-                ))
-            }
-        },
-    })
-}
-
-/// `milestones` (the whole list) or `appendMilestones` (more of them): arrays of objects.
-fn milestone_list(body: &JsonObject, key: &str) -> ApiResult<Option<Vec<Value>>> {
-    match body.0.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Array(items)) if items.iter().all(Value::is_object) => Ok(Some(items.clone())),
-        Some(_) => Err(ApiError::bad(format!("{key} must be an array of objects"))),
+/// What a report's `status` asks for (its values already checked).
+fn said(report: &WorkerReport) -> Said {
+    match &report.status {
+        Some(WorkerStatus::Completed) => Said::Completed,
+        Some(WorkerStatus::Failed | WorkerStatus::Error) => Said::Failed(report.failure()),
+        status => Said::Progress(status.clone()),
     }
 }
 

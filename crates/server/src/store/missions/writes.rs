@@ -6,7 +6,7 @@ use crate::error::ApiResult;
 use crate::time::{new_id, now};
 use buildd_core::budget::budget_string;
 use buildd_core::money::Usd;
-use buildd_core::{MissionStatus, OrchestrationMode};
+use buildd_core::{MissionStatus, OrchestrationMode, WorkMode};
 use serde_json::Value;
 
 /// A mission about to be written. [`NewMission::new`] gives the schema's defaults: active,
@@ -23,8 +23,7 @@ pub struct NewMission {
     pub requires_review: bool,
     pub orchestration_mode: OrchestrationMode,
     pub merge_policy: Option<Value>,
-    /// How the mission is worked: `dispatch` or `interactive`.
-    pub mode: String,
+    pub mode: WorkMode,
     pub cost_budget_usd: Option<Usd>,
     pub created_at: String,
     pub updated_at: String,
@@ -45,7 +44,7 @@ impl NewMission {
             requires_review: false,
             orchestration_mode: OrchestrationMode::Auto,
             merge_policy: None,
-            mode: "dispatch".into(),
+            mode: WorkMode::Dispatch,
             cost_budget_usd: None,
             created_at: at.clone(),
             updated_at: at,
@@ -71,7 +70,7 @@ pub async fn insert(tx: &mut Tx, m: &NewMission) -> ApiResult<()> {
     .bind(m.requires_review)
     .bind(m.orchestration_mode.as_str())
     .bind(m.merge_policy.as_ref().map(Value::to_string))
-    .bind(&m.mode)
+    .bind(m.mode.as_str())
     .bind(m.cost_budget_usd.map(budget_string))
     .bind(&m.created_at)
     .bind(&m.updated_at)
@@ -92,9 +91,10 @@ pub struct MissionPatch {
     pub orchestration_mode: Option<OrchestrationMode>,
     /// `Some(None)` inherits the workspace's.
     pub merge_policy: Option<Option<Value>>,
-    /// How the mission is worked: `dispatch` or `interactive`.
-    pub mode: Option<String>,
+    pub mode: Option<WorkMode>,
     pub requires_review: Option<bool>,
+    /// Arms a held mission: its organizer may plan and its tasks be claimed.
+    pub arm: bool,
 }
 
 /// Writes `patch` onto mission `id`.
@@ -133,7 +133,13 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &MissionPatch, at: &str) -> Ap
     }
     if let Some(mode) = &patch.mode {
         sqlx::query("UPDATE missions SET mode = ? WHERE id = ?")
-            .bind(mode)
+            .bind(mode.as_str())
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    if patch.arm {
+        sqlx::query("UPDATE missions SET is_held = 0 WHERE id = ?")
             .bind(id)
             .execute(&mut **tx)
             .await?;

@@ -1,0 +1,141 @@
+//! Notes posted to a mission's feed (`POST /api/missions/{id}/notes`), to a task of no
+//! mission (`POST /api/tasks/{id}/notes`), and a person's answer
+//! (`POST /api/missions/{id}/notes/{noteId}/reply`).
+
+use super::fields::strings;
+use super::{FieldError, Patch, Request};
+use serde::{Deserialize, Serialize};
+
+/// A note as posted. Who wrote it is the key's to say (the server decides), except that a
+/// person's key may post as the agent it speaks for.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NewNote {
+    #[serde(rename = "type", default)]
+    pub kind: Option<String>,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_text: Option<String>,
+    /// `user` (a person's key only) or `agent`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author_type: Option<String>,
+    /// `open`, `answered` or `dismissed`; a question starts open, anything else answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_choice: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "strings",
+        skip_serializing_if = "Patch::is_absent"
+    )]
+    pub options: Patch<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worker_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_id: Option<String>,
+    /// The note this one answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply_to: Option<String>,
+}
+
+/// A note's statuses.
+pub const NOTE_STATUSES: [&str; 3] = ["open", "answered", "dismissed"];
+
+impl Request for NewNote {
+    fn validate(&self) -> Result<(), FieldError> {
+        required_title(&self.title)?;
+        match self.author_type.as_deref() {
+            None | Some("user" | "agent") => {}
+            Some(_) => {
+                return Err(FieldError::new(
+                    "authorType",
+                    "authorType must be agent or user",
+                ))
+            }
+        }
+        status_of(self.status.as_deref())?;
+        Ok(())
+    }
+}
+
+impl NewNote {
+    /// A person's note of `kind`: it names the author, since Buildd stores what an API key
+    /// posts as an agent's unless the body says `authorType: "user"`, and its organizer
+    /// passes on only a person's words.
+    pub fn by_person(kind: &str, title: &str) -> Self {
+        Self {
+            kind: Some(kind.into()),
+            title: Some(title.into()),
+            author_type: Some("user".into()),
+            ..Self::default()
+        }
+    }
+
+    /// A person's answer to note `reply_to`, through the notes endpoint: Buildd's
+    /// `…/{noteId}/reply` ignores `authorType`; both mark the question answered.
+    pub fn reply(reply_to: &str, title: &str) -> Self {
+        Self {
+            reply_to: Some(reply_to.into()),
+            ..Self::by_person("reply", title)
+        }
+    }
+
+    /// The type, one of `types`.
+    pub fn kind(&self, types: &[&str]) -> Result<String, FieldError> {
+        match &self.kind {
+            Some(t) if types.contains(&t.as_str()) => Ok(t.clone()),
+            _ => Err(FieldError::new(
+                "type",
+                format!("Invalid type. Must be one of: {}", types.join(", ")),
+            )),
+        }
+    }
+
+    pub fn title(&self) -> Result<String, FieldError> {
+        required_title(&self.title)
+    }
+
+    /// The status it starts in.
+    pub fn status(&self, kind: &str) -> Result<String, FieldError> {
+        Ok(match status_of(self.status.as_deref())? {
+            Some(s) => s.to_string(),
+            None if kind == "question" => "open".into(),
+            None => "answered".into(),
+        })
+    }
+}
+
+/// `POST /api/missions/{id}/notes/{noteId}/reply`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NoteReply {
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_text: Option<String>,
+}
+
+impl Request for NoteReply {
+    fn validate(&self) -> Result<(), FieldError> {
+        required_title(&self.title).map(|_| ())
+    }
+}
+
+fn required_title(title: &Option<String>) -> Result<String, FieldError> {
+    match title.as_deref().map(str::trim) {
+        Some(t) if !t.is_empty() => Ok(t.to_string()),
+        _ => Err(FieldError::new("title", "title is required")),
+    }
+}
+
+fn status_of(status: Option<&str>) -> Result<Option<&str>, FieldError> {
+    match status {
+        Some(s) if !NOTE_STATUSES.contains(&s) => Err(FieldError::new(
+            "status",
+            "status must be open, answered or dismissed",
+        )),
+        s => Ok(s),
+    }
+}
