@@ -1,3 +1,4 @@
+use buildd_core::requests::FieldError;
 use std::fmt;
 
 /// Why a request failed, in terms a person can act on.
@@ -9,8 +10,9 @@ pub enum ApiError {
     Forbidden(String),
     /// 404.
     NotFound(String),
-    /// 400 naming each field's problem (`errors`, read by the form that placed the field).
-    Invalid(String, Vec<serde_json::Value>),
+    /// 400 naming the field (and each of its problems in `errors`, read by the form that
+    /// placed it); also a request the dashboard refused before sending, by the same rules.
+    Invalid(FieldError),
     /// Any other error status, with the server's message.
     Status(u16, String),
     /// The request never got an answer.
@@ -43,7 +45,8 @@ impl ApiError {
     /// 401/403/404), else the whole explanation.
     pub fn refusal(&self) -> String {
         match self {
-            Self::Status(_, m) | Self::Invalid(m, _) => m.clone(),
+            Self::Status(_, m) => m.clone(),
+            Self::Invalid(e) => e.message.clone(),
             other => other.to_string(),
         }
     }
@@ -52,8 +55,16 @@ impl ApiError {
     pub fn refusal_if(&self, status: u16) -> String {
         match self {
             Self::Status(s, m) if *s == status => m.clone(),
-            Self::Invalid(m, _) if status == 400 => m.clone(),
+            Self::Invalid(e) if status == 400 => e.message.clone(),
             other => other.to_string(),
+        }
+    }
+
+    /// The field a refusal names, for a form to place it.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            Self::Invalid(e) => Some(&e.field),
+            _ => None,
         }
     }
 
@@ -76,7 +87,7 @@ impl fmt::Display for ApiError {
             ),
             Self::NotFound(m) => write!(f, "Not found (404): {m}."),
             Self::Status(s, m) => write!(f, "The server answered {s}: {m}"),
-            Self::Invalid(m, _) => write!(f, "The server answered 400: {m}"),
+            Self::Invalid(e) => write!(f, "{}", e.message),
             Self::Unreachable(server) => write!(
                 f,
                 "Could not reach the Buildd API at {server}. Check the URL and that the server is running."

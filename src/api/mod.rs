@@ -12,15 +12,23 @@ use buildd_core::client::{
     BoardMissionList, ClientMission, ClientMissionList, ClientRunOutcome, ClientTask,
 };
 use buildd_core::mission::IdRef;
-use buildd_core::note::{MissionNote, NotesPage, PersonNote};
+use buildd_core::note::{MissionNote, NotesPage};
 use buildd_core::organizer_runs::MissionRuns;
 use buildd_core::plan_feedback::PlanFeedback;
 use buildd_core::pull_request::PullRequestList;
+use buildd_core::requests::missions::{MissionPatch, NewMission};
+use buildd_core::requests::notes::NewNote;
+use buildd_core::requests::prs::MergePr;
+use buildd_core::requests::tasks::{NewTask, RejectPlan, TaskPatch};
+use buildd_core::requests::workers::Instruct;
+use buildd_core::requests::workspaces::WorkspacePatch;
+use buildd_core::requests::{self, FieldError, Patch, Request};
+use buildd_core::MissionStatus;
 use buildd_core::{
     AccountMe, ApprovedPlan, Instructed, RejectedPlan, TaskMessages, Workspace, WorkspaceEnvelope,
     WorkspaceList,
 };
-use gloo_net::http::Request;
+use gloo_net::http::Request as HttpRequest;
 use serde::de::DeserializeOwned;
 
 /// One copy of each type's parser, kept out of the request futures.
@@ -40,9 +48,9 @@ async fn fetch_text(
 ) -> Result<String, ApiError> {
     let url = conn.url(path);
     let builder = match method {
-        "POST" => Request::post(&url),
-        "PATCH" => Request::patch(&url),
-        _ => Request::get(&url),
+        "POST" => HttpRequest::post(&url),
+        "PATCH" => HttpRequest::patch(&url),
+        _ => HttpRequest::get(&url),
     }
     .header("Authorization", &format!("Bearer {}", conn.key))
     .header("Accept", "application/json");
@@ -70,19 +78,31 @@ async fn fetch_text(
 /// A refused request's error, in the server's own words when it gave them as
 /// `{"error"}` (with each field's problem when it listed them), else the status text.
 async fn refusal(response: gloo_net::http::Response) -> ApiError {
-    /// `{error}`, or the field-by-field `{error, errors: [{field, path, code, message}]}`.
+    /// `{error}`, or a field's `{error, field, errors?: [{field, path, code, message}]}`.
     #[derive(serde::Deserialize)]
     struct Refusal {
         error: String,
+        #[serde(default)]
+        field: Option<String>,
         #[serde(default)]
         errors: Vec<serde_json::Value>,
     }
     let status = response.status();
     match response.json::<Refusal>().await {
-        Ok(r) if status == 400 && !r.errors.is_empty() => ApiError::Invalid(r.error, r.errors),
+        Ok(r) if status == 400 && (r.field.is_some() || !r.errors.is_empty()) => {
+            let field = r.field.unwrap_or_else(|| "body".into());
+            ApiError::Invalid(FieldError::new(&field, r.error).with_errors(r.errors))
+        }
         Ok(r) => ApiError::from_status(status, r.error),
         Err(_) => ApiError::from_status(status, response.status_text()),
     }
+}
+
+/// `request` as a body, once it passes the rules the server will apply (buildd-core's
+/// `requests::check`): a refusal here is the server's own, without the round trip.
+fn body_of<R: Request>(request: &R) -> Result<String, ApiError> {
+    requests::check(request).map_err(ApiError::Invalid)?;
+    serde_json::to_string(request).map_err(|e| ApiError::Decode(e.to_string()))
 }
 
 async fn get<T: DeserializeOwned>(conn: &Connection, path: &str) -> Result<T, ApiError> {
@@ -100,7 +120,7 @@ async fn post<T: DeserializeOwned>(
 /// `GET /api/missions/capabilities` at `base`, sent without a key (Buildd answers it to
 /// anyone), so it can be read before a key is known to work.
 pub async fn capabilities(base: &str) -> Result<Capabilities, ApiError> {
-    let response = Request::get(&format!("{base}/api/missions/capabilities"))
+    let response = HttpRequest::get(&format!("{base}/api/missions/capabilities"))
         .header("Accept", "application/json")
         .send()
         .await
@@ -156,34 +176,16 @@ pub async fn approve_plan(conn: &Connection, id: &str) -> Result<ApprovedPlan, A
     .await
 }
 
-/// `POST /api/tasks/{id}/reject-plan` `{feedback}` → the revised planning task.
+/// `POST /api/tasks/{id}/reject-plan`: the revised planning task. A server that takes
+/// comments pinned to steps gets them apart; Buildd gets each folded into the feedback as a
+/// line of its own, so its organizer still reads them ([`RejectPlan::of`]).
 pub async fn reject_plan(
-    conn: &Connection,
-    id: &str,
-    feedback: &str,
-) -> Result<RejectedPlan, ApiError> {
-    let body = serde_json::json!({ "feedback": feedback }).to_string();
-    post(
-        conn,
-        &format!("/api/tasks/{}/reject-plan", encode(id)),
-        Some(body),
-    )
-    .await
-}
-
-/// [`reject_plan`] with comments pinned to steps. A server that takes them gets
-/// `{feedback, stepComments}`; Buildd gets `{feedback}` with each comment folded in as a
-/// line of its own, so its organizer still reads them.
-pub async fn reject_plan_with_comments(
     conn: &Connection,
     id: &str,
     review: &PlanFeedback,
     step_comments_taken: bool,
 ) -> Result<RejectedPlan, ApiError> {
-    if !step_comments_taken || review.step_comments.is_empty() {
-        return reject_plan(conn, id, &review.to_text()).await;
-    }
-    let body = serde_json::to_string(review).map_err(|e| ApiError::Decode(e.to_string()))?;
+    let body = body_of(&RejectPlan::of(review, step_comments_taken))?;
     post(
         conn,
         &format!("/api/tasks/{}/reject-plan", encode(id)),
@@ -203,7 +205,7 @@ pub async fn instruct(
     worker_id: &str,
     message: &str,
 ) -> Result<Instructed, ApiError> {
-    let body = serde_json::json!({ "message": message }).to_string();
+    let body = body_of(&Instruct::new(message))?;
     post(
         conn,
         &format!("/api/workers/{}/instruct", encode(worker_id)),
@@ -213,48 +215,45 @@ pub async fn instruct(
 }
 
 /// A PATCH whose answer the caller does not read (it refreshes instead).
-async fn patch(conn: &Connection, path: &str, body: serde_json::Value) -> Result<(), ApiError> {
-    fetch_text(conn, "PATCH", path, Some(body.to_string()))
+async fn patch<R: Request>(conn: &Connection, path: &str, request: &R) -> Result<(), ApiError> {
+    fetch_text(conn, "PATCH", path, Some(body_of(request)?))
         .await
         .map(|_| ())
 }
 
-/// `PATCH /api/missions/{id}` with the fields in `body`.
+/// `PATCH /api/missions/{id}`: what `change` names changes.
 pub async fn update_mission(
     conn: &Connection,
     id: &str,
-    body: serde_json::Value,
+    change: &MissionPatch,
 ) -> Result<(), ApiError> {
-    patch(conn, &format!("/api/missions/{}", encode(id)), body).await
+    patch(conn, &format!("/api/missions/{}", encode(id)), change).await
 }
 
-/// `PATCH /api/tasks/{id}` with the fields in `body`.
-pub async fn update_task(
-    conn: &Connection,
-    id: &str,
-    body: serde_json::Value,
-) -> Result<(), ApiError> {
-    patch(conn, &format!("/api/tasks/{}", encode(id)), body).await
+/// `PATCH /api/tasks/{id}`: what `change` names changes.
+pub async fn update_task(conn: &Connection, id: &str, change: &TaskPatch) -> Result<(), ApiError> {
+    patch(conn, &format!("/api/tasks/{}", encode(id)), change).await
 }
 
 /// `POST /api/missions`: the new mission's id.
-pub async fn create_mission(
-    conn: &Connection,
-    body: serde_json::Value,
-) -> Result<String, ApiError> {
-    let created: IdRef = post(conn, "/api/missions", Some(body.to_string())).await?;
+pub async fn create_mission(conn: &Connection, mission: &NewMission) -> Result<String, ApiError> {
+    let created: IdRef = post(conn, "/api/missions", Some(body_of(mission)?)).await?;
     Ok(created.id)
 }
 
 /// `POST /api/tasks`: the new task's id.
-pub async fn create_task(conn: &Connection, body: serde_json::Value) -> Result<String, ApiError> {
-    let created: IdRef = post(conn, "/api/tasks", Some(body.to_string())).await?;
+pub async fn create_task(conn: &Connection, task: &NewTask) -> Result<String, ApiError> {
+    let created: IdRef = post(conn, "/api/tasks", Some(body_of(task)?)).await?;
     Ok(created.id)
 }
 
 /// Close mission: the mission becomes completed and its check-ins stop.
 pub async fn close_mission(conn: &Connection, id: &str) -> Result<(), ApiError> {
-    update_mission(conn, id, serde_json::json!({"status": "completed"})).await
+    let change = MissionPatch {
+        status: Some(MissionStatus::Completed),
+        ..MissionPatch::default()
+    };
+    update_mission(conn, id, &change).await
 }
 
 /// Sets the mission's budget (`None` clears it): Buildd's own `PATCH /api/missions/{id}
@@ -264,13 +263,16 @@ pub async fn set_budget(
     id: &str,
     budget: Option<buildd_core::money::Usd>,
 ) -> Result<(), ApiError> {
-    let body = serde_json::json!({ "costBudgetUsd": buildd_core::budget::budget_value(budget) });
-    update_mission(conn, id, body).await
+    let change = MissionPatch {
+        cost_budget_usd: Patch::Value(buildd_core::budget::budget_value(budget)),
+        ..MissionPatch::default()
+    };
+    update_mission(conn, id, &change).await
 }
 
 /// Run a failed task again: it goes back to the queue for the next runner.
 pub async fn queue_again(conn: &Connection, id: &str) -> Result<(), ApiError> {
-    update_task(conn, id, serde_json::json!({"status": "pending"})).await
+    update_task(conn, id, &TaskPatch::requeue()).await
 }
 
 /// `GET /api/workspaces/{id}`.
@@ -284,13 +286,13 @@ pub async fn workspaces(conn: &Connection) -> Result<WorkspaceList, ApiError> {
     get(conn, "/api/workspaces").await
 }
 
-/// `PATCH /api/workspaces/{id}` with the fields in `body` (`gitConfig` merges key by key).
+/// `PATCH /api/workspaces/{id}` (`gitConfig` merges key by key).
 pub async fn update_workspace(
     conn: &Connection,
     id: &str,
-    body: serde_json::Value,
+    change: &WorkspacePatch,
 ) -> Result<(), ApiError> {
-    patch(conn, &format!("/api/workspaces/{}", encode(id)), body).await
+    patch(conn, &format!("/api/workspaces/{}", encode(id)), change).await
 }
 
 /// `POST /api/missions/{id}/run`: an organizer run now.
@@ -311,7 +313,7 @@ pub async fn mission_prs(conn: &Connection, mission_id: &str) -> Result<PullRequ
 /// `POST /api/prs/{number}/merge` `{workspaceId}`: a person merges the PR. Buildd answers
 /// `{ok, merged}`; the PR list refreshes to show the rest.
 pub async fn merge_pr(conn: &Connection, number: i64, workspace_id: &str) -> Result<(), ApiError> {
-    let body = serde_json::json!({ "workspaceId": workspace_id }).to_string();
+    let body = body_of(&MergePr::new(workspace_id))?;
     fetch_text(
         conn,
         "POST",
@@ -341,35 +343,30 @@ pub async fn older_notes(conn: &Connection, id: &str, cursor: &str) -> Result<No
     get(conn, &path).await
 }
 
-/// `POST /api/missions/{id}/notes`: a note from a person ([`PersonNote`] says why it names
-/// the author).
+/// `POST /api/missions/{id}/notes`: a note from a person ([`NewNote::by_person`] says why
+/// it names the author).
 pub async fn post_note(
     conn: &Connection,
     id: &str,
     kind: &str,
     title: &str,
 ) -> Result<MissionNote, ApiError> {
-    send_note(conn, id, &PersonNote::note(kind, title)).await
+    send_note(conn, id, &NewNote::by_person(kind, title)).await
 }
 
-/// A person answers note `note`, through the notes endpoint (see [`PersonNote`]).
+/// A person answers note `note`, through the notes endpoint (see [`NewNote::reply`]).
 pub async fn reply_note(
     conn: &Connection,
     id: &str,
     note: &str,
     title: &str,
 ) -> Result<MissionNote, ApiError> {
-    send_note(conn, id, &PersonNote::reply(note, title)).await
+    send_note(conn, id, &NewNote::reply(note, title)).await
 }
 
-async fn send_note(
-    conn: &Connection,
-    id: &str,
-    note: &PersonNote<'_>,
-) -> Result<MissionNote, ApiError> {
+async fn send_note(conn: &Connection, id: &str, note: &NewNote) -> Result<MissionNote, ApiError> {
     let path = format!("/api/missions/{}/notes", encode(id));
-    let body = serde_json::to_string(note).map_err(|e| ApiError::Decode(e.to_string()))?;
-    post(conn, &path, Some(body)).await
+    post(conn, &path, Some(body_of(note)?)).await
 }
 
 /// `GET /api/notes?status=open&type=question`: the team's open questions.

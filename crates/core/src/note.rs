@@ -71,65 +71,9 @@ pub fn threads(notes: &[MissionNote]) -> Vec<(MissionNote, Vec<MissionNote>)> {
     out
 }
 
-/// What the dashboard posts to `POST /api/missions/{id}/notes` for a person: a note, or an
-/// answer to note `replyTo`. It names the author, since Buildd stores what an API key posts
-/// as an agent's unless the body says `authorType: "user"`, and its organizer passes on only
-/// a person's replies. Answers go to this endpoint rather than `…/{noteId}/reply`, which in
-/// Buildd ignores `authorType`; both mark the question answered.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PersonNote<'a> {
-    #[serde(rename = "type")]
-    pub kind: &'a str,
-    pub title: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reply_to: Option<&'a str>,
-    pub author_type: &'static str,
-}
-
-impl<'a> PersonNote<'a> {
-    pub fn note(kind: &'a str, title: &'a str) -> Self {
-        Self {
-            kind,
-            title,
-            reply_to: None,
-            author_type: "user",
-        }
-    }
-
-    pub fn reply(reply_to: &'a str, title: &'a str) -> Self {
-        Self {
-            kind: "reply",
-            title,
-            reply_to: Some(reply_to),
-            author_type: "user",
-        }
-    }
-}
-
 #[cfg(test)]
-mod person_note_tests {
+mod tests {
     use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn a_person_writes_as_the_user() {
-        let note = serde_json::to_value(PersonNote::note("guidance", "Keep it small")).unwrap();
-        assert_eq!(
-            note,
-            json!({"type": "guidance", "title": "Keep it small", "authorType": "user"})
-        );
-    }
-
-    #[test]
-    fn an_answer_is_a_reply_to_its_question_by_the_user() {
-        let reply = serde_json::to_value(PersonNote::reply("n1", "Redis")).unwrap();
-        assert_eq!(
-            reply,
-            json!({"type": "reply", "title": "Redis", "replyTo": "n1", "authorType": "user"})
-        );
-        assert!(NOTE_TYPES.contains(&"reply"));
-    }
 
     #[test]
     fn replies_thread_under_their_question_oldest_first() {

@@ -9,6 +9,7 @@ use crate::format::time_ago;
 use crate::state::connection::Connection;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::command_center::{WaitAction, WaitItem, WaitKind};
+use buildd_core::plan_feedback::PlanFeedback;
 use leptos::prelude::*;
 
 fn kind_label(kind: WaitKind) -> &'static str {
@@ -65,7 +66,7 @@ pub fn WaitingItem(item: Memo<WaitItem>, refresh: Callback<()>) -> impl IntoView
                 move |c, text: &String| {
                     let (id, text) = (task_id.clone(), text.clone());
                     async move {
-                        api::reject_plan(&c, &id, &text).await?;
+                        api::reject_plan(&c, &id, &PlanFeedback::from_text(&text), false).await?;
                         feedback.set(String::new());
                         rejecting.set(false);
                         refresh.run(());

@@ -5,15 +5,21 @@ use crate::api;
 use crate::components::shared::policy_form::{PolicyDraft, PolicyForm, PolicyState};
 use crate::components::shared::policy_summary::{tier_label, PolicySummary};
 use buildd_core::client::ClientMission;
+use buildd_core::requests::missions::MissionPatch;
+use buildd_core::requests::Patch;
 use leptos::prelude::*;
-use serde_json::json;
 
 #[component]
 pub fn MergePolicyEditor(mission: Memo<ClientMission>, refresh: Callback<()>) -> impl IntoView {
     let id = mission.with_untracked(|m| m.id.clone());
     let state = PolicyState::new(refresh, move |c, value| {
         let id = id.clone();
-        async move { api::update_mission(&c, &id, json!({ "mergePolicy": value })).await }
+        let change = MissionPatch {
+            // Null inherits the workspace's again.
+            merge_policy: Patch::from(Some(value).filter(|v| !v.is_null())),
+            ..MissionPatch::default()
+        };
+        async move { api::update_mission(&c, &id, &change).await }
     });
     let effective = Memo::new(move |_| mission.with(ClientMission::effective_policy));
     let inherited = Memo::new(move |_| {

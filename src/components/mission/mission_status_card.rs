@@ -7,9 +7,10 @@ use crate::api;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::client::ClientMission;
 use buildd_core::lifecycle::check_mission_transition;
+use buildd_core::requests::missions::MissionPatch;
+use buildd_core::requests::Patch;
 use buildd_core::MissionStatus;
 use leptos::prelude::*;
-use serde_json::json;
 
 /// The status changes offered from `from`: (button, test id, status sent, what it does).
 fn offered(from: &MissionStatus) -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
@@ -57,7 +58,11 @@ pub fn MissionStatusCard(mission: Memo<ClientMission>, refresh: Callback<()>) ->
             move |c, to: &&'static str| {
                 let (id, to) = (id.clone(), *to);
                 async move {
-                    api::update_mission(&c, &id, json!({ "status": to })).await?;
+                    let change = MissionPatch {
+                        status: Some(MissionStatus::parse(to)),
+                        ..MissionPatch::default()
+                    };
+                    api::update_mission(&c, &id, &change).await?;
                     refresh.run(());
                     Ok(())
                 }
@@ -71,7 +76,11 @@ pub fn MissionStatusCard(mission: Memo<ClientMission>, refresh: Callback<()>) ->
         move |c, wanted: &bool| {
             let (id, wanted) = (id.clone(), *wanted);
             async move {
-                api::update_mission(&c, &id, json!({ "requiresReview": wanted })).await?;
+                let change = MissionPatch {
+                    requires_review: Patch::Value(wanted),
+                    ..MissionPatch::default()
+                };
+                api::update_mission(&c, &id, &change).await?;
                 let stuck = api::mission(&c, &id).await?.requires_review == wanted;
                 refresh.run(());
                 Ok(stuck)

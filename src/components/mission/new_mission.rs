@@ -8,10 +8,12 @@ use crate::state::mutation::{refused, Mutation};
 use crate::state::request::with_connection;
 use buildd_core::budget::{budget_value, typed_budget};
 use buildd_core::money::Usd;
+use buildd_core::requests::missions::NewMission as NewMissionRequest;
+use buildd_core::requests::Patch;
+use buildd_core::OrchestrationMode;
 use buildd_core::WorkspaceList;
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
-use serde_json::json;
 
 const BUDGET_HINT: &str = "In US dollars. Once its agents have spent it, nothing new starts \
                            until you raise it.";
@@ -52,25 +54,26 @@ impl MissionDraft {
         typed_budget(&self.budget).map(Some)
     }
 
-    /// The `POST /api/missions` body, with `budget` as checked.
-    fn to_json(&self, budget: Option<Usd>) -> serde_json::Value {
-        let mut body = json!({
-            "title": self.title.trim(),
-            "orchestrationMode": if self.manual { "manual" } else { "auto" },
-            "requiresReview": self.requires_review,
+    /// The mission to create, with `budget` as checked.
+    fn request(&self, budget: Option<Usd>) -> NewMissionRequest {
+        let text = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+        NewMissionRequest {
+            description: text(&self.description),
+            orchestration_mode: Some(if self.manual {
+                OrchestrationMode::Manual
+            } else {
+                OrchestrationMode::Auto
+            }),
+            requires_review: Some(self.requires_review),
             // Check-ins are an auto mission's: a manual one has none.
-            "isHeartbeat": !self.manual && self.check_ins,
-        });
-        if !self.description.trim().is_empty() {
-            body["description"] = json!(self.description.trim());
+            is_heartbeat: Patch::Value(!self.manual && self.check_ins),
+            workspace_id: text(&self.workspace),
+            cost_budget_usd: match budget {
+                Some(_) => Patch::Value(budget_value(budget)),
+                None => Patch::Absent,
+            },
+            ..NewMissionRequest::new(self.title.trim())
         }
-        if !self.workspace.is_empty() {
-            body["workspaceId"] = json!(self.workspace);
-        }
-        if budget.is_some() {
-            body["costBudgetUsd"] = budget_value(budget);
-        }
-        body
     }
 }
 
@@ -90,10 +93,10 @@ pub fn NewMission(
     let navigate = use_navigate();
     // Created, it opens.
     let create = Mutation::request(
-        move |c, body: &serde_json::Value| {
-            let (body, navigate) = (body.clone(), navigate.clone());
+        move |c, mission: &NewMissionRequest| {
+            let (mission, navigate) = (mission.clone(), navigate.clone());
             async move {
-                let id = api::create_mission(&c, body).await?;
+                let id = api::create_mission(&c, &mission).await?;
                 navigate(&format!("/missions/{id}"), Default::default());
                 Ok(())
             }
@@ -120,7 +123,7 @@ pub fn NewMission(
         let budget = d.budget();
         budget_error.set(budget.clone().err());
         if let (Ok(budget), false) = (budget, untitled) {
-            create.dispatch(d.to_json(budget));
+            create.dispatch(d.request(budget));
         }
     };
     let set = move |f: fn(&mut MissionDraft, String)| {

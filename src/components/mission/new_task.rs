@@ -2,8 +2,8 @@
 
 use crate::api;
 use crate::state::mutation::{refused, Mutation};
+use buildd_core::requests::tasks::NewTask as NewTaskRequest;
 use leptos::prelude::*;
-use serde_json::json;
 
 /// The task as typed, kept through a failed save.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -24,11 +24,11 @@ pub fn NewTask(
     // The title of the task last created, said until the next one.
     let created = RwSignal::new(None::<String>);
     let create = Mutation::request(
-        move |c, body: &serde_json::Value| {
-            let body = body.clone();
+        move |c, task: &NewTaskRequest| {
+            let task = task.clone();
             async move {
-                api::create_task(&c, body.clone()).await?;
-                created.set(body["title"].as_str().map(String::from));
+                api::create_task(&c, &task).await?;
+                created.set(task.title.clone());
                 draft.set(TaskDraft::default());
                 open.set(false);
                 refresh.run(());
@@ -46,14 +46,13 @@ pub fn NewTask(
             title_error.set(true);
             return;
         }
-        let mut body = json!({"title": title, "missionId": mission_id});
-        if !d.description.trim().is_empty() {
-            body["description"] = json!(d.description.trim());
-        }
-        if let Some(ws) = workspace_id.get_untracked() {
-            body["workspaceId"] = json!(ws);
-        }
-        create.dispatch(body);
+        let description = d.description.trim();
+        create.dispatch(NewTaskRequest {
+            mission_id: Some(mission_id.clone()),
+            description: (!description.is_empty()).then(|| description.to_string()),
+            workspace_id: workspace_id.get_untracked(),
+            ..NewTaskRequest::new(&title)
+        });
     };
     view! {
         {move || {

@@ -63,8 +63,7 @@ impl ReviewState {
                 // Buildd takes one text: the comments go inside it.
                 let structured = offered.has_untracked(Extra::PlanStepComments);
                 async move {
-                    let revision =
-                        api::reject_plan_with_comments(&c, &id, &review, structured).await?;
+                    let revision = api::reject_plan(&c, &id, &review, structured).await?;
                     feedback.set(String::new());
                     comments.set(BTreeMap::new());
                     rejecting.set(false);

@@ -3,6 +3,8 @@
 
 use crate::api;
 use crate::state::mutation::{refused, Mutation};
+use buildd_core::requests::workspaces::WorkspacePatch;
+use buildd_core::requests::Patch;
 use buildd_core::Workspace;
 use leptos::prelude::*;
 use serde_json::{json, Map, Value};
@@ -117,8 +119,12 @@ pub fn MergeSettings(workspace: Memo<Arc<Workspace>>, refresh: Callback<()>) -> 
         draft,
         refresh,
         move |c, git: &Value| {
-            let (id, body) = (id.clone(), json!({ "gitConfig": git }));
-            async move { api::update_workspace(&c, &id, body).await }
+            let id = id.clone();
+            let change = WorkspacePatch {
+                git_config: Patch::Value(git.as_object().cloned().unwrap_or_default()),
+                ..WorkspacePatch::default()
+            };
+            async move { api::update_workspace(&c, &id, &change).await }
         },
         refused("Not saved"),
     );

@@ -5,9 +5,10 @@ use crate::api;
 use crate::components::shared::policy_form::{PolicyDraft, PolicyForm, PolicyState};
 use crate::components::shared::policy_summary::{tier_label, PolicySummary};
 use buildd_core::merge_policy::{MergePolicy, DEFAULT_MAX_LINES};
+use buildd_core::requests::workspaces::WorkspacePatch;
+use buildd_core::requests::Patch;
 use buildd_core::Workspace;
 use leptos::prelude::*;
-use serde_json::json;
 use std::sync::Arc;
 
 /// The default in a line, above its every setting.
@@ -31,8 +32,14 @@ fn headline(policy: Option<&MergePolicy>) -> String {
 pub fn WorkspacePolicy(workspace: Memo<Arc<Workspace>>, refresh: Callback<()>) -> impl IntoView {
     let id = workspace.with_untracked(|w| w.id.clone());
     let state = PolicyState::new(refresh, move |c, value| {
-        let (id, git) = (id.clone(), json!({ "gitConfig": { "mergePolicy": value } }));
-        async move { api::update_workspace(&c, &id, git).await }
+        let id = id.clone();
+        let mut git = serde_json::Map::new();
+        git.insert("mergePolicy".into(), value);
+        let change = WorkspacePatch {
+            git_config: Patch::Value(git),
+            ..WorkspacePatch::default()
+        };
+        async move { api::update_workspace(&c, &id, &change).await }
     });
     let policy = Memo::new(move |_| workspace.with(|w| w.merge_policy()));
     let editing = Memo::new(move |_| state.draft.with(Option::is_some));

@@ -34,7 +34,8 @@ pub fn text_limit(key: &str) -> Option<usize> {
         | "priority"
         | "accessMode"
         | "dataClass"
-        | "startAt" => 500,
+        | "startAt"
+        | "cronExpression" => 500,
         _ => return None,
     })
 }

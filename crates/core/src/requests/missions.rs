@@ -101,6 +101,10 @@ pub struct MissionPatch {
     /// `true` arms a held mission: its organizer may plan and its tasks be claimed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arm: Option<bool>,
+    /// Buildd schedules check-ins by it when they are turned on; this server runs them on
+    /// its own interval and takes it as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cron_expression: Option<String>,
     // The check-in settings, kept on the mission's schedule: see [`CheckinSettings`].
     #[serde(default, skip_serializing_if = "Patch::is_absent")]
     pub is_heartbeat: Patch<bool>,

@@ -35,6 +35,7 @@ fn full_requests() -> Vec<Value> {
             description: p(),
             heartbeat_checklist: p(),
             active_hours_timezone: p(),
+            cron_expression: s(),
             ..Default::default()
         }),
         serde_json::to_value(NewTask {

@@ -96,7 +96,7 @@ pub async fn list(
 
 async fn team_pr(tx: &mut Tx, caller: &Caller, workspace: &str, number: i64) -> ApiResult<PrRow> {
     team_workspace(tx, &caller.team_id, workspace).await?;
-    find_pr(tx, &workspace, number)
+    find_pr(tx, workspace, number)
         .await?
         .ok_or(ApiError::NotFound("Pull request not found"))
 }

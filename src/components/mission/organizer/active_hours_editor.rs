@@ -4,9 +4,10 @@
 use super::unstored_notice::{checked_save, UnstoredNotice};
 use super::Unstored;
 use crate::format::time_until;
+use buildd_core::requests::missions::MissionPatch;
+use buildd_core::requests::Patch;
 use buildd_core::schedule::{ActiveHoursJson, CheckInSettings};
 use leptos::prelude::*;
-use serde_json::json;
 
 /// The browser's time zone, the default for a new window.
 fn browser_zone() -> String {
@@ -141,14 +142,14 @@ pub fn ActiveHoursEditor(
             end: draft.end,
             timezone: draft.timezone.trim().to_string(),
         });
-        let body = match &sent {
-            Some(h) => json!({"activeHoursStart": h.start, "activeHoursEnd": h.end,
-                              "activeHoursTimezone": h.timezone}),
-            None => {
-                json!({"activeHoursStart": null, "activeHoursEnd": null, "activeHoursTimezone": null})
-            }
+        // Switched off, all three are cleared together.
+        let change = MissionPatch {
+            active_hours_start: Patch::from(sent.as_ref().map(|h| i64::from(h.start))),
+            active_hours_end: Patch::from(sent.as_ref().map(|h| i64::from(h.end))),
+            active_hours_timezone: Patch::from(sent.as_ref().map(|h| h.timezone.clone())),
+            ..MissionPatch::default()
         };
-        save.dispatch((body, sent, turn_on));
+        save.dispatch((change, sent, turn_on));
     };
     let turn_on = Callback::new(move |()| send(true));
     let zone = move || hours.with(|d| d.as_ref().map(|d| d.timezone.clone()).unwrap_or_default());

@@ -6,9 +6,11 @@ use super::Unstored;
 use crate::components::shared::markdown::Markdown;
 use crate::state::leave_guard::guard_unsaved;
 use buildd_core::checkin::{CHECKLIST_LIMIT, DEFAULT_CHECKLIST};
+use buildd_core::requests::missions::MissionPatch;
+use buildd_core::requests::Patch;
 use buildd_core::schedule::CheckInSettings;
 use leptos::prelude::*;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 #[component]
 pub fn ChecklistEditor(
@@ -34,7 +36,11 @@ pub fn ChecklistEditor(
     );
     let send = move |value: Value, turn_on: bool| {
         let sent = value.as_str().map(str::to_string);
-        save.dispatch((json!({ "heartbeatChecklist": value }), sent, turn_on));
+        let change = MissionPatch {
+            heartbeat_checklist: Patch::from(sent.clone()),
+            ..MissionPatch::default()
+        };
+        save.dispatch((change, sent, turn_on));
     };
     // What the editor holds, as sent: an empty checklist means "the default".
     let typed = move || {

@@ -4,10 +4,10 @@ use crate::api;
 use crate::format::{time_ago, time_until};
 use crate::state::mutation::Mutation;
 use buildd_core::client::{ClientMission, ClientRunOutcome};
+use buildd_core::requests::missions::MissionPatch;
 use buildd_core::schedule::CheckInSettings;
 use buildd_core::{MissionStatus, OrchestrationMode};
 use leptos::prelude::*;
-use serde_json::json;
 
 /// The outcome of an action: tone, text, and a task to link to.
 type Note = (&'static str, String, Option<String>);
@@ -90,13 +90,21 @@ pub fn Controls(
                     "run" => api::run_mission(&c, &id).await.map(run_note),
                     "pause" | "resume" => {
                         let to = if what == "pause" { "paused" } else { "active" };
-                        api::update_mission(&c, &id, json!({"status": to}))
+                        let change = MissionPatch {
+                            status: Some(MissionStatus::parse(to)),
+                            ..MissionPatch::default()
+                        };
+                        api::update_mission(&c, &id, &change)
                             .await
                             .map(|_| ("ok", format!("Mission {to}."), None))
                     }
                     _ => {
                         let mode = if what == "manual" { "manual" } else { "auto" };
-                        api::update_mission(&c, &id, json!({"orchestrationMode": mode}))
+                        let change = MissionPatch {
+                            orchestration_mode: Some(OrchestrationMode::parse(mode)),
+                            ..MissionPatch::default()
+                        };
+                        api::update_mission(&c, &id, &change)
                             .await
                             .map(|_| ("ok", format!("Switched to {mode}."), None))
                     }

@@ -5,9 +5,10 @@ use super::Unstored;
 use crate::api;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::checkin_readback::HEARTBEAT_CRON;
+use buildd_core::requests::missions::MissionPatch;
+use buildd_core::requests::Patch;
 use buildd_core::schedule::CheckInSettings;
 use leptos::prelude::*;
-use serde_json::Value;
 
 #[component]
 pub fn UnstoredNotice(
@@ -66,17 +67,17 @@ pub fn checked_save<S: Clone + 'static>(
     kept: fn(&CheckInSettings, &S) -> bool,
     close: impl Fn() + Copy + 'static,
     refresh: Callback<()>,
-) -> Mutation<(Value, S, bool)> {
+) -> Mutation<(MissionPatch, S, bool)> {
     Mutation::request(
-        move |c, (body, sent, turn_on): &(Value, S, bool)| {
-            let (mut body, sent, turn_on, id) =
-                (body.clone(), sent.clone(), *turn_on, mission_id.clone());
+        move |c, (change, sent, turn_on): &(MissionPatch, S, bool)| {
+            let (mut change, sent, turn_on, id) =
+                (change.clone(), sent.clone(), *turn_on, mission_id.clone());
             if turn_on {
-                body["isHeartbeat"] = Value::Bool(true);
-                body["cronExpression"] = Value::String(HEARTBEAT_CRON.into());
+                change.is_heartbeat = Patch::Value(true);
+                change.cron_expression = Some(HEARTBEAT_CRON.into());
             }
             async move {
-                api::update_mission(&c, &id, body).await?;
+                api::update_mission(&c, &id, &change).await?;
                 let mission = api::mission(&c, &id).await?;
                 if kept(&mission.check_in_settings(), &sent) {
                     unstored.set(Unstored::No);

@@ -22,7 +22,8 @@ pub struct Refused {
 impl Refused {
     fn of(error: &ApiError) -> Self {
         match error {
-            ApiError::Invalid(message, errors) => {
+            ApiError::Invalid(refused) => {
+                let (message, errors) = (&refused.message, &refused.errors);
                 let fields: Vec<PolicyError> = errors
                     .iter()
                     .filter_map(|e| serde_json::from_value(e.clone()).ok())
