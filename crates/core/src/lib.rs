@@ -30,6 +30,7 @@ pub mod grouping;
 pub mod lifecycle;
 pub mod markdown;
 pub mod merge_policy;
+pub mod merge_rails;
 pub mod money;
 pub mod note;
 pub mod organizer_runs;
