@@ -27,6 +27,7 @@ pub mod dependencies;
 pub mod duration;
 pub mod forecast;
 pub mod grouping;
+pub mod insights;
 pub mod lifecycle;
 pub mod markdown;
 pub mod merge_policy;
