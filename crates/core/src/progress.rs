@@ -95,7 +95,7 @@ pub fn effective_class(task: &MissionTask) -> TaskClass {
 }
 
 /// Lower is better: which status a parent takes across itself and its attempts.
-fn outcome_rank(status: &TaskStatus) -> u8 {
+pub(crate) fn outcome_rank(status: &TaskStatus) -> u8 {
     match status {
         TaskStatus::Completed => 0,
         TaskStatus::Pending => 1,

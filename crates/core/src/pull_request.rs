@@ -1,6 +1,7 @@
 //! Pull requests as the API returns them: files, check runs, and the evaluation of their
-//! merge rails with every reason and the migration verdicts. The rules live in `pr_rails`
-//! and `migrations` (server side); these shapes are read by the dashboard too.
+//! merge rails with every reason and the migration verdicts. The rules live in
+//! `merge_rails`, `pr_rails` and `migrations` (the last two server side); these shapes are
+//! read by the dashboard too.
 
 use crate::merge_policy::EffectivePolicy;
 use serde::{Deserialize, Serialize};

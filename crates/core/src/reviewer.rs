@@ -3,7 +3,8 @@
 //! proof for the head commit, and only when no escalation trigger fires on the server's own
 //! file list at the moment the verdict lands; anything else goes to a person.
 
-use crate::pr_rails::{ci, escalation_triggers, Files, PrFacts, PrState, RailSettings};
+use crate::merge_rails::ci;
+use crate::pr_rails::{escalation_triggers, Files, PrFacts, PrState, RailSettings};
 use crate::pull_request::CheckRun;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

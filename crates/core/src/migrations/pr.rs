@@ -3,32 +3,8 @@
 //! migration number another open PR already uses, EXPAND and CONTRACT mixed in one PR.
 
 use super::{classify_sql, Verdict};
+pub use crate::merge_rails::MigrationLayout;
 pub use crate::pull_request::{FileVerdicts, MigrationReport, PrFile};
-
-/// Where a workspace keeps its migrations and schema (`gitConfig.migrationsPath`,
-/// `gitConfig.schemaFile`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct MigrationLayout {
-    pub dir: String,
-    pub schema_file: String,
-}
-
-impl Default for MigrationLayout {
-    fn default() -> Self {
-        Self {
-            dir: "migrations/".into(),
-            schema_file: "schema.sql".into(),
-        }
-    }
-}
-
-impl MigrationLayout {
-    pub fn is_migration(&self, path: &str) -> bool {
-        let dir = self.dir.trim_end_matches('/');
-        let inside = path.starts_with(&format!("{dir}/")) || path.contains(&format!("/{dir}/"));
-        inside && path.ends_with(".sql")
-    }
-}
 
 /// A migration of another open PR, for number collisions.
 #[derive(Clone, Debug, PartialEq)]

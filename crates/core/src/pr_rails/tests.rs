@@ -1,5 +1,6 @@
 use super::*;
 use crate::merge_policy::{effective_policy, MergePolicy, Threshold};
+use crate::migrations::Verdict;
 use crate::test_support::check_run as check;
 
 fn file(path: &str, additions: i64) -> PrFile {
