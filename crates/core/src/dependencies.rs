@@ -75,6 +75,8 @@ mod tests {
             pr_lifecycle_status: lifecycle.map(Into::into),
             started_at: None,
             completed_at: None,
+            current_action: None,
+            waiting_for: None,
         }
     }
 

@@ -108,6 +108,12 @@ pub struct WorkerSummary {
     pub started_at: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub completed_at: Option<String>,
+    /// What the agent is doing, while it runs (this server's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current_action: Option<String>,
+    /// The question the agent waits on (this server's addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting_for: Option<serde_json::Value>,
 }
 
 impl WorkerSummary {

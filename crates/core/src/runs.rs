@@ -78,6 +78,15 @@ mod tests {
             cost_usd: None,
             input_tokens: None,
             output_tokens: None,
+            turns: None,
+            commit_count: None,
+            files_changed: None,
+            lines_added: None,
+            lines_removed: None,
+            milestones: vec![],
+            milestones_reported: None,
+            waiting_for: None,
+            terminal_reason: None,
         }
     }
 

@@ -80,6 +80,30 @@ pub struct TaskWorker {
     pub input_tokens: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_tokens: Option<i64>,
+    /// What the session did, as Buildd's runner counts it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit_count: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files_changed: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines_added: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines_removed: Option<i64>,
+    /// Its newest milestones, oldest first (this server's addition: Buildd shows them only
+    /// to a browser session).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub milestones: Vec<Value>,
+    /// How many milestones were ever reported, of which `milestones` holds the newest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub milestones_reported: Option<i64>,
+    /// The question the agent waits on, until a person answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting_for: Option<Value>,
+    /// Why its session ended, in the runner's words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terminal_reason: Option<String>,
 }
 
 /// Every column of `tasks`, as `GET /api/tasks/{id}`, `POST /api/tasks` and
@@ -172,6 +196,19 @@ pub struct Task {
     /// What all its workers cost (this server's addition, a decimal string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<String>,
+    /// Who stopped it, when it was stopped (this server's addition: Buildd records neither).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<TaskStop>,
+}
+
+/// A person stopped a task: who (the key's account), when, and why if they said.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskStop {
+    pub by: String,
+    pub at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 fn default_mode() -> TaskMode {

@@ -37,6 +37,8 @@ pub fn worker(status: WorkerStatus, pr: Option<&str>, merged: bool) -> WorkerSum
         pr_lifecycle_status: None,
         started_at: None,
         completed_at: None,
+        current_action: None,
+        waiting_for: None,
     }
 }
 

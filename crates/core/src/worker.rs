@@ -4,6 +4,9 @@ use crate::enums::WorkerStatus;
 use crate::task::Task;
 use serde::{Deserialize, Serialize};
 
+/// How many of a run's milestones the server keeps, the newest; Buildd keeps 50.
+pub const MILESTONES_KEPT: usize = 200;
+
 /// A worker row, as `PATCH /api/workers/{id}` returns it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

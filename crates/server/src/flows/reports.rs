@@ -14,8 +14,8 @@ use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::store::tasks::{set_outcome, TaskRow};
 use crate::store::workers::{
-    self, deliver_pending, find_worker, record_usage, report_progress, set_milestones, Finish,
-    Progress, WorkerRow,
+    self, deliver_pending, find_worker, record_session, record_usage, report_progress,
+    set_milestones, Finish, Progress, Session, WorkerRow,
 };
 use crate::time::now;
 use buildd_core::reviewer::ReviewerOutput;
@@ -36,6 +36,8 @@ pub struct Report {
     pub pr: Option<PrReport>,
     /// The worker's running totals of cost and tokens, where the report states them.
     pub usage: UsageReport,
+    /// The rest of what it says of its session.
+    pub session: Session,
     pub step: Step,
 }
 
@@ -75,13 +77,20 @@ pub async fn apply(
     mut report: Report,
 ) -> ApiResult<Applied> {
     if report.milestones.is_some() || report.appended.is_some() {
-        let mut list = report
-            .milestones
-            .take()
-            .unwrap_or_else(|| worker.milestones());
-        list.extend(report.appended.take().unwrap_or_default());
-        set_milestones(tx, &worker.id, list).await?;
+        // A whole list is the runner's newest; appended ones add to the count.
+        let (mut list, mut reported) = match report.milestones.take() {
+            Some(list) => {
+                let n = list.len() as i64;
+                (list, worker.milestones_reported.max(n))
+            }
+            None => (worker.milestones(), worker.milestones_reported),
+        };
+        let appended = report.appended.take().unwrap_or_default();
+        reported += appended.len() as i64;
+        list.extend(appended);
+        set_milestones(tx, &worker.id, list, reported).await?;
     }
+    record_session(tx, &worker.id, &report.session).await?;
     // Spend is counted before anything that would plan or claim more work asks the budget.
     record_usage(tx, &worker.id, &report.usage).await?;
     if let (Some(_), Some(mission)) = (report.usage.cost_usd, &task.mission_id) {

@@ -8,7 +8,8 @@ use super::task_checks::{check_dependencies, check_no_cycle, reopen_mission};
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::store::missions::find_mission;
-use crate::store::tasks::{self, find_task, NewTask, TaskPatch, TaskRow};
+use crate::store::notes::system_note;
+use crate::store::tasks::{self, find_task, NewTask, Stop, TaskPatch, TaskRow};
 use crate::store::workers::{fail_unfinished, live_count};
 use crate::time::now;
 use buildd_core::TaskStatus;
@@ -46,6 +47,15 @@ pub async fn edit(tx: &mut Tx, row: &TaskRow, patch: &TaskPatch) -> ApiResult<Ta
     if patch.requeues() {
         fail_unfinished(tx, &row.id, "Returned to the queue by a person", &at).await?;
     }
+    // Stopped: its agent's seat is free at once, and its next report tells it to stop.
+    if let Some(stop) = &patch.stop {
+        fail_unfinished(tx, &row.id, &stopped_words(stop), &at).await?;
+        if let Some(m) = &row.mission_id {
+            let title = format!("Stopped: {}", row.title);
+            let body = Some(stopped_words(stop));
+            system_note(tx, &row.team_id, m, Some(&row.id), "update", &title, body).await?;
+        }
+    }
     let updated = find_task(tx, &row.team_id, &row.id).await?;
     if let Some(m) = &updated.mission_id {
         let reopens =
@@ -57,6 +67,14 @@ pub async fn edit(tx: &mut Tx, row: &TaskRow, patch: &TaskPatch) -> ApiResult<Ta
     Ok(updated)
 }
 
+/// A stop in words, as the feed and the stopped worker's error say it.
+fn stopped_words(stop: &Stop) -> String {
+    match &stop.reason {
+        Some(reason) => format!("Stopped by {}: {reason}", stop.by),
+        None => format!("Stopped by {}", stop.by),
+    }
+}
+
 /// Refuses an edit naming a mission of no such id, dependencies that are not tasks of the
 /// task's workspace or that close a cycle, or an end to a task an agent is working on.
 async fn check(tx: &mut Tx, row: &TaskRow, patch: &TaskPatch) -> ApiResult<()> {
@@ -66,6 +84,12 @@ async fn check(tx: &mut Tx, row: &TaskRow, patch: &TaskPatch) -> ApiResult<()> {
     if let Some(deps) = &patch.depends_on {
         check_dependencies(tx, &row.team_id, &row.workspace_id, &row.id, deps).await?;
         check_no_cycle(tx, &row.team_id, &row.id, deps).await?;
+    }
+    if patch.stop.is_some() && row.status().is_terminal() {
+        return Err(ApiError::Conflict(format!(
+            "The task already ended ({}): only queued or running work can be stopped",
+            row.status().label()
+        )));
     }
     let ends = matches!(
         patch.status,

@@ -15,6 +15,9 @@ pub struct Caller {
     pub account_id: String,
     pub team_id: String,
     pub level: AccountLevel,
+    /// The account's name, for what a person does that others are told of (who stopped a
+    /// task).
+    pub name: String,
 }
 
 impl Caller {
@@ -69,6 +72,7 @@ impl FromRequestParts<AppState> for Caller {
             account_id: account.id,
             team_id: account.team_id,
             level: AccountLevel::parse(&account.level),
+            name: account.name,
         })
     }
 }

@@ -23,7 +23,8 @@ macro_rules! task_fields {
          'workers', CASE WHEN w.id IS NULL THEN json('[]') ELSE json_array(json_object( \
              'id', w.id, 'status', w.status, 'prUrl', w.pr_url, 'mergedAt', w.merged_at, \
              'prNumber', w.pr_number, 'prLifecycleStatus', w.pr_lifecycle_status, \
-             'startedAt', w.started_at, 'completedAt', w.completed_at)) END"
+             'startedAt', w.started_at, 'completedAt', w.completed_at, \
+             'currentAction', w.current_action, 'waitingFor', json(w.waiting_for))) END"
     };
 }
 

@@ -5,11 +5,11 @@ use crate::error::ApiResult;
 use crate::flows::task_edits::edit;
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
-use crate::store::tasks::{find_task, TaskPatch};
+use crate::store::tasks::{find_task, Stop, TaskPatch};
 use axum::extract::{Path, State};
 use axum::Json;
 use buildd_core::requests::tasks::TaskPatch as Request;
-use buildd_core::Task;
+use buildd_core::{Task, TaskStatus};
 
 pub async fn update(
     State(state): State<AppState>,
@@ -26,6 +26,11 @@ pub async fn update(
         mission_id: request.mission_id.clone().into_update(),
         depends_on: request.depends_on.clone().value(),
         status: request.status.clone(),
+        // Ending it as cancelled is a stop: who did it is the key's to say.
+        stop: (request.status == Some(TaskStatus::Cancelled)).then(|| Stop {
+            by: caller.name.clone(),
+            reason: request.reason.clone().filter(|r| !r.trim().is_empty()),
+        }),
     };
     state
         .db

@@ -10,15 +10,16 @@ use crate::flows::reports::{self, Applied, Ending, Report, Step};
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
 use crate::store::tasks::{find_task, TaskRow};
-use crate::store::workers::{find_worker, WorkerRow};
+use crate::store::workers::{find_worker, Session, WorkerRow};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use buildd_core::plan_output::validate_planning_output;
 use buildd_core::requests::workers::WorkerReport;
+use buildd_core::requests::Patch;
 use buildd_core::reviewer::{validate_reviewer_output, ReviewerOutput};
 use buildd_core::spend::UsageReport;
-use buildd_core::{TaskMode, WorkerStatus, PLAN_NOT_VALIDATED};
+use buildd_core::{TaskMode, TaskStatus, WorkerStatus, PLAN_NOT_VALIDATED};
 use serde_json::{json, Map, Value};
 
 pub async fn update(
@@ -86,6 +87,7 @@ impl Fields {
         pr: Option<PrReport>,
     ) -> ApiResult<Report> {
         let r = self.request;
+        let session = session_of(&r, worker);
         let pr_url = r.pr_url.clone().or(worker.pr_url.clone());
         let pr_number = r.pr_number.or(worker.pr_number);
         let step = match self.said {
@@ -117,6 +119,7 @@ impl Fields {
             }
         };
         Ok(Report {
+            session,
             milestones: r.milestones,
             appended: r.append_milestones,
             pr_url,
@@ -125,6 +128,36 @@ impl Fields {
             usage: self.usage,
             step,
         })
+    }
+}
+
+/// What `report` says of its session beyond progress. A worker back at work without a
+/// question has had its answer (Buildd clears `waitingFor` so too).
+fn session_of(report: &WorkerReport, worker: &WorkerRow) -> Session {
+    let meta = report.result_meta.as_ref();
+    let meta_text = |key: &str| meta.and_then(|m| m.get(key)).and_then(Value::as_str);
+    let waiting_for = match &report.waiting_for {
+        Patch::Value(w) => Some(Some(w.clone())),
+        Patch::Null => Some(None),
+        Patch::Absent
+            if report.status == Some(WorkerStatus::Running) && worker.waiting_for.is_some() =>
+        {
+            Some(None)
+        }
+        Patch::Absent => None,
+    };
+    Session {
+        turns: report
+            .turns
+            .or_else(|| meta.and_then(|m| m.get("numTurns")).and_then(Value::as_i64)),
+        commit_count: report.commit_count,
+        files_changed: report.files_changed,
+        lines_added: report.lines_added,
+        lines_removed: report.lines_removed,
+        waiting_for,
+        terminal_reason: meta_text("terminalReason")
+            .or_else(|| meta_text("stopReason"))
+            .map(str::to_string),
     }
 }
 
@@ -142,6 +175,16 @@ fn said(report: &WorkerReport) -> Said {
 fn still_working(worker: &WorkerRow, task: &TaskRow) -> ApiResult<()> {
     if !worker.is_finished() && !task.status().is_terminal() {
         return Ok(());
+    }
+    // A stopped task's runner must abort even when its worker opened a PR: Buildd's runner
+    // stops only for `abort` without deliverables and with an end other than `completed`.
+    if task.status() == TaskStatus::Cancelled {
+        return Err(ApiError::Detailed(
+            StatusCode::CONFLICT,
+            json!({"error": "Task was stopped by a person", "abort": true,
+                   "reason": worker.error.as_deref().unwrap_or("task_cancelled"),
+                   "actualStatus": "failed", "hasDeliverables": false}),
+        ));
     }
     let (error, reason) = if worker.is_finished() {
         ("Worker already completed", "worker_finished")

@@ -22,4 +22,4 @@ pub use row::TaskRow;
 pub use status::{
     cancel, claim, renew_lease, requeue, requeue_claims_of, set_outcome, terminal_statuses, Requeue,
 };
-pub use update::{delete, record_plan_rejection, update, TaskPatch};
+pub use update::{delete, record_plan_rejection, update, Stop, TaskPatch};

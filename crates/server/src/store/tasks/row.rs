@@ -3,7 +3,9 @@
 
 use crate::store::json_text::{json_opt, json_or, strings};
 use buildd_core::money::Usd;
-use buildd_core::{Task, TaskClass, TaskListItem, TaskMode, TaskResult, TaskStatus, TaskWorkspace};
+use buildd_core::{
+    Task, TaskClass, TaskListItem, TaskMode, TaskResult, TaskStatus, TaskStop, TaskWorkspace,
+};
 use serde_json::Value;
 
 #[derive(sqlx::FromRow, Clone, Debug)]
@@ -49,6 +51,10 @@ pub struct TaskRow {
     pub merged_at: Option<String>,
     /// What all its workers cost, in micro-dollars.
     pub cost_micros: i64,
+    /// Who stopped it, when and why.
+    pub stopped_by: Option<String>,
+    pub stopped_at: Option<String>,
+    pub stop_reason: Option<String>,
 }
 
 /// Tasks joined with their latest worker, whose PR they carry.
@@ -60,7 +66,8 @@ pub(super) const TASK_COLUMNS: &str = "t.id, t.team_id, t.workspace_id, t.missio
     t.expires_at, t.created_by_account_id, t.created_by_worker_id, t.creation_source, \
     t.schedule_id, t.category, t.project, t.output_requirement, t.output_schema, t.role_slug, \
     t.depends_on, t.result, t.kind, t.complexity, t.backend, t.requires_review, t.start_at, \
-    t.created_at, t.updated_at, lw.pr_url, lw.pr_number, lw.merged_at, t.cost_micros";
+    t.created_at, t.updated_at, lw.pr_url, lw.pr_number, lw.merged_at, t.cost_micros, \
+    t.stopped_by, t.stopped_at, t.stop_reason";
 
 impl TaskRow {
     pub fn status(&self) -> TaskStatus {
@@ -148,6 +155,11 @@ impl TaskRow {
             pr_number: self.pr_number,
             merged_at: self.merged_at.clone(),
             cost_usd: Some(Usd::from_micros(self.cost_micros).to_decimal_string()),
+            stopped: self.stopped_by.clone().map(|by| TaskStop {
+                by,
+                at: self.stopped_at.clone(),
+                reason: self.stop_reason.clone(),
+            }),
         }
     }
 

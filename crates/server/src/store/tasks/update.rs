@@ -18,6 +18,15 @@ pub struct TaskPatch {
     pub mission_id: Option<Option<String>>,
     pub depends_on: Option<Vec<String>>,
     pub status: Option<TaskStatus>,
+    /// A person stops the task (with `status` cancelled): who, and why when they said.
+    pub stop: Option<Stop>,
+}
+
+/// Who stopped a task, and why.
+#[derive(Clone)]
+pub struct Stop {
+    pub by: String,
+    pub reason: Option<String>,
 }
 
 impl TaskPatch {
@@ -65,6 +74,15 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &TaskPatch, at: &str) -> ApiRe
     .bind(id)
     .execute(&mut **tx)
     .await?;
+    if let Some(stop) = &patch.stop {
+        sqlx::query("UPDATE tasks SET stopped_by = ?, stopped_at = ?, stop_reason = ? WHERE id = ?")
+            .bind(&stop.by)
+            .bind(at)
+            .bind(&stop.reason)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+    }
     Ok(())
 }
 

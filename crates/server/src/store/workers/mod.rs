@@ -10,6 +10,7 @@ pub use instructions::{append_instruction, deliver_pending};
 pub use reads::{find_worker, live_count, newest_of_task, of_task};
 pub use row::WorkerRow;
 pub use writes::{
-    fail_unfinished, fail_unfinished_of_account, finish, insert, mark_pr_merged, record_usage,
-    report_progress, set_milestones, set_worker_pr, Finish, NewWorker, Progress,
+    fail_unfinished, fail_unfinished_of_account, finish, insert, mark_pr_merged, record_session,
+    record_usage, report_progress, set_milestones, set_worker_pr, Finish, NewWorker, Progress,
+    Session,
 };

@@ -30,13 +30,27 @@ pub struct WorkerRow {
     pub cost_micros: i64,
     pub input_tokens: i64,
     pub output_tokens: i64,
+    /// What its session did, as the runner counts it.
+    pub turns: i64,
+    pub commit_count: i64,
+    pub files_changed: i64,
+    pub lines_added: i64,
+    pub lines_removed: i64,
+    /// Why its session ended, in the runner's words (`max_turns`, `end_turn`…).
+    pub terminal_reason: Option<String>,
+    /// The question it waits on (JSON), while a person has not answered it.
+    pub waiting_for: Option<String>,
+    /// Every milestone ever reported; `milestones` keeps the newest of them.
+    pub milestones_reported: i64,
 }
 
 pub(super) const WORKER_COLUMNS: &str = "w.id, w.task_id, w.workspace_id, w.account_id, w.name, \
     w.runner, w.status, w.branch, w.current_action, w.pr_url, w.pr_number, w.merged_at, \
     w.pr_lifecycle_status, w.error, w.started_at, w.completed_at, w.instruction_history, \
     w.milestones, \
-    w.created_at, w.updated_at, w.cost_micros, w.input_tokens, w.output_tokens";
+    w.created_at, w.updated_at, w.cost_micros, w.input_tokens, w.output_tokens, w.turns, \
+    w.commit_count, w.files_changed, w.lines_added, w.lines_removed, w.terminal_reason, \
+    w.waiting_for, w.milestones_reported";
 
 /// The same columns unqualified, as `RETURNING` takes them (it does not know a table's alias).
 pub(super) fn returned_columns() -> &'static str {
@@ -72,6 +86,13 @@ impl WorkerRow {
             .as_deref()
             .and_then(|m| serde_json::from_str(m).ok())
             .unwrap_or_default()
+    }
+
+    /// The question it waits on, while unanswered.
+    pub fn waiting_for(&self) -> Option<Value> {
+        self.waiting_for
+            .as_deref()
+            .and_then(|w| serde_json::from_str(w).ok())
     }
 
     pub fn history(&self) -> Vec<InstructionEntry> {
@@ -112,6 +133,12 @@ impl WorkerRow {
                 cost_usd: Some(self.cost().to_decimal_string()),
                 input_tokens: self.input_tokens,
                 output_tokens: self.output_tokens,
+                waiting_for: self.waiting_for(),
+                turns: self.turns,
+                commit_count: self.commit_count,
+                files_changed: self.files_changed,
+                lines_added: self.lines_added,
+                lines_removed: self.lines_removed,
                 ..Default::default()
             },
         }
@@ -134,6 +161,15 @@ impl WorkerRow {
             cost_usd: Some(self.cost().to_decimal_string()),
             input_tokens: Some(self.input_tokens),
             output_tokens: Some(self.output_tokens),
+            turns: Some(self.turns),
+            commit_count: Some(self.commit_count),
+            files_changed: Some(self.files_changed),
+            lines_added: Some(self.lines_added),
+            lines_removed: Some(self.lines_removed),
+            milestones: self.milestones(),
+            milestones_reported: Some(self.milestones_reported),
+            waiting_for: self.waiting_for(),
+            terminal_reason: self.terminal_reason.clone(),
         }
     }
 }

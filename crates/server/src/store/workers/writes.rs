@@ -7,6 +7,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::time::new_id;
 use buildd_core::money::Usd;
 use buildd_core::spend::UsageReport;
+use buildd_core::worker::MILESTONES_KEPT;
 use buildd_core::WorkerStatus;
 use serde_json::Value;
 
@@ -283,17 +284,68 @@ pub async fn record_usage(tx: &mut Tx, id: &str, usage: &UsageReport) -> ApiResu
     Ok(())
 }
 
-/// Milestones a worker keeps: Buildd keeps the newest 50.
-const MILESTONES_KEPT: usize = 50;
-
-/// Replaces worker `id`'s milestones with `list` (its newest [`MILESTONES_KEPT`]).
-pub async fn set_milestones(tx: &mut Tx, id: &str, mut list: Vec<Value>) -> ApiResult<()> {
+/// Replaces worker `id`'s milestones with `list` (its newest [`MILESTONES_KEPT`]), of
+/// `reported` reported in all.
+pub async fn set_milestones(
+    tx: &mut Tx,
+    id: &str,
+    mut list: Vec<Value>,
+    reported: i64,
+) -> ApiResult<()> {
     let overflow = list.len().saturating_sub(MILESTONES_KEPT);
     list.drain(..overflow);
-    sqlx::query("UPDATE workers SET milestones = ? WHERE id = ?")
+    sqlx::query("UPDATE workers SET milestones = ?, milestones_reported = ? WHERE id = ?")
         .bind(serde_json::to_string(&list)?)
+        .bind(reported)
         .bind(id)
         .execute(&mut **tx)
         .await?;
+    Ok(())
+}
+
+/// What a report says of its session beyond progress: counts, the question it waits on,
+/// why it ended. `None` leaves a field as it is.
+#[derive(Default, PartialEq)]
+pub struct Session {
+    pub turns: Option<i64>,
+    pub commit_count: Option<i64>,
+    pub files_changed: Option<i64>,
+    pub lines_added: Option<i64>,
+    pub lines_removed: Option<i64>,
+    /// `Some(None)` clears it: the question was answered.
+    pub waiting_for: Option<Option<Value>>,
+    pub terminal_reason: Option<String>,
+}
+
+/// Writes what `session` states of worker `id`'s session; most reports state nothing, and
+/// write nothing here.
+pub async fn record_session(tx: &mut Tx, id: &str, session: &Session) -> ApiResult<()> {
+    if *session == Session::default() {
+        return Ok(());
+    }
+    sqlx::query(
+        "UPDATE workers SET turns = COALESCE(?1, turns), \
+         commit_count = COALESCE(?2, commit_count), \
+         files_changed = COALESCE(?3, files_changed), \
+         lines_added = COALESCE(?4, lines_added), lines_removed = COALESCE(?5, lines_removed), \
+         waiting_for = CASE WHEN ?6 THEN ?7 ELSE waiting_for END, \
+         terminal_reason = COALESCE(?8, terminal_reason) WHERE id = ?9",
+    )
+    .bind(session.turns)
+    .bind(session.commit_count)
+    .bind(session.files_changed)
+    .bind(session.lines_added)
+    .bind(session.lines_removed)
+    .bind(session.waiting_for.is_some())
+    .bind(
+        session
+            .waiting_for
+            .as_ref()
+            .and_then(|w| w.as_ref().map(Value::to_string)),
+    )
+    .bind(&session.terminal_reason)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
