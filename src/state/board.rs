@@ -4,9 +4,9 @@
 //! across missions are this server's additions; where the server lacks them the board says
 //! so rather than showing fewer things waiting.
 
-use crate::api::{self, ApiError};
+use crate::api::{self, ApiError, Connection};
 use crate::state::capabilities::{use_capabilities, Offered};
-use crate::state::connection::{use_connection, Connection};
+use crate::state::connection::use_connection;
 use crate::state::first_screen::{split_off, use_first_screen, Later};
 use crate::state::refresh::{polled, PolledRead};
 use crate::state::request::with_connection;

@@ -4,9 +4,9 @@
 //! they poll at their pace. One stream per tab, resumed with the last event's id, so a
 //! change made while it reconnected is heard at once.
 
-use crate::api::{self, ApiError};
+use crate::api::{self, ApiError, Connection};
 use crate::state::capabilities::use_capabilities;
-use crate::state::connection::{use_connection, Connection};
+use crate::state::connection::use_connection;
 use crate::state::first_screen::{split_off, use_first_screen, Later};
 use buildd_core::capabilities::Extra;
 use buildd_core::event_stream::CHANGE;
