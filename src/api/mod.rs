@@ -1,12 +1,13 @@
 //! The typed client of Buildd's REST API: one function per endpoint, one error type.
 
+mod connection;
 mod error;
 mod stream;
 
+pub use connection::Connection;
 pub use error::ApiError;
 pub use stream::change_stream;
 
-use crate::state::connection::Connection;
 use buildd_core::capabilities::Capabilities;
 use buildd_core::client::{
     BoardMissionList, ClientMission, ClientMissionList, ClientRunOutcome, ClientTask,

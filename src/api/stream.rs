@@ -2,8 +2,8 @@
 //! key goes in the `Authorization` header (never in the address, where logs keep it), and
 //! `Last-Event-ID` is sent by hand on a reconnect.
 
+use super::connection::Connection;
 use super::ApiError;
-use crate::state::connection::Connection;
 use buildd_core::event_stream::{EventReader, StreamEvent};
 use gloo_net::http::Request;
 use js_sys::{Reflect, Uint8Array};

@@ -2,8 +2,9 @@
 //! is checked before it is kept, a link's too: a refused key, an unreachable server, a call
 //! the browser refused to another origin and a key that may only read are told apart.
 
+use crate::api::Connection;
 use crate::state::connect_check::{check_key, limited_notice, why_not, KeyCheck};
-use crate::state::connection::{normalize_base, use_connection, Connection};
+use crate::state::connection::{normalize_base, use_connection};
 use crate::state::mutation::Mutation;
 use crate::state::title::page_title;
 use leptos::prelude::*;

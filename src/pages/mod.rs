@@ -11,8 +11,8 @@ mod task_page;
 mod workspace_page;
 mod workspaces_page;
 
-use crate::api::ApiError;
-use crate::state::connection::{use_connection, Connection};
+use crate::api::{ApiError, Connection};
+use crate::state::connection::use_connection;
 use crate::state::first_screen::use_first_screen;
 use crate::state::refresh::{polled, PolledRead};
 use crate::state::request::settle;

@@ -2,11 +2,11 @@
 //! tasks (dependencies, parent, children); a planning task's plan is reviewed here.
 
 use super::{for_route_id, polled_by_id};
-use crate::api::{self, ApiError};
+use crate::api::{self, ApiError, Connection};
 use crate::components::shared::polled::Polled;
 use crate::components::task::task_view::TaskView;
 use crate::state::capabilities::use_capabilities;
-use crate::state::connection::{use_connection, Connection};
+use crate::state::connection::use_connection;
 use crate::state::refresh::polled;
 use crate::state::request::with_connection;
 use crate::state::title::page_title;

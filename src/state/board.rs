@@ -4,9 +4,9 @@
 //! across missions are this server's additions; where the server lacks them the board says
 //! so rather than showing fewer things waiting.
 
-use crate::api::{self, ApiError};
+use crate::api::{self, ApiError, Connection};
 use crate::state::capabilities::{use_capabilities, Offered};
-use crate::state::connection::{use_connection, Connection};
+use crate::state::connection::use_connection;
 use crate::state::first_screen::{split_off, use_first_screen, Later};
 use crate::state::refresh::{polled, PolledRead};
 use crate::state::request::with_connection;
@@ -23,9 +23,11 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// The team's PRs and open questions, read after the missions (`None`: not provided).
-/// A read that finds them as they were keeps the same lists, so two readings are equal
-/// when they share them: comparing and copying PRs is code the first load does without.
+/// The team's PRs and open questions, read after the missions (`None`: the server does not
+/// list them). A read that finds the same lists as the last one keeps the last one's `Arc`s
+/// (`unchanged`), so two `Extras` are equal when they point at the same lists. PRs are
+/// then compared item by item only inside that read, which the split build fetches later,
+/// and never copied: the first load carries no code for either.
 #[derive(Clone, Default)]
 pub struct Extras {
     pub prs: Option<Arc<[PullRequest]>>,
@@ -183,8 +185,9 @@ split_off!(
     }
 );
 
-/// What keeps the board's list of what waits on a person: started by the first reading of
-/// the PRs and questions, whose chunk brings its code, so the first load does without it.
+/// Keeps the board's "Waiting on you" list up to date as the missions, PRs and questions
+/// change. It starts when the PRs and questions are first read (`load_extras`), so in the
+/// split build its code comes with that later chunk, not with the first load.
 #[derive(Clone, Copy)]
 struct Watch {
     /// Where it lives: the board's owner, taken when it starts.

@@ -3,8 +3,7 @@
 //! it is: a key the server refused, a server that did not answer, or a browser that refused
 //! a call to another origin (Buildd sends no CORS headers).
 
-use crate::api::{self, ApiError};
-use crate::state::connection::Connection;
+use crate::api::{self, ApiError, Connection};
 use buildd_core::connect::is_cross_origin;
 use buildd_core::AccountLevel;
 

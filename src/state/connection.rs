@@ -3,35 +3,11 @@
 //! address bar at once so it never lingers in history, and kept only once the Connect page
 //! has checked it.
 
+use crate::api::Connection;
 use leptos::prelude::*;
 
 const BASE_KEY: &str = "buildd.apiBase";
 const KEY_KEY: &str = "buildd.apiKey";
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Connection {
-    /// The API's origin, without a trailing slash; empty means this page's origin.
-    pub base: String,
-    pub key: String,
-}
-
-impl Connection {
-    pub fn url(&self, path: &str) -> String {
-        format!("{}{}", self.base, path)
-    }
-
-    /// What to call the server in messages.
-    pub fn server_name(&self) -> String {
-        if self.base.is_empty() {
-            window()
-                .location()
-                .origin()
-                .unwrap_or_else(|_| "this server".into())
-        } else {
-            self.base.clone()
-        }
-    }
-}
 
 /// Normalises a base URL typed by a person: trims it and drops a trailing slash.
 pub fn normalize_base(base: &str) -> String {

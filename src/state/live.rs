@@ -4,9 +4,9 @@
 //! they poll at their pace. One stream per tab, resumed with the last event's id, so a
 //! change made while it reconnected is heard at once.
 
-use crate::api::{self, ApiError};
+use crate::api::{self, ApiError, Connection};
 use crate::state::capabilities::use_capabilities;
-use crate::state::connection::{use_connection, Connection};
+use crate::state::connection::use_connection;
 use crate::state::first_screen::{split_off, use_first_screen, Later};
 use buildd_core::capabilities::Extra;
 use buildd_core::event_stream::CHANGE;
@@ -99,8 +99,11 @@ pub fn provide_live() {
 split_off!(
     after_first_rows,
     bool,
-    /// Keeps the stream open while `run` is still `mine`, resuming from the id `kept` for
-    /// this connection; whether the API turned out not to have it.
+    /// Keeps the change stream of `conn` open, reconnecting whenever it ends, until a newer
+    /// stream replaces it (`run` has moved past `mine`: the connection changed or the tab
+    /// was hidden). Resumes from the last event id in `kept` when it was heard on this
+    /// connection, and records each new one there. `Ok(true)` when the server turned out to
+    /// have no change stream (404 or 405).
     fn keep_open(
         live: Live,
         conn: Connection,

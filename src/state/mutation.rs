@@ -4,8 +4,8 @@
 //! person typed stays for another try. Every form and button of the dashboard sends
 //! through one, so each behaves alike.
 
-use crate::api::ApiError;
-use crate::state::connection::{use_connection, Connection};
+use crate::api::{ApiError, Connection};
+use crate::state::connection::use_connection;
 use crate::state::request::settle;
 use leptos::prelude::*;
 use std::future::Future;

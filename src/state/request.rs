@@ -1,8 +1,8 @@
-//! Sending a request with this tab's connection. Apart from `connection`, which the API
-//! client builds on, so the connection never depends on the client.
+//! Sends API requests with the key this tab is connected with. Without a key nothing is
+//! sent; a key the server refuses (401) is forgotten, so it is not sent again.
 
-use crate::api::ApiError;
-use crate::state::connection::{Connection, ConnectionState};
+use crate::api::{ApiError, Connection};
+use crate::state::connection::ConnectionState;
 use std::future::Future;
 
 /// `request` sent with this tab's connection. Pages render only while connected, but a

@@ -2,9 +2,8 @@
 //! `GET /api/workspaces/{id}` only to a signed-in browser (a key gets 401 though it is
 //! fine), while `GET /api/workspaces` accepts keys and carries the same row.
 
-use crate::api::{self, ApiError};
+use crate::api::{self, ApiError, Connection};
 use crate::state::capabilities::Offered;
-use crate::state::connection::Connection;
 use buildd_core::capabilities::Extra;
 use buildd_core::Workspace;
 

@@ -34,8 +34,9 @@ usage: cargo xtask <command>
                                       start together rather than spread over a cycle;
                                       --rounds: the steps N times, each on a fresh server,
                                       then each step's medians)
-  lint-imports                        circles among the files of crates/core and crates/server
-                                      (files that reach each other through their `use` paths)
+  lint-imports                        circles among the files of each crate of the workspace
+                                      (every lib, bin and test target of every package: files
+                                      that reach each other through their `use` paths)
 ";
 
 fn main() {

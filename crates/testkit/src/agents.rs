@@ -833,9 +833,8 @@ pub fn print_knee(steps: &[StepResult]) {
     }
 }
 
-/// Runs every step of `plan` against a server started from `binary`, once a round, each
-/// round against a fresh server, printing as it goes; returns each round's steps.
-pub async fn run(binary: &Path, plan: &Plan) -> Vec<Vec<StepResult>> {
+/// Raises the open-file limit for the agents' connections and says what the run does.
+pub(crate) fn announce(binary: &Path, plan: &Plan) {
     let files = raise_file_limit();
     println!(
         "\nSimulated agents: claim, a report a second, complete after {REPORTS_PER_TASK} reports, claim again; {} dashboard tabs poll the busiest mission page every second",
@@ -855,21 +854,10 @@ pub async fn run(binary: &Path, plan: &Plan) -> Vec<Vec<StepResult>> {
         plan.measure.as_secs(),
         plan.warmup.as_secs()
     );
-    let mut rounds = Vec::new();
-    for round in 1..=plan.rounds.max(1) {
-        if plan.rounds > 1 {
-            println!("\n  round {round} of {}:", plan.rounds);
-        }
-        rounds.push(run_round(binary, plan).await);
-    }
-    if rounds.len() > 1 {
-        crate::agents_rounds::print_medians(&rounds);
-    }
-    rounds
 }
 
 /// Every step of `plan` against one server started from `binary`.
-async fn run_round(binary: &Path, plan: &Plan) -> Vec<StepResult> {
+pub(crate) async fn run_round(binary: &Path, plan: &Plan) -> Vec<StepResult> {
     let server = ServerProcess::start(binary);
     let http = Http::new(server.addr);
     print_header();

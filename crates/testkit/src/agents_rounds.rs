@@ -1,9 +1,28 @@
-//! The same steps run in several rounds, each against a server of its own, summed up by
-//! their medians. A machine shared with others carries a step at rates that differ from
-//! minute to minute by more than the load changes them; the median of rounds taken turn
-//! about, and the spread of one step's rounds beside it, tell the two apart.
+//! A run of the [`crate::agents`] steps: once, or in several rounds, each against a server
+//! of its own, summed up by their medians. A machine shared with others carries a step at
+//! rates that differ from minute to minute by more than the load changes them; the median
+//! of rounds taken turn about, and the spread of one step's rounds beside it, tell the two
+//! apart.
 
-use crate::agents::{kept_up, quantile, StepResult};
+use crate::agents::{announce, kept_up, quantile, run_round, Plan, StepResult};
+use std::path::Path;
+
+/// Runs every step of `plan` against a server started from `binary`, once a round, each
+/// round against a fresh server, printing as it goes; returns each round's steps.
+pub async fn run(binary: &Path, plan: &Plan) -> Vec<Vec<StepResult>> {
+    announce(binary, plan);
+    let mut rounds = Vec::new();
+    for round in 1..=plan.rounds.max(1) {
+        if plan.rounds > 1 {
+            println!("\n  round {round} of {}:", plan.rounds);
+        }
+        rounds.push(run_round(binary, plan).await);
+    }
+    if rounds.len() > 1 {
+        print_medians(&rounds);
+    }
+    rounds
+}
 
 /// One step's figures over its rounds.
 struct StepRounds {
@@ -51,7 +70,7 @@ impl StepRounds {
 /// Prints each step's median figures over `rounds` (every round ran the same steps), the
 /// knee by the medians, how the median carried rate past it compares with the most, and
 /// how far one step's rounds lay apart.
-pub fn print_medians(rounds: &[Vec<StepResult>]) {
+fn print_medians(rounds: &[Vec<StepResult>]) {
     let Some(first) = rounds.first() else {
         return;
     };

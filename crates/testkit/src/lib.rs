@@ -5,7 +5,7 @@
 //! over WebDriver, and simulated runners against a server process (`agents`).
 
 pub mod agents;
-mod agents_rounds;
+pub mod agents_rounds;
 mod api;
 mod audit;
 mod browser;

@@ -3,10 +3,9 @@
 //! for a person, Close for a mission whose work is done, Raise budget for one that spent it.
 //! Questions and the rest lead to where they are answered. A refusal shows beside the action, and typed feedback stays.
 
-use crate::api::{self, ApiError};
+use crate::api::{self, ApiError, Connection};
 use crate::components::shared::raise_budget::RaiseBudget;
 use crate::format::time_ago;
-use crate::state::connection::Connection;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::command_center::{WaitAction, WaitItem, WaitKind};
 use buildd_core::plan_feedback::PlanFeedback;

@@ -2,11 +2,10 @@
 //! sent back and with what feedback. Read by walking `previousPlanTaskId` back through the
 //! tasks API, as both this server and Buildd record it on each revision's context.
 
-use crate::api::{self, ApiError};
+use crate::api::{self, ApiError, Connection};
 use crate::components::shared::inline_markdown::InlineMarkdown;
 use crate::components::shared::markdown::Markdown;
 use crate::format::time_ago;
-use crate::state::connection::Connection;
 use crate::state::rows::{row_memo, unique_keys};
 use buildd_core::client::ClientTask;
 use buildd_core::plan_feedback::{PlanFeedback, StepComment};

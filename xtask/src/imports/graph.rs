@@ -1,10 +1,11 @@
-//! The files of one crate's `src` as a graph, an edge A → B when A names a path into B,
-//! and its circles.
+//! The files of one crate as a graph, an edge A → B when A names a path into B, and its
+//! circles.
 
 use super::scan::{scan, PathRef, Scan};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-/// Each file's text, by its path under `src` with `/` separators (`prs/mod.rs`).
+/// Each file's text, by its path under the crate root's directory with `/` separators
+/// (`prs/mod.rs`).
 pub type Sources = BTreeMap<String, String>;
 
 /// Files that reach each other through their references, and a closed walk through all of
@@ -26,16 +27,15 @@ struct Module {
     file: String,
     /// Its path from the crate root, `[]` for the root.
     path: Vec<String>,
-    /// Which crate root (lib.rs, main.rs) it hangs from.
-    root: usize,
 }
 
-pub fn circles(sources: &Sources) -> Vec<Circle> {
+/// The circles of the crate whose root file is `root` (`lib.rs`, `main.rs`, `bin/bench.rs`).
+pub fn circles(sources: &Sources, root: &str) -> Vec<Circle> {
     let scans: BTreeMap<&str, Scan> = sources
         .iter()
         .map(|(file, text)| (file.as_str(), scan(text)))
         .collect();
-    let modules = module_tree(sources, &scans);
+    let modules = module_tree(sources, &scans, root);
     let edges = edges(&modules, &scans);
     let mut circles: Vec<Circle> = components(&edges)
         .into_iter()
@@ -58,46 +58,45 @@ pub fn circles(sources: &Sources) -> Vec<Circle> {
     circles
 }
 
-/// The modules reached from each crate root through its `mod name;` items, test-only ones
-/// left out; a file no root declares is not part of the crate.
-fn module_tree(sources: &Sources, scans: &BTreeMap<&str, Scan>) -> Vec<Module> {
+/// The modules reached from the crate root through its `mod name;` items, test-only ones
+/// left out; a file the root does not reach is not part of the crate.
+fn module_tree(sources: &Sources, scans: &BTreeMap<&str, Scan>, root: &str) -> Vec<Module> {
     let mut modules: Vec<Module> = Vec::new();
     let mut placed = BTreeSet::new();
-    let roots = ["lib.rs", "main.rs"]
-        .into_iter()
-        .filter(|r| sources.contains_key(*r));
-    for (root, file) in roots.enumerate() {
-        let mut queue = VecDeque::from([(file.to_string(), Vec::new())]);
-        while let Some((file, path)) = queue.pop_front() {
-            if !placed.insert(file.clone()) {
-                continue;
-            }
-            for decl in scans[file.as_str()].mods.iter().filter(|d| d.file) {
-                let dir = children_dir(&file, &decl.within);
-                let child = [
-                    format!("{dir}{}.rs", decl.name),
-                    format!("{dir}{}/mod.rs", decl.name),
-                ]
-                .into_iter()
-                .find(|candidate| sources.contains_key(candidate));
-                if let Some(child) = child {
-                    let mut child_path = path.clone();
-                    child_path.extend(decl.within.iter().cloned());
-                    child_path.push(decl.name.clone());
-                    queue.push_back((child, child_path));
-                }
-            }
-            modules.push(Module { file, path, root });
+    if !sources.contains_key(root) {
+        return modules;
+    }
+    let mut queue = VecDeque::from([(root.to_string(), Vec::new())]);
+    while let Some((file, path)) = queue.pop_front() {
+        if !placed.insert(file.clone()) {
+            continue;
         }
+        for decl in scans[file.as_str()].mods.iter().filter(|d| d.file) {
+            let dir = children_dir(&file, file == root, &decl.within);
+            let child = [
+                format!("{dir}{}.rs", decl.name),
+                format!("{dir}{}/mod.rs", decl.name),
+            ]
+            .into_iter()
+            .find(|candidate| sources.contains_key(candidate));
+            if let Some(child) = child {
+                let mut child_path = path.clone();
+                child_path.extend(decl.within.iter().cloned());
+                child_path.push(decl.name.clone());
+                queue.push_back((child, child_path));
+            }
+        }
+        modules.push(Module { file, path });
     }
     modules
 }
 
 /// Where the files of the modules `file` declares inside its inline modules `within` live:
-/// `a/` for `a.rs` and `a/mod.rs`, `` for the crate root.
-fn children_dir(file: &str, within: &[String]) -> String {
+/// `a/` for `a.rs` and `a/mod.rs`; the crate root's own directory for the root, whatever
+/// its name (`bin/bench.rs` declares `bin/x.rs`).
+fn children_dir(file: &str, is_root: bool, within: &[String]) -> String {
     let (dir, name) = file.rsplit_once('/').unwrap_or(("", file));
-    let mut out = if matches!(name, "lib.rs" | "main.rs" | "mod.rs") {
+    let mut out = if is_root || name == "mod.rs" {
         dir.to_string()
     } else {
         file.strip_suffix(".rs").unwrap_or(file).to_string()
@@ -118,10 +117,10 @@ fn children_dir(file: &str, within: &[String]) -> String {
 /// submodules, which passes their items on without its own code depending on them, so a
 /// facade `mod.rs` and children using its helpers through `super::` are no circle.
 fn edges(modules: &[Module], scans: &BTreeMap<&str, Scan>) -> Vec<BTreeMap<usize, usize>> {
-    let by_path: BTreeMap<(usize, &[String]), usize> = modules
+    let by_path: BTreeMap<&[String], usize> = modules
         .iter()
         .enumerate()
-        .map(|(id, m)| ((m.root, m.path.as_slice()), id))
+        .map(|(id, m)| (m.path.as_slice(), id))
         .collect();
     let mut edges = vec![BTreeMap::new(); modules.len()];
     for (id, module) in modules.iter().enumerate() {
@@ -132,7 +131,7 @@ fn edges(modules: &[Module], scans: &BTreeMap<&str, Scan>) -> Vec<BTreeMap<usize
             };
             let target = (0..=full.len())
                 .rev()
-                .find_map(|k| by_path.get(&(module.root, &full[..k])).copied());
+                .find_map(|k| by_path.get(&full[..k]).copied());
             let counts = |t: usize| {
                 let below = &modules[t].path;
                 let facade = path.reexport

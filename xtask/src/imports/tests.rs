@@ -10,7 +10,10 @@ fn tree(files: &[(&str, &str)]) -> Sources {
 
 /// Each circle's files.
 fn found(files: &[(&str, &str)]) -> Vec<Vec<String>> {
-    circles(&tree(files)).into_iter().map(|c| c.files).collect()
+    circles(&tree(files), "lib.rs")
+        .into_iter()
+        .map(|c| c.files)
+        .collect()
 }
 
 #[test]
@@ -21,7 +24,7 @@ fn a_circle_through_super_is_found_with_a_line_for_each_hop() {
         ("outer/a.rs", "//! A.\n\nuse super::b::Thing;\n"),
         ("outer/b.rs", "fn f() {\n    super::a::run();\n}\n"),
     ]);
-    let found = circles(&sources);
+    let found = circles(&sources, "lib.rs");
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].files, ["outer/a.rs", "outer/b.rs"]);
     let hops: Vec<(&str, &str, usize)> = found[0]
@@ -155,4 +158,49 @@ fn use_groups_are_read_to_their_leaves() {
             "x::y@4 (pub use)",
         ]
     );
+}
+
+#[test]
+fn a_lib_and_its_bin_are_separate_crates() {
+    let files = [
+        ("lib.rs", "mod a;\nmod b;\n"),
+        ("a.rs", "use crate::b::B;\n"),
+        ("b.rs", "pub struct B;\n"),
+        // The bin's `crate::` is the bin: its `a` and `b` are its own files, not the lib's.
+        ("main.rs", "mod cli;\nmod run;\n"),
+        ("cli.rs", "use crate::run::go;\n"),
+        ("run.rs", "use crate::cli::Args;\nuse mylib::a::x;\n"),
+    ];
+    assert!(circles(&tree(&files), "lib.rs").is_empty());
+    let in_bin: Vec<Vec<String>> = circles(&tree(&files), "main.rs")
+        .into_iter()
+        .map(|c| c.files)
+        .collect();
+    assert_eq!(in_bin, [["cli.rs", "run.rs"]]);
+}
+
+#[test]
+fn a_root_not_named_lib_or_main_declares_modules_beside_it() {
+    // `bin/bench.rs` (or `tests/prs.rs`) is a crate root: its `mod x;` is `bin/x.rs`, not
+    // `bin/bench/x.rs`, while a module `a.rs` below it keeps its children in `a/`.
+    let files = [
+        ("bin/bench.rs", "mod a;\nmod common;\n"),
+        ("bin/a.rs", "mod deep;\nuse crate::common::c;\n"),
+        ("bin/a/deep.rs", "pub fn d() {}\n"),
+        ("bin/common/mod.rs", "use super::a::deep::d;\n"),
+        ("bin/bench/a.rs", "this file is not part of the crate\n"),
+    ];
+    let in_bench: Vec<Vec<String>> = circles(&tree(&files), "bin/bench.rs")
+        .into_iter()
+        .map(|c| c.files)
+        .collect();
+    // common → a/deep only; a → common; no circle.
+    assert!(in_bench.is_empty());
+    let mut files = files;
+    files[2].1 = "use super::super::common::c;\n";
+    let in_bench: Vec<Vec<String>> = circles(&tree(&files), "bin/bench.rs")
+        .into_iter()
+        .map(|c| c.files)
+        .collect();
+    assert_eq!(in_bench, [["bin/a/deep.rs", "bin/common/mod.rs"]]);
 }

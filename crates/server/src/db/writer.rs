@@ -425,8 +425,11 @@ impl Drop for Member {
     }
 }
 
-/// Commits a group whose waiting writes gave up, and rolls back abandoned savepoints; with
-/// a write still waiting it leaves both to that write. It ends with the writer.
+/// The task that finishes what no write is left to finish. The write that finds nobody
+/// waiting after it normally commits the group; when every write the group was handed on to
+/// gives up before taking the connection, this task commits the group instead, and it rolls
+/// back the savepoint of a write dropped with nobody after it. While a write still waits it
+/// does nothing: that write does both. It stops once the writer is dropped or closed.
 async fn committer(shared: Weak<Shared>, wake: Arc<Notify>) {
     loop {
         wake.notified().await;

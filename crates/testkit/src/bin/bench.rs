@@ -808,7 +808,7 @@ fn agents(args: &[String]) {
         if deep_queue {
             buildd_testkit::agents::deep_queue(&server).await;
         }
-        buildd_testkit::agents::run(&server, &plan).await;
+        buildd_testkit::agents_rounds::run(&server, &plan).await;
     });
 }
 

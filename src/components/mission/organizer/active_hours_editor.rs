@@ -1,8 +1,7 @@
 //! Active hours: when check-ins may run. One meaning everywhere: check-ins run inside the
 //! window and wait outside it; work finishing still plans at any hour.
 
-use super::unstored_notice::{checked_save, UnstoredNotice};
-use super::Unstored;
+use super::unstored_notice::{checked_save, Unstored, UnstoredNotice};
 use crate::format::time_until;
 use buildd_core::requests::missions::MissionPatch;
 use buildd_core::requests::Patch;

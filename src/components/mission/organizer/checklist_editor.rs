@@ -1,8 +1,7 @@
 //! The Organizer checklist: what the organizer follows each time it plans. Shown as Markdown;
 //! edited as text, kept when a save fails, guarded against leaving unsaved.
 
-use super::unstored_notice::{checked_save, UnstoredNotice};
-use super::Unstored;
+use super::unstored_notice::{checked_save, Unstored, UnstoredNotice};
 use crate::components::shared::markdown::Markdown;
 use crate::state::leave_guard::guard_unsaved;
 use buildd_core::checkin::{CHECKLIST_LIMIT, DEFAULT_CHECKLIST};

@@ -10,18 +10,6 @@ mod unstored_notice;
 use buildd_core::client::ClientMission;
 use leptos::prelude::*;
 
-/// Whether the last save was kept: Buildd answers 200 to a checklist or active-hours edit
-/// of a mission without check-ins and stores nothing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Unstored {
-    #[default]
-    No,
-    /// Not kept: this server stores it only with check-ins on.
-    WithoutCheckIns,
-    /// Not kept even with check-ins turned on (Buildd needs a workspace for them).
-    EvenWithCheckIns,
-}
-
 #[component]
 pub fn OrganizerSection(mission: Memo<ClientMission>, refresh: Callback<()>) -> impl IntoView {
     let settings = Memo::new(move |_| mission.with(ClientMission::check_in_settings));

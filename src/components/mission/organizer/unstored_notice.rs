@@ -1,7 +1,6 @@
 //! Said in the editor when a save answered 200 but the mission did not keep it: what was
 //! typed stays, and the step that makes this server keep it is offered.
 
-use super::Unstored;
 use crate::api;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::checkin_readback::HEARTBEAT_CRON;
@@ -9,6 +8,18 @@ use buildd_core::requests::missions::MissionPatch;
 use buildd_core::requests::Patch;
 use buildd_core::schedule::CheckInSettings;
 use leptos::prelude::*;
+
+/// Whether the last save was kept: Buildd answers 200 to a checklist or active-hours edit
+/// of a mission without check-ins and stores nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Unstored {
+    #[default]
+    No,
+    /// Not kept: this server stores it only with check-ins on.
+    WithoutCheckIns,
+    /// Not kept even with check-ins turned on (Buildd needs a workspace for them).
+    EvenWithCheckIns,
+}
 
 #[component]
 pub fn UnstoredNotice(

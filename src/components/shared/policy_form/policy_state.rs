@@ -2,8 +2,7 @@
 //! and where in the form each error belongs: by each problem's path and code, never by
 //! its English.
 
-use crate::api::ApiError;
-use crate::state::connection::Connection;
+use crate::api::{ApiError, Connection};
 use crate::state::mutation::Mutation;
 pub use buildd_core::merge_policy::PolicyDraft;
 use buildd_core::merge_policy::{MergePolicy, PolicyError, PolicyErrorCode};
