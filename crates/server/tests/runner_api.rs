@@ -5,6 +5,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use buildd_core::worker::MILESTONES_KEPT;
 use buildd_core::AccountLevel;
 use buildd_server::keys;
 use common::*;
@@ -653,14 +654,27 @@ async fn a_worker_keeps_the_milestones_it_reports() {
         .map(|m| m["label"].as_str().unwrap())
         .collect();
     assert_eq!(labels, ["a", "b", "c"]);
-    // The newest 50 are kept.
-    let many: Vec<Value> = (0..60).map(|i| step(&format!("m{i}"))).collect();
+    // The newest are kept, and how many were reported in all is counted.
+    let over = MILESTONES_KEPT + 10;
+    let many: Vec<Value> = (0..over).map(|i| step(&format!("m{i}"))).collect();
     app.report(&worker, json!({"appendMilestones": many})).await;
     let (_, read) = app.call("GET", &path, &app.worker, None).await;
     let kept = read["milestones"].as_array().unwrap();
-    assert_eq!(kept.len(), 50);
-    assert_eq!(kept[49]["label"], "m59");
+    assert_eq!(kept.len(), MILESTONES_KEPT);
+    assert_eq!(kept[MILESTONES_KEPT - 1]["label"], format!("m{}", over - 1));
     assert_eq!(kept[0]["label"], "m10");
+    let (_, task) = app
+        .call(
+            "GET",
+            &format!(
+                "/api/tasks/{}?include=workers",
+                read["taskId"].as_str().unwrap()
+            ),
+            &app.admin,
+            None,
+        )
+        .await;
+    assert_eq!(task["workers"][0]["milestonesReported"], over as i64 + 3);
 }
 
 #[tokio::test]

@@ -75,13 +75,15 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &TaskPatch, at: &str) -> ApiRe
     .execute(&mut **tx)
     .await?;
     if let Some(stop) = &patch.stop {
-        sqlx::query("UPDATE tasks SET stopped_by = ?, stopped_at = ?, stop_reason = ? WHERE id = ?")
-            .bind(&stop.by)
-            .bind(at)
-            .bind(&stop.reason)
-            .bind(id)
-            .execute(&mut **tx)
-            .await?;
+        sqlx::query(
+            "UPDATE tasks SET stopped_by = ?, stopped_at = ?, stop_reason = ? WHERE id = ?",
+        )
+        .bind(&stop.by)
+        .bind(at)
+        .bind(&stop.reason)
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
     }
     Ok(())
 }
