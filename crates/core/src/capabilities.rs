@@ -33,10 +33,17 @@ pub enum Extra {
     ChangeStream,
     /// `POST /api/tasks/{id}/reject-plan` takes `stepComments` beside `feedback`.
     PlanStepComments,
+    /// `GET /api/activity`: the team's tasks filtered, searched and paged on the server.
+    Activity,
+    /// A task's workers carry their milestones and the question they wait on.
+    LiveRuns,
+    /// `GET /api/tasks/waiting-input` and `POST /api/workers/{id}/respond` answer a person's
+    /// (admin) key.
+    WaitingAgents,
 }
 
 impl Extra {
-    pub const ALL: [Extra; 9] = [
+    pub const ALL: [Extra; 12] = [
         Extra::PullRequests,
         Extra::OrganizerRuns,
         Extra::TeamNotes,
@@ -46,6 +53,9 @@ impl Extra {
         Extra::TaskResultsInLists,
         Extra::ChangeStream,
         Extra::PlanStepComments,
+        Extra::Activity,
+        Extra::LiveRuns,
+        Extra::WaitingAgents,
     ];
 
     /// Its name in the capability list.
@@ -60,6 +70,9 @@ impl Extra {
             Extra::TaskResultsInLists => "missionControl.taskResultsInLists",
             Extra::ChangeStream => "missionControl.changeStream",
             Extra::PlanStepComments => "missionControl.planStepComments",
+            Extra::Activity => "missionControl.activity",
+            Extra::LiveRuns => "missionControl.liveRuns",
+            Extra::WaitingAgents => "missionControl.waitingAgents",
         }
     }
 }

@@ -18,6 +18,7 @@ pub mod worker;
 pub mod workspace;
 
 // The rules: what both halves derive from the wire, each in one function with its tests.
+pub mod activity;
 pub mod budget;
 pub mod checkin;
 pub mod checkin_readback;
@@ -50,6 +51,7 @@ pub mod runs;
 pub mod spend;
 pub mod task_groups;
 pub mod task_prs;
+pub mod waiting;
 pub mod word_diff;
 
 // Rules that read the server's SQLite rows (the `sql` feature, server only).

@@ -18,3 +18,8 @@ CREATE INDEX workers_waiting ON workers (workspace_id) WHERE waiting_for IS NOT 
 ALTER TABLE tasks ADD COLUMN stopped_by TEXT;
 ALTER TABLE tasks ADD COLUMN stopped_at TEXT;
 ALTER TABLE tasks ADD COLUMN stop_reason TEXT;
+
+-- Activity lists the team's tasks, newest change first, a page at a time; retries are
+-- listed under their task. Partial, so only a query that leaves retries out (Activity's)
+-- can use it, and no other query of a team's tasks is drawn to it.
+CREATE INDEX tasks_recent ON tasks (team_id, updated_at) WHERE task_class != 'attempt';

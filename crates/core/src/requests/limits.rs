@@ -35,7 +35,8 @@ pub fn text_limit(key: &str) -> Option<usize> {
         | "accessMode"
         | "dataClass"
         | "startAt"
-        | "cronExpression" => 500,
+        | "cronExpression"
+        | "startMode" => 500,
         _ => return None,
     })
 }

@@ -29,6 +29,9 @@ pub struct NewMission {
     pub requires_review: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace_id: Option<String>,
+    /// `held`: its tasks wait until a person arms it; `armed` (the default): they do not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_mode: Option<String>,
     /// How the mission is worked; it cannot be cleared.
     #[serde(default, skip_serializing_if = "Patch::is_absent")]
     pub mode: Patch<WorkMode>,
@@ -168,7 +171,13 @@ impl Request for NewMission {
         merge_policy(&self.merge_policy)?;
         known_mode(&self.mode)?;
         budget(&self.cost_budget_usd)?;
-        Ok(())
+        match self.start_mode.as_deref() {
+            None | Some("held" | "armed") => Ok(()),
+            Some(_) => Err(FieldError::new(
+                "startMode",
+                "startMode must be \"armed\" or \"held\"",
+            )),
+        }
     }
 }
 
@@ -186,6 +195,11 @@ impl NewMission {
             Some(t) if !t.is_empty() => Ok(t.to_string()),
             _ => Err(FieldError::new("title", "title is required")),
         }
+    }
+
+    /// Whether it starts held.
+    pub fn held(&self) -> bool {
+        self.start_mode.as_deref() == Some("held")
     }
 
     /// The budget asked for: `None` when none was given or it was null.

@@ -17,6 +17,7 @@ pub mod tasks;
 pub mod workers;
 pub mod workspaces;
 
+pub use fields::query_number;
 pub use limits::{check_text, text_limit};
 pub use patch::Patch;
 pub use refusal::{describe, FieldError};

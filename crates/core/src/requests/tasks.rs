@@ -52,6 +52,9 @@ pub struct NewTask {
     pub context: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_requirement: Option<OutputRequirement>,
+    /// Not claimed before this time (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_at: Option<String>,
 }
 
 /// Where a new task says it came from; Buildd keeps these and calls anything else `api`.
@@ -70,6 +73,9 @@ impl Request for NewTask {
                 "mode",
                 "mode must be \"execution\": planning tasks are opened by a mission's organizer",
             ));
+        }
+        if let Some(at) = &self.start_at {
+            start_time(at)?;
         }
         if let Some(OutputRequirement::Other(_)) = &self.output_requirement {
             return Err(FieldError::new(
@@ -171,12 +177,7 @@ impl Request for TaskPatch {
             ));
         }
         if let Patch::Value(at) = &self.start_at {
-            if chrono::DateTime::parse_from_rfc3339(at).is_err() {
-                return Err(FieldError::of(
-                    "startAt",
-                    "must be a time such as 2026-12-05T09:00:00Z, or null for now",
-                ));
-            }
+            start_time(at)?;
         }
         Ok(())
     }
@@ -211,6 +212,27 @@ impl TaskPatch {
         }
     }
 }
+
+/// A start time as the server stores it (RFC 3339 in UTC, milliseconds), or why not.
+pub fn start_time(at: &str) -> Result<String, FieldError> {
+    chrono::DateTime::parse_from_rfc3339(at)
+        .map(|t| {
+            t.with_timezone(&chrono::Utc)
+                .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+        })
+        .map_err(|_| FieldError::of("startAt", "must be a time such as 2026-12-05T09:00:00Z"))
+}
+
+/// `POST /api/tasks/{id}/start`: run a pending task now. A task waiting on its start time
+/// starts only with `forceOverride` (Buildd's gate).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartTask {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force_override: Option<bool>,
+}
+
+impl Request for StartTask {}
 
 /// `POST /api/tasks/{id}/reject-plan`: a person's feedback, and comments pinned to steps
 /// (`[{ref, comment}]`). Kept as sent until the plan is known, since each comment must name

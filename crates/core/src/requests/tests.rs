@@ -25,6 +25,7 @@ fn full_requests() -> Vec<Value> {
             status: Some(MissionStatus::Active),
             orchestration_mode: Some(OrchestrationMode::Auto),
             workspace_id: s(),
+            start_mode: Some("held".into()),
             mode: Patch::Value(WorkMode::Dispatch),
             heartbeat_checklist: p(),
             active_hours_timezone: p(),

@@ -264,6 +264,31 @@ impl WorkerReport {
     }
 }
 
+/// `POST /api/workers/{id}/respond`: a person answers an agent waiting on a question.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Respond {
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+impl Request for Respond {
+    fn validate(&self) -> Result<(), FieldError> {
+        Instruct::new(self.message.as_deref().unwrap_or("")).validate()
+    }
+}
+
+impl Respond {
+    pub fn new(message: &str) -> Self {
+        Self {
+            message: Some(message.to_string()),
+        }
+    }
+
+    pub fn message(&self) -> Result<String, FieldError> {
+        Instruct::new(self.message.as_deref().unwrap_or("")).message()
+    }
+}
+
 /// `POST /api/workers/{id}/instruct`: a person's message for a running agent.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

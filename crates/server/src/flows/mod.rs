@@ -4,6 +4,7 @@
 //! tasks, claim leases and reassigning, posting to the feed, and the scheduler's chores.
 //! They use `store` and buildd-core's rules; only `http` and the scheduler call them.
 
+pub mod answers;
 pub mod budget;
 pub mod changes;
 pub mod checkins;

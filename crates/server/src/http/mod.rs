@@ -4,6 +4,7 @@
 //! and `flows`; nothing below this layer imports it.
 
 mod accounts;
+mod activity;
 mod cache;
 mod caller;
 mod capabilities;
@@ -45,11 +46,13 @@ pub fn router(db: Db, checkins: CheckinConfig, changes: ChangeFeed) -> Router {
         .route("/missions/{id}/notes", get(notes::list).post(notes::create))
         .route("/missions/{id}/notes/{note_id}/reply", post(notes::reply))
         .route("/tasks", get(tasks::list).post(tasks::create))
+        .route("/tasks/waiting-input", get(tasks::waiting))
         .route("/tasks/{id}/approve-plan", post(tasks::approve_plan))
         .route("/tasks/{id}/reject-plan", post(tasks::reject_plan))
         .route("/tasks/{id}/messages", get(tasks::messages))
         .route("/tasks/{id}/notes", post(tasks::create_note))
         .route("/tasks/{id}/reassign", post(tasks::reassign))
+        .route("/tasks/{id}/start", post(tasks::start))
         .route(
             "/tasks/{id}",
             get(tasks::detail)
@@ -57,6 +60,7 @@ pub fn router(db: Db, checkins: CheckinConfig, changes: ChangeFeed) -> Router {
                 .delete(tasks::delete),
         )
         .route("/events", get(events::stream))
+        .route("/activity", get(activity::list))
         .route("/notes", get(notes::team_list))
         .route("/prs", get(prs::list))
         .route("/prs/{number}/checks", post(prs::record_check))
@@ -65,6 +69,7 @@ pub fn router(db: Db, checkins: CheckinConfig, changes: ChangeFeed) -> Router {
         .route("/workers/heartbeat", post(workers::heartbeat))
         .route("/workers/{id}", get(workers::detail).patch(workers::update))
         .route("/workers/{id}/instruct", post(workers::instruct))
+        .route("/workers/{id}/respond", post(workers::respond))
         .route(
             "/workspaces",
             get(workspaces::list).post(workspaces::create),

@@ -73,6 +73,7 @@ fn new_mission(request: &Request, team_id: &str) -> Result<NewMission, FieldErro
             .merge_policy()?
             .map(|p| serde_json::to_value(p).unwrap_or_default()),
         mode: request.mode.clone().value().unwrap_or(WorkMode::Dispatch),
+        is_held: request.held(),
         ..NewMission::new(team_id, request.title()?)
     })
 }

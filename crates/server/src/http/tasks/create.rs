@@ -13,7 +13,7 @@ use crate::store::workers::find_worker;
 use axum::extract::State;
 use axum::Json;
 use buildd_core::class_for_new_task;
-use buildd_core::requests::tasks::NewTask as Request;
+use buildd_core::requests::tasks::{start_time, NewTask as Request};
 use serde_json::{json, Value};
 
 /// `POST /api/tasks`: any key of the team, as in Buildd (runners and agents file work with
@@ -85,6 +85,7 @@ async fn task_of(request: Request, tx: &mut Tx, caller: &Caller) -> ApiResult<Ne
         depends_on: request.depends_on.value().unwrap_or_default(),
         requires_review: request.requires_review.unwrap_or(false),
         output_requirement,
+        start_at: request.start_at.as_deref().map(start_time).transpose()?,
         ..NewTask::new(&caller.team_id, &workspace.id, title)
     })
 }

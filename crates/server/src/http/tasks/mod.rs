@@ -9,7 +9,9 @@ mod messages;
 mod notes;
 mod plans;
 mod reassign;
+mod start;
 mod update;
+mod waiting;
 
 pub use create::create;
 pub use delete::delete;
@@ -19,4 +21,6 @@ pub use messages::messages;
 pub use notes::create_note;
 pub use plans::{approve_plan, reject_plan};
 pub use reassign::reassign;
+pub use start::start;
 pub use update::update;
+pub use waiting::waiting;

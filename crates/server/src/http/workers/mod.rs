@@ -4,10 +4,12 @@
 mod claim;
 mod instruct;
 mod pr_report;
+mod respond;
 mod runners;
 mod update;
 
 pub use claim::claim;
 pub use instruct::instruct;
+pub use respond::respond;
 pub use runners::{detail, heartbeat};
 pub use update::update;

@@ -25,6 +25,8 @@ pub struct NewMission {
     pub merge_policy: Option<Value>,
     pub mode: WorkMode,
     pub cost_budget_usd: Option<Usd>,
+    /// Its tasks wait until a person arms it.
+    pub is_held: bool,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -46,6 +48,7 @@ impl NewMission {
             merge_policy: None,
             mode: WorkMode::Dispatch,
             cost_budget_usd: None,
+            is_held: false,
             created_at: at.clone(),
             updated_at: at,
         }
@@ -56,9 +59,9 @@ impl NewMission {
 pub async fn insert(tx: &mut Tx, m: &NewMission) -> ApiResult<()> {
     sqlx::query(
         "INSERT INTO missions (id, team_id, workspace_id, title, description, status, priority, \
-         requires_review, orchestration_mode, merge_policy, mode, cost_budget_usd, created_at, \
-         updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         requires_review, orchestration_mode, merge_policy, mode, cost_budget_usd, is_held, \
+         created_at, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(&m.id)
     .bind(&m.team_id)
@@ -72,6 +75,7 @@ pub async fn insert(tx: &mut Tx, m: &NewMission) -> ApiResult<()> {
     .bind(m.merge_policy.as_ref().map(Value::to_string))
     .bind(m.mode.as_str())
     .bind(m.cost_budget_usd.map(budget_string))
+    .bind(m.is_held)
     .bind(&m.created_at)
     .bind(&m.updated_at)
     .execute(&mut **tx)

@@ -34,6 +34,8 @@ pub struct NewTask {
     pub requires_review: bool,
     pub created_by_account_id: Option<String>,
     pub created_by_worker_id: Option<String>,
+    /// Not claimed before this time.
+    pub start_at: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -65,6 +67,7 @@ impl NewTask {
             requires_review: false,
             created_by_account_id: None,
             created_by_worker_id: None,
+            start_at: None,
             created_at: at.clone(),
             updated_at: at,
         }
@@ -77,8 +80,9 @@ async fn write(tx: &mut Tx, t: &NewTask, conflict: &str) -> ApiResult<u64> {
         "INSERT INTO tasks (id, team_id, workspace_id, mission_id, parent_task_id, title, \
          description, context, status, priority, mode, task_class, creation_source, category, \
          role_slug, output_requirement, required_capabilities, depends_on, result, \
-         requires_review, created_by_account_id, created_by_worker_id, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) {conflict}"
+         requires_review, created_by_account_id, created_by_worker_id, start_at, created_at, \
+         updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) {conflict}"
     ))
     .bind(&t.id)
     .bind(&t.team_id)
@@ -102,6 +106,7 @@ async fn write(tx: &mut Tx, t: &NewTask, conflict: &str) -> ApiResult<u64> {
     .bind(t.requires_review)
     .bind(&t.created_by_account_id)
     .bind(&t.created_by_worker_id)
+    .bind(&t.start_at)
     .bind(&t.created_at)
     .bind(&t.updated_at)
     .execute(&mut **tx)

@@ -1,6 +1,7 @@
 //! Tasks: the row and its answers, the one way a task is written, its way through the
 //! queue, a person's changes, its dependencies and the team's list.
 
+pub mod activity;
 mod dependencies;
 mod insert;
 pub mod list;
@@ -22,4 +23,4 @@ pub use row::TaskRow;
 pub use status::{
     cancel, claim, renew_lease, requeue, requeue_claims_of, set_outcome, terminal_statuses, Requeue,
 };
-pub use update::{delete, record_plan_rejection, update, Stop, TaskPatch};
+pub use update::{delete, record_plan_rejection, start_now, update, Stop, TaskPatch};

@@ -127,3 +127,16 @@ pub async fn record_plan_rejection(
     .await?;
     Ok(())
 }
+
+/// Task `id` may be claimed now, whatever its start time said: a person started it.
+pub async fn start_now(tx: &mut Tx, id: &str, at: &str) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE tasks SET start_at = NULL, \
+         context = json_set(context, '$.manualStartAt', ?1), updated_at = ?1 WHERE id = ?2",
+    )
+    .bind(at)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}

@@ -7,7 +7,7 @@ mod row;
 mod writes;
 
 pub use instructions::{append_instruction, deliver_pending};
-pub use reads::{find_worker, live_count, newest_of_task, of_task};
+pub use reads::{find_worker, live_count, newest_of_task, of_task, waiting_of_team};
 pub use row::WorkerRow;
 pub use writes::{
     fail_unfinished, fail_unfinished_of_account, finish, insert, mark_pr_merged, record_session,

@@ -48,3 +48,32 @@ pub async fn live_count(tx: &mut Tx, task_id: &str) -> ApiResult<i64> {
     .await?;
     Ok(live)
 }
+
+/// The team's agents waiting on a person: their task and question, oldest wait first. A
+/// question of a task that completed or was stopped is no longer asked.
+pub async fn waiting_of_team(tx: &mut Tx, team_id: &str) -> ApiResult<Vec<Waiting>> {
+    Ok(sqlx::query_as(
+        "SELECT t.id AS task_id, t.title, t.workspace_id, t.mission_id, w.id AS worker_id, \
+         w.waiting_for, w.updated_at, w.status \
+         FROM workers w INDEXED BY workers_waiting JOIN tasks t ON t.id = w.task_id \
+         WHERE w.waiting_for IS NOT NULL AND t.team_id = ? \
+         AND t.status NOT IN ('completed', 'cancelled') \
+         ORDER BY w.updated_at, w.id",
+    )
+    .bind(team_id)
+    .fetch_all(&mut **tx)
+    .await?)
+}
+
+/// A waiting agent as [`waiting_of_team`] reads it.
+#[derive(sqlx::FromRow)]
+pub struct Waiting {
+    pub task_id: String,
+    pub title: String,
+    pub workspace_id: String,
+    pub mission_id: Option<String>,
+    pub worker_id: String,
+    pub waiting_for: String,
+    pub updated_at: String,
+    pub status: String,
+}
