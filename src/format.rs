@@ -51,3 +51,14 @@ pub fn size_line(pr: &PullRequest) -> Option<String> {
     };
     Some(format!("{lines} · {} of {cap} lines{locks}", size.counted))
 }
+
+/// The local time of day of epoch milliseconds, "14:05:09".
+pub fn clock(epoch_ms: i64) -> String {
+    let t = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(epoch_ms as f64));
+    format!(
+        "{:02}:{:02}:{:02}",
+        t.get_hours(),
+        t.get_minutes(),
+        t.get_seconds()
+    )
+}

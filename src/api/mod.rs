@@ -2,10 +2,12 @@
 
 mod connection;
 mod error;
+mod runs;
 mod stream;
 
 pub use connection::Connection;
 pub use error::ApiError;
+pub use runs::{arm_mission, delete_task, respond, start_task, stop_task, waiting_agents};
 pub use stream::change_stream;
 
 use buildd_core::capabilities::Capabilities;
@@ -51,6 +53,7 @@ async fn fetch_text(
     let builder = match method {
         "POST" => HttpRequest::post(&url),
         "PATCH" => HttpRequest::patch(&url),
+        "DELETE" => HttpRequest::delete(&url),
         _ => HttpRequest::get(&url),
     }
     .header("Authorization", &format!("Bearer {}", conn.key))

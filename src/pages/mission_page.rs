@@ -85,7 +85,7 @@ fn overview_tab(p: Panel) -> AnyView {
     let workspace_id = Signal::derive(move || p.settings.with(|m| m.workspace_id.clone()));
     view! {
         <NewTask mission_id=p.mission_id workspace_id refresh />
-        <TaskSections tasks=p.tasks />
+        <TaskSections tasks=p.tasks refresh />
         <PrList prs from_tasks=p.task_prs refresh=after_merge />
     }
     .into_any()
@@ -169,7 +169,7 @@ fn mission_detail(detail: Memo<Arc<ClientMission>>, reads: Reads) -> impl IntoVi
         })
         .collect_view();
     view! {
-        <MissionHead mission=detail />
+        <MissionHead mission=detail refresh />
         <CloseMission mission=detail refresh />
         <BudgetCard mission=detail refresh />
         <div class="tabs" role="tablist">

@@ -17,6 +17,7 @@ use buildd_core::command_center::{waiting_on_you, WaitItem};
 use buildd_core::note::MissionNote;
 use buildd_core::plan::plan_to_confirm;
 use buildd_core::pull_request::PullRequest;
+use buildd_core::waiting::WaitingTask;
 use buildd_core::TaskResult;
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -32,6 +33,8 @@ use std::sync::Arc;
 pub struct Extras {
     pub prs: Option<Arc<[PullRequest]>>,
     pub questions: Option<Arc<[MissionNote]>>,
+    /// Agents waiting on a person's answer.
+    pub agents: Option<Arc<[WaitingTask]>>,
 }
 
 impl PartialEq for Extras {
@@ -42,7 +45,9 @@ impl PartialEq for Extras {
                 (a, b) => a.is_none() && b.is_none(),
             }
         }
-        same(&self.prs, &other.prs) && same(&self.questions, &other.questions)
+        same(&self.prs, &other.prs)
+            && same(&self.questions, &other.questions)
+            && same(&self.agents, &other.agents)
     }
 }
 
@@ -57,11 +62,18 @@ fn unchanged<T: PartialEq>(last: &Option<Arc<[T]>>, read: Option<Vec<T>>) -> Opt
 impl Extras {
     /// What "Waiting on you" cannot count because the server does not provide it, in words.
     pub fn not_provided(&self) -> Option<String> {
-        let parts = match (self.prs.is_none(), self.questions.is_none()) {
-            (false, false) => return None,
-            (true, false) => "pull requests held for you",
-            (false, true) => "the organizer's open questions",
-            (true, true) => "pull requests held for you or the organizer's open questions",
+        let missing: Vec<&str> = [
+            (self.prs.is_none(), "pull requests held for you"),
+            (self.questions.is_none(), "the organizer's open questions"),
+            (self.agents.is_none(), "agents waiting on an answer"),
+        ]
+        .into_iter()
+        .filter_map(|(missing, what)| missing.then_some(what))
+        .collect();
+        let parts = match missing.as_slice() {
+            [] => return None,
+            [one] => one.to_string(),
+            [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
         };
         let feed = if self.questions.is_none() {
             " A mission's feed shows its questions."
@@ -163,7 +175,7 @@ split_off!(
     ) -> Later<Result<Extras, ApiError>> {
         watch.start();
         Box::pin(async move {
-            let c2 = c.clone();
+            let (c2, c3) = (c.clone(), c.clone());
             let prs = offered
                 .read(Extra::PullRequests, async move { api::team_prs(&c).await })
                 .await?
@@ -175,9 +187,16 @@ split_off!(
                 )
                 .await?
                 .map(|p| p.notes);
+            let agents = offered
+                .read(Extra::WaitingAgents, async move {
+                    api::waiting_agents(&c3).await
+                })
+                .await?
+                .map(|w| w.tasks);
             let extras = last.with_value(|last| Extras {
                 prs: unchanged(&last.prs, prs),
                 questions: unchanged(&last.questions, questions),
+                agents: unchanged(&last.agents, agents),
             });
             last.set_value(extras.clone());
             Ok(extras)
@@ -216,6 +235,7 @@ impl Watch {
                             m,
                             e.prs.as_deref().unwrap_or_default(),
                             e.questions.as_deref().unwrap_or_default(),
+                            e.agents.as_deref().unwrap_or_default(),
                         )
                     })
                 });

@@ -26,6 +26,8 @@ pub struct ClientMission {
     pub workspace_id: Option<String>,
     #[serde(default)]
     pub is_held: bool,
+    #[serde(default)]
+    pub priority: i64,
     #[serde(default = "auto")]
     pub orchestration_mode: OrchestrationMode,
     pub depends_on_mission_id: Option<String>,
@@ -204,6 +206,8 @@ struct BoardMission {
     workspace_id: Option<String>,
     #[serde(default)]
     is_held: bool,
+    #[serde(default)]
+    priority: i64,
     #[serde(default = "auto")]
     orchestration_mode: OrchestrationMode,
     depends_on_mission_id: Option<String>,
@@ -238,6 +242,7 @@ impl BoardMissionList {
                 status: m.status,
                 workspace_id: m.workspace_id,
                 is_held: m.is_held,
+                priority: m.priority,
                 orchestration_mode: m.orchestration_mode,
                 depends_on_mission_id: m.depends_on_mission_id,
                 dependency_met_at: m.dependency_met_at,
@@ -294,6 +299,14 @@ pub struct ClientTask {
     /// What all its attempts cost (this server's addition; Buildd's task carries none).
     #[serde(default, deserialize_with = "money_text")]
     pub cost_usd: Option<String>,
+    #[serde(default)]
+    pub priority: i64,
+    /// Not claimed before this time.
+    #[serde(default)]
+    pub start_at: Option<String>,
+    /// Who stopped it, when and why (this server's addition).
+    #[serde(default)]
+    pub stopped: Option<crate::task::TaskStop>,
 }
 
 /// The parts of a task's `context` the task page shows: how plan review went.

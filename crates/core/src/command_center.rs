@@ -14,6 +14,7 @@ use crate::note::MissionNote;
 use crate::plan::plan_in_review;
 use crate::progress::{compute_progress, is_deliverable, MissionProgress};
 use crate::pull_request::{PrState, PullRequest};
+use crate::waiting::WaitingTask;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -27,6 +28,8 @@ pub enum WaitKind {
     Failed,
     /// The mission spent its budget: nothing new starts until a person raises it.
     OutOfBudget,
+    /// An agent asks a person a question and waits (holding its seat while it is there).
+    AgentWaiting,
 }
 
 /// What a person can do about an item right where it is listed.
@@ -44,6 +47,14 @@ pub enum WaitAction {
     RaiseBudget {
         spend: Option<Usd>,
         budget: Option<Usd>,
+    },
+    /// Answer the agent of this worker: a choice or words of one's own.
+    Answer {
+        worker_id: String,
+        prompt: String,
+        options: Vec<String>,
+        /// Whether the agent is there to read it; otherwise it becomes a follow-up task.
+        live: bool,
     },
     /// Only the link: what is needed happens there (an answer, a workspace, a budget).
     Open,
@@ -89,6 +100,7 @@ pub fn waiting_on_you(
     missions: &[ClientMission],
     prs: &[PullRequest],
     questions: &[MissionNote],
+    agents: &[WaitingTask],
 ) -> Vec<WaitItem> {
     let title_of = |id: &str| {
         missions
@@ -253,6 +265,31 @@ pub fn waiting_on_you(
             mission_id: mission,
         });
     }
+    for a in agents {
+        let Some(worker) = &a.worker_id else {
+            continue;
+        };
+        let mission = a.mission_id.clone().unwrap_or_default();
+        items.push(WaitItem {
+            kind: WaitKind::AgentWaiting,
+            action: WaitAction::Answer {
+                worker_id: worker.clone(),
+                prompt: a.waiting_for.question().to_string(),
+                options: a.waiting_for.options.clone(),
+                live: a.live,
+            },
+            mission_title: if mission.is_empty() {
+                "No mission".into()
+            } else {
+                title_of(&mission)
+            },
+            subject: worker.clone(),
+            title: format!("{} asks: {}", a.title, a.waiting_for.question()),
+            href: format!("/tasks/{}", a.id),
+            since: a.since.clone().unwrap_or_default(),
+            mission_id: mission,
+        });
+    }
     items.sort_by(|a, b| a.since.cmp(&b.since));
     items
 }
@@ -283,7 +320,7 @@ mod tests {
             mission(json!({"id": "a", "title": "Fine", "status": "active",
                 "costBudgetUsd": "5.00", "spendUsd": "1.000000", "tasks": []})),
         ];
-        let items = waiting_on_you(&missions, &[], &[]);
+        let items = waiting_on_you(&missions, &[], &[], &[]);
         let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
         assert_eq!(
             titles,
@@ -338,7 +375,7 @@ mod tests {
             {"id": "q2", "missionId": "m1", "authorType": "agent", "type": "question", "title": "Done?",
              "status": "answered", "createdAt": "2026-11-29T06:00:00Z"}
         ])).unwrap();
-        let items = waiting_on_you(&missions, &[], &questions);
+        let items = waiting_on_you(&missions, &[], &questions, &[]);
         let kinds: Vec<(WaitKind, &str)> =
             items.iter().map(|i| (i.kind, i.href.as_str())).collect();
         assert_eq!(
@@ -365,7 +402,7 @@ mod tests {
                                "taskClass": "bookkeeping"}]}));
         let paused =
             mission(json!({"id": "m3", "title": "Old", "status": "paused", "tasks": [failed]}));
-        let items = waiting_on_you(&[stuck, replanning, paused], &[], &[]);
+        let items = waiting_on_you(&[stuck, replanning, paused], &[], &[], &[]);
         assert_eq!(items.len(), 1, "{items:?}");
         assert_eq!(items[0].kind, WaitKind::Failed);
         // It leads to the failed task, and retries it in place.
@@ -405,7 +442,7 @@ mod tests {
             pr(3, "agent-review", "held", false),
             pr(4, "human", "ci_failing", false),
         ];
-        let items = waiting_on_you(&missions, &prs, &[]);
+        let items = waiting_on_you(&missions, &prs, &[], &[]);
         let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
         assert_eq!(titles, ["Merge PR #1: Add cache", "Merge PR #2: Add cache"]);
         assert!(items.iter().all(|i| i.kind == WaitKind::PrHeld));
@@ -435,6 +472,7 @@ mod tests {
             &missions,
             &[pr(1), pr(2)],
             &[question("q1"), question("q2")],
+            &[],
         );
         assert_eq!(items.len(), 4);
         // The two PRs share a link, and so do the two questions.
@@ -442,5 +480,49 @@ mod tests {
         assert_eq!(items[2].href, items[3].href);
         let keys: std::collections::HashSet<_> = items.iter().map(WaitItem::key).collect();
         assert_eq!(keys.len(), 4, "{keys:?}");
+    }
+
+    #[test]
+    fn an_agent_waiting_on_a_question_is_an_item_with_its_choices() {
+        let missions = vec![mission(
+            json!({"id": "m1", "title": "Cache", "status": "active", "tasks": []}),
+        )];
+        let agent = |id: &str, mission: Option<&str>, since: &str| -> WaitingTask {
+            serde_json::from_value(json!({
+                "id": id, "title": format!("Task {id}"), "workspaceId": "w",
+                "missionId": mission, "workerId": format!("w-{id}"), "since": since,
+                "live": true,
+                "waitingFor": {"type": "question", "prompt": "Which cache?",
+                               "options": [{"label": "Redis"}, "None"]}
+            }))
+            .unwrap()
+        };
+        let agents = [
+            agent("t2", None, "2026-11-29T03:00:00Z"),
+            agent("t1", Some("m1"), "2026-11-29T02:00:00Z"),
+        ];
+        let items = waiting_on_you(&missions, &[], &[], &agents);
+        let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            ["Task t1 asks: Which cache?", "Task t2 asks: Which cache?"]
+        );
+        assert_eq!(
+            (
+                items[0].mission_title.as_str(),
+                items[1].mission_title.as_str()
+            ),
+            ("Cache", "No mission")
+        );
+        assert_eq!(
+            items[0].action,
+            WaitAction::Answer {
+                worker_id: "w-t1".into(),
+                prompt: "Which cache?".into(),
+                options: vec!["Redis".into(), "None".into()],
+                live: true,
+            }
+        );
+        assert_eq!(items[0].href, "/tasks/t1");
     }
 }

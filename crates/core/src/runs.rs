@@ -1,6 +1,8 @@
 //! A task's runs as a person reads them: which attempt this is, how long it took or has
 //! taken, and whether a live run's runner has gone quiet.
 
+pub mod milestones;
+
 use crate::task::TaskWorker;
 use chrono::{DateTime, Duration, Utc};
 

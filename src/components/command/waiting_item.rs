@@ -1,9 +1,11 @@
 //! One thing waiting on you, with its age and its action in place: Approve or Reject a plan
 //! (Reject opens its feedback box here), Run it again for failed work, Merge for a PR held
-//! for a person, Close for a mission whose work is done, Raise budget for one that spent it.
+//! for a person, Close for a mission whose work is done, Raise budget for one that spent it,
+//! an answer for an agent that waits on a question.
 //! Questions and the rest lead to where they are answered. A refusal shows beside the action, and typed feedback stays.
 
 use crate::api::{self, ApiError, Connection};
+use crate::components::shared::answer_agent::AnswerAgent;
 use crate::components::shared::raise_budget::RaiseBudget;
 use crate::format::time_ago;
 use crate::state::mutation::{refused, Mutation};
@@ -20,6 +22,7 @@ fn kind_label(kind: WaitKind) -> &'static str {
         WaitKind::Deferred => "Check-ins stopped",
         WaitKind::Failed => "Work failed",
         WaitKind::OutOfBudget => "Out of budget",
+        WaitKind::AgentWaiting => "Agent waiting",
     }
 }
 
@@ -209,6 +212,16 @@ pub fn WaitingItem(item: Memo<WaitItem>, refresh: Callback<()>) -> impl IntoView
         // The shared form shows its own refusal, beside its amount.
         WaitAction::RaiseBudget { budget, .. } => {
             let view = view! { <RaiseBudget mission_id budget=Signal::stored(budget) refresh /> };
+            (Signal::stored(None), view.into_any())
+        }
+        // The shared form shows its own refusal and keeps what was typed.
+        WaitAction::Answer {
+            worker_id,
+            prompt,
+            options,
+            live,
+        } => {
+            let view = view! { <AnswerAgent worker_id prompt options live refresh /> };
             (Signal::stored(None), view.into_any())
         }
         WaitAction::Open => (Signal::stored(None), ().into_any()),

@@ -1,6 +1,9 @@
 //! The top of a mission's page: its title, state, goal, a plan awaiting review and its
 //! progress.
 
+use super::arm_mission::ArmMission;
+use super::mission_editor::MissionEditor;
+use super::mission_waiting::MissionWaiting;
 use super::progress_card::ProgressCard;
 use crate::components::shared::health_chip::HealthChip;
 use crate::components::shared::markdown::Markdown;
@@ -16,7 +19,12 @@ const STARTS_ON_APPROVAL: &str = "Its steps start once a person approves the pla
                                   it back asks for a revision.";
 
 #[component]
-pub fn MissionHead(mission: Memo<Arc<ClientMission>>) -> impl IntoView {
+pub fn MissionHead(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) -> impl IntoView {
+    let editing = RwSignal::new(false);
+    let done_editing = Callback::new(move |()| {
+        editing.set(false);
+        refresh.run(());
+    });
     let progress = Memo::new(move |_| mission.with(|m| compute_progress(&m.status, &m.tasks)));
     let state = Memo::new(move |_| {
         progress.with(|p| mission.with(|m| mission_state(m.as_ref(), &m.tasks, p)))
@@ -42,7 +50,17 @@ pub fn MissionHead(mission: Memo<Arc<ClientMission>>) -> impl IntoView {
     });
     view! {
         <header class="mission-head">
-            <h1 data-testid="mission-title">{move || mission.with(|m| m.title.clone())}</h1>
+            <div class="mission-head__title">
+                <h1 data-testid="mission-title">{move || mission.with(|m| m.title.clone())}</h1>
+                <button
+                    class="button button--small button--ghost"
+                    data-testid="mission-edit"
+                    class:hidden=editing
+                    on:click=move |_| editing.set(true)
+                >
+                    "Edit"
+                </button>
+            </div>
             <div class="chips">
                 {move || view! { <StateChip state=state.get() /> }}
                 {move || health.get().map(|health| view! { <HealthChip health /> })}
@@ -98,6 +116,9 @@ pub fn MissionHead(mission: Memo<Arc<ClientMission>>) -> impl IntoView {
                     }
                 })
         }}
+        {move || editing.get().then(|| view! { <MissionEditor mission on_done=done_editing /> })}
+        <ArmMission mission refresh />
+        <MissionWaiting mission refresh />
         <ProgressCard progress status />
     }
 }

@@ -1,5 +1,6 @@
 //! The mission list's and a mission page's pieces.
 
+pub mod arm_mission;
 pub mod budget_card;
 pub mod close_mission;
 pub mod confirm;
@@ -8,9 +9,11 @@ pub mod list_tools;
 pub mod list_view;
 pub mod merge_policy_editor;
 pub mod mission_card;
+pub mod mission_editor;
 pub mod mission_groups;
 pub mod mission_head;
 pub mod mission_status_card;
+pub mod mission_waiting;
 pub mod new_mission;
 pub mod new_task;
 pub mod note;

@@ -5,12 +5,13 @@
 use crate::components::shared::class_badge::ClassBadge;
 use crate::components::shared::mode_badge::ModeBadge;
 use crate::components::shared::status_badge::StatusBadge;
+use crate::components::shared::stop_task::StopTask;
 use crate::format::time_ago;
 use buildd_core::duration::span;
 use buildd_core::markdown::is_web_address;
 use buildd_core::progress::effective_class;
 use buildd_core::runs::seconds_between_times;
-use buildd_core::MissionTask;
+use buildd_core::{MissionTask, TaskStatus};
 use leptos::prelude::*;
 use std::collections::HashMap;
 
@@ -24,6 +25,7 @@ pub fn TaskRow(
     /// An organizer run's number: its rows all carry the mission's title, so they are told
     /// apart by it.
     run_number: Memo<Option<usize>>,
+    refresh: Callback<()>,
 ) -> impl IntoView {
     let id = task.with_untracked(|t| t.id.clone());
     let status = Memo::new(move |_| task.with(|t| t.status.clone()));
@@ -40,6 +42,23 @@ pub fn TaskRow(
         })
     });
     let depends_on = Memo::new(move |_| task.with(|t| t.depends_on.clone()));
+    // A running row says what its agent is doing, or that it waits on you.
+    let live = Memo::new(move |_| {
+        task.with(|t| {
+            let run = t.workers.first().filter(|w| w.status.is_live())?;
+            Some(match &run.waiting_for {
+                Some(_) => ("waiting on you".to_string(), true),
+                None => (run.current_action.clone()?, false),
+            })
+        })
+    });
+    let stop_id = id.clone();
+    let stoppable = Memo::new(move |_| {
+        matches!(
+            status.get(),
+            TaskStatus::Pending | TaskStatus::Assigned | TaskStatus::InProgress
+        )
+    });
     // "took 12m · $0.70": the latest finished run's length and every attempt's cost, each
     // when the answer carries it (Buildd's mission tasks carry no cost) and something ran.
     let effort = Memo::new(move |_| {
@@ -90,8 +109,30 @@ pub fn TaskRow(
                     <StatusBadge status />
                     <ModeBadge mode />
                     <ClassBadge class />
+                    {move || {
+                        stoppable
+                            .get()
+                            .then(|| {
+                                let title = task.with_untracked(|t| t.title.clone());
+                                view! { <StopTask task_id=stop_id.clone() title refresh compact=true /> }
+                            })
+                    }}
                 </div>
             </div>
+            {move || {
+                live.get()
+                    .map(|(text, waiting)| {
+                        view! {
+                            <p
+                                class="current-action"
+                                class:waiting-on=waiting
+                                data-testid="task-current-action"
+                            >
+                                {text}
+                            </p>
+                        }
+                    })
+            }}
             <div class="task-row__meta small muted">
                 {move || {
                     pr.get()

@@ -37,7 +37,7 @@ fn sections(tasks: &[MissionTask]) -> Vec<(TaskGroup, Vec<String>)> {
 }
 
 #[component]
-pub fn TaskSections(tasks: Memo<Vec<MissionTask>>) -> impl IntoView {
+pub fn TaskSections(tasks: Memo<Vec<MissionTask>>, refresh: Callback<()>) -> impl IntoView {
     let titles = Memo::new(move |_| {
         tasks.with(|t| {
             t.iter()
@@ -61,7 +61,7 @@ pub fn TaskSections(tasks: Memo<Vec<MissionTask>>) -> impl IntoView {
             Memo::new(move |_| waiting.with(|w| w.get(&id).cloned().unwrap_or_default()))
         };
         let run_number = Memo::new(move |_| runs.with(|r| r.get(&id).copied()));
-        view! { <TaskRow task titles waiting_on run_number /> }
+        view! { <TaskRow task titles waiting_on run_number refresh /> }
     };
     let section = move |group: TaskGroup| {
         let ids = Memo::new(move |_| {

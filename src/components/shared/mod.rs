@@ -1,6 +1,7 @@
 //! What several features use: the app's header and a page's guard, panel states, chips and
 //! badges, Markdown, the progress bar, a PR's checks, the merge-policy form and Raise budget.
 
+pub mod answer_agent;
 pub mod app_header;
 pub mod class_badge;
 pub mod empty_state;
@@ -20,3 +21,4 @@ pub mod raise_budget;
 pub mod require_connection;
 pub mod state_chip;
 pub mod status_badge;
+pub mod stop_task;

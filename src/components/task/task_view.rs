@@ -8,6 +8,8 @@ use super::plan_review_panel::{PlanReviewPanel, ReviewState};
 use super::plan_steps::PlanSteps;
 use super::plan_tracker::PlanTracker;
 use super::revision_history::{read_history, steps_of, Replaces, RevisionHistory};
+use super::run_view::RunView;
+use super::task_actions::TaskActions;
 use super::task_cost::TaskCost;
 use super::task_head::TaskHead;
 use super::task_relations::TaskRelations;
@@ -184,6 +186,8 @@ pub fn TaskView(
     };
     view! {
         <TaskHead task in_review />
+        <TaskActions task refresh />
+        <RunView task refresh />
         {move || phase.get().map(|phase| view! { <PlanBanner phase /> })}
         {history_view}
         {panel(true)}
