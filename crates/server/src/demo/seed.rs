@@ -653,6 +653,8 @@ async fn seed(tx: &mut Tx) -> ApiResult<()> {
         .await?;
     }
 
+    super::loose_tasks::seed(s.tx, &s.team, &s.workspace).await?;
+
     // A quiet mission whose next check-in is scheduled.
     let m = s
         .mission(

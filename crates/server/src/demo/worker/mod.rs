@@ -4,6 +4,7 @@
 
 mod client;
 mod script;
+mod special;
 
 pub use client::WorkerClient;
 pub use script::{demo_plan, organizer_output, subject_of};
@@ -86,6 +87,9 @@ impl ScriptedWorker {
 
     /// Works one claimed task through to its report.
     pub async fn work(&self, claimed: ClaimedWorker) -> Result<(), String> {
+        if self.special(&claimed).await? {
+            return Ok(());
+        }
         let planning = claimed.task.mode == TaskMode::Planning;
         let steps: [&str; 2] = if planning {
             ["Reading the mission brief", "Drafting the plan"]
@@ -102,7 +106,10 @@ impl ScriptedWorker {
         let usage = run_usage(&claimed.task.id, kind);
         let mut heard = Vec::new();
         for (i, action) in steps.iter().enumerate() {
-            let mut body = json!({"currentAction": action});
+            let step = json!({"type": "phase", "label": action,
+                              "ts": chrono::Utc::now().timestamp_millis()});
+            let mut body = json!({"currentAction": action, "appendMilestones": [step],
+                                  "turns": i + 1});
             spent(
                 &mut body,
                 partial(usage, i as u64 + 1, steps.len() as u64 + 1),
@@ -204,6 +211,7 @@ impl ScriptedWorker {
                 "prUrl": format!("https://github.com/{repo}/pull/{n}"), "prNumber": n,
                 "baseBranch": "main", "headBranch": claimed.branch,
                 "headSha": head_sha(&claimed.id),
+                "commitCount": 2, "filesChanged": 2, "linesAdded": 78, "linesRemoved": 0,
                 "files": [
                     {"path": format!("src/{slug}.rs"), "status": "added", "additions": 48, "deletions": 0,
                      "patch": "+// the change"},
