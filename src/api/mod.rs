@@ -7,7 +7,9 @@ mod stream;
 
 pub use connection::Connection;
 pub use error::ApiError;
-pub use runs::{arm_mission, delete_task, respond, start_task, stop_task, waiting_agents};
+pub use runs::{
+    active_tasks, arm_mission, delete_task, respond, start_task, stop_task, waiting_agents,
+};
 pub use stream::change_stream;
 
 use buildd_core::capabilities::Capabilities;

@@ -54,3 +54,9 @@ pub async fn respond(
 pub async fn waiting_agents(conn: &Connection) -> Result<WaitingTasks, ApiError> {
     get(conn, "/api/tasks/waiting-input").await
 }
+
+/// `GET /api/tasks?status=active`: the team's unfinished tasks, newest first (Buildd caps the
+/// list at 200, and counts a cancelled task as active too).
+pub async fn active_tasks(conn: &Connection) -> Result<buildd_core::TaskList, ApiError> {
+    get(conn, "/api/tasks?status=active").await
+}

@@ -2,6 +2,7 @@
 
 pub mod command_keys;
 pub mod mission_row;
+pub mod running_now;
 pub mod shortcuts;
 pub mod waiting_item;
 pub mod waiting_list;

@@ -1,6 +1,7 @@
-//! The items of "Waiting on you", each with its action. In the split build (`lazy`) they
+//! The items of "Waiting on you", each with its action, and the work running now. In the split build (`lazy`) they
 //! are part of the chunk fetched once the first rows show, with the actions' writes.
 
+use super::running_now::RunningNow;
 use super::waiting_item::WaitingItem;
 use crate::api::ApiError;
 use crate::components::shared::not_offered::NotOffered;
@@ -60,6 +61,7 @@ split_off!(
                         <WaitingItem item=item(key) refresh />
                     </For>
                 </ol>
+                <RunningNow />
             }
             .into_any())
         })

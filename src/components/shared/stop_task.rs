@@ -13,6 +13,10 @@ pub fn StopTask(
     /// Named in the confirming step, so a row's Stop says which task.
     title: String,
     refresh: Callback<()>,
+    /// Whether the task may be stopped now: the button shows only then, but a confirming
+    /// step already open stays, so a Stop sent as the task ends meets the server's refusal.
+    #[prop(into)]
+    stoppable: Signal<bool>,
     /// Smaller, for a row.
     #[prop(optional)]
     compact: bool,
@@ -52,7 +56,7 @@ pub fn StopTask(
             <button
                 class=format!("button button--danger{size}")
                 data-testid="stop-task"
-                class:hidden=confirming
+                class:hidden=move || confirming.get() || !stoppable.get()
                 on:click=move |_| {
                     stop.clear();
                     confirming.set(true);

@@ -71,7 +71,7 @@ pub fn TaskActions(task: Memo<ClientTask>, refresh: Callback<()>) -> impl IntoVi
     view! {
         {stopped}
         <div class="actions" data-testid="task-actions">
-            {move || stoppable.get().then(|| view! { <StopTask task_id=id.clone() title=title.clone() refresh /> })}
+            <StopTask task_id=id.clone() title stoppable refresh />
             {move || deferred.get().map(|at| view! {
                 <span class="muted small" data-testid="task-deferred">{format!("Starts {}", time_until(&at))}</span>
                 <button class="button button--small" data-testid="task-start-now" prop:disabled=move || start.busy() on:click=move |_| start.dispatch(())>"Start now"</button>
