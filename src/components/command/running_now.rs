@@ -37,19 +37,30 @@ pub fn RunningNow() -> impl IntoView {
                 {move || {
                     let rows = found.with(|l| running(&l.tasks));
                     if rows.is_empty() {
-                        return view! { <p class="muted">"No agent is working right now."</p> }.into_any();
+                        return view! { <p class="muted">"No agent is working right now."</p> }
+                            .into_any();
                     }
                     view! {
                         <ul class="plain-list">
-                            <For each=move || found.with(|l| running(&l.tasks)) key=|t| t.id.clone() let:task>
+                            <For
+                                each=move || found.with(|l| running(&l.tasks))
+                                key=|t| t.id.clone()
+                                let:task
+                            >
                                 <li class="running-now__row" data-testid="running-task">
                                     <a href=format!("/tasks/{}", task.id)>{task.title.clone()}</a>
-                                    <StopTask task_id=task.id.clone() title=task.title.clone() stoppable=true refresh compact=true />
+                                    <StopTask
+                                        task_id=task.id.clone()
+                                        title=task.title.clone()
+                                        stoppable=true
+                                        refresh
+                                        compact=true
+                                    />
                                 </li>
                             </For>
                         </ul>
                     }
-                    .into_any()
+                        .into_any()
                 }}
             </Polled>
         </section>

@@ -42,7 +42,17 @@ pub fn ArmMission(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) -> i
                     >
                         "Arm"
                     </button>
-                    {move || arm.error().map(|e| view! { <p class="form__error" role="alert" data-testid="arm-error">{e}</p> })}
+                    {move || {
+                        arm
+                            .error()
+                            .map(|e| {
+                                view! {
+                                    <p class="form__error" role="alert" data-testid="arm-error">
+                                        {e}
+                                    </p>
+                                }
+                            })
+                    }}
                 </section>
             }
         })

@@ -60,15 +60,31 @@ pub fn MissionEditor(mission: Memo<Arc<ClientMission>>, on_done: Callback<()>) -
     };
     let error_at = move |field: &'static str| {
         move || {
-            save.error().filter(|(f, _)| f.as_deref() == Some(field)).map(|(_, e)| {
-            view! { <p class="form__error" role="alert" data-testid=format!("mission-edit-error-{field}")>{e}</p> }
-        })
+            save.error()
+                .filter(|(f, _)| f.as_deref() == Some(field))
+                .map(|(_, e)| {
+                    view! {
+                        <p
+                            class="form__error"
+                            role="alert"
+                            data-testid=format!("mission-edit-error-{field}")
+                        >
+                            {e}
+                        </p>
+                    }
+                })
         }
     };
     let other_error = move || {
-        save.error().filter(|(f, _)| !matches!(f.as_deref(), Some("title" | "description" | "priority"))).map(|(_, e)| {
-            view! { <p class="form__error" role="alert" data-testid="mission-edit-error">{e}</p> }
-        })
+        save.error()
+            .filter(|(f, _)| !matches!(f.as_deref(), Some("title" | "description" | "priority")))
+            .map(|(_, e)| {
+                view! {
+                    <p class="form__error" role="alert" data-testid="mission-edit-error">
+                        {e}
+                    </p>
+                }
+            })
     };
     let field = |f: fn(&mut Draft) -> &mut String| {
         move |ev| draft.update(|d| *f(d) = event_target_value(&ev))
@@ -77,23 +93,52 @@ pub fn MissionEditor(mission: Memo<Arc<ClientMission>>, on_done: Callback<()>) -
         <form class="form card" data-testid="mission-editor" on:submit=submit>
             <label class="field">
                 "Title"
-                <input type="text" data-testid="mission-edit-title" prop:value=move || draft.with(|d| d.title.clone()) on:input=field(|d| &mut d.title) />
+                <input
+                    type="text"
+                    data-testid="mission-edit-title"
+                    prop:value=move || draft.with(|d| d.title.clone())
+                    on:input=field(|d| &mut d.title)
+                />
             </label>
             {error_at("title")}
             <label class="field">
                 "Description"
-                <textarea rows=5 data-testid="mission-edit-description" prop:value=move || draft.with(|d| d.description.clone()) on:input=field(|d| &mut d.description)></textarea>
+                <textarea
+                    rows=5
+                    data-testid="mission-edit-description"
+                    prop:value=move || draft.with(|d| d.description.clone())
+                    on:input=field(|d| &mut d.description)
+                ></textarea>
             </label>
             {error_at("description")}
             <label class="field field--inline">
                 "Priority"
-                <input type="number" step="1" data-testid="mission-edit-priority" prop:value=move || draft.with(|d| d.priority.clone()) on:input=field(|d| &mut d.priority) />
+                <input
+                    type="number"
+                    step="1"
+                    data-testid="mission-edit-priority"
+                    prop:value=move || draft.with(|d| d.priority.clone())
+                    on:input=field(|d| &mut d.priority)
+                />
             </label>
             {error_at("priority")}
             {other_error}
             <div class="actions">
-                <button class="button button--primary" type="submit" prop:disabled=move || save.busy() data-testid="mission-edit-save">"Save"</button>
-                <button class="button button--ghost" type="button" on:click=move |_| on_done.run(())>"Cancel"</button>
+                <button
+                    class="button button--primary"
+                    type="submit"
+                    prop:disabled=move || save.busy()
+                    data-testid="mission-edit-save"
+                >
+                    "Save"
+                </button>
+                <button
+                    class="button button--ghost"
+                    type="button"
+                    on:click=move |_| on_done.run(())
+                >
+                    "Cancel"
+                </button>
             </div>
         </form>
     }

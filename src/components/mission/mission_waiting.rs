@@ -34,7 +34,13 @@ pub fn MissionWaiting(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) 
         view! {
             <li data-testid="mission-agent-waiting">
                 <a href=format!("/tasks/{task}")>{title}</a>
-                <AnswerAgent worker_id prompt=asks.question().to_string() options=asks.options live refresh />
+                <AnswerAgent
+                    worker_id
+                    prompt=asks.question().to_string()
+                    options=asks.options
+                    live
+                    refresh
+                />
             </li>
         }
     };
@@ -44,7 +50,11 @@ pub fn MissionWaiting(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) 
                 <section class="card plan-waiting" data-testid="mission-waiting" role="status">
                     <h2 class="card__title">"Agents waiting on you"</h2>
                     <ul class="plain-list">
-                        <For each=move || agents.get() key=|a| (a.2.clone(), a.3.prompt.clone()) children=agent />
+                        <For
+                            each=move || agents.get()
+                            key=|a| (a.2.clone(), a.3.prompt.clone())
+                            children=agent
+                        />
                     </ul>
                 </section>
             }

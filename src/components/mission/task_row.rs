@@ -114,7 +114,15 @@ pub fn TaskRow(
                             .get()
                             .then(|| {
                                 let title = task.with_untracked(|t| t.title.clone());
-                                view! { <StopTask task_id=stop_id.clone() title stoppable refresh compact=true /> }
+                                view! {
+                                    <StopTask
+                                        task_id=stop_id.clone()
+                                        title
+                                        stoppable
+                                        refresh
+                                        compact=true
+                                    />
+                                }
                             })
                     }}
                 </div>

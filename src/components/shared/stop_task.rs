@@ -64,7 +64,11 @@ pub fn StopTask(
             >
                 "Stop…"
             </button>
-            <form class="form stop__confirm" class:hidden=move || !confirming.get() on:submit=confirm>
+            <form
+                class="form stop__confirm"
+                class:hidden=move || !confirming.get()
+                on:submit=confirm
+            >
                 <span>{format!("Stop {title}? Its agent is told to end its run.")}</span>
                 <input
                     type="text"

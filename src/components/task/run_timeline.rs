@@ -31,7 +31,16 @@ pub fn RunTimeline(run: Memo<TaskWorker>) -> impl IntoView {
         })
     };
     view! {
-        {move || left_out().map(|t| view! { <p class="muted small" data-testid="milestones-left-out">{t}</p> })}
+        {move || {
+            left_out()
+                .map(|t| {
+                    view! {
+                        <p class="muted small" data-testid="milestones-left-out">
+                            {t}
+                        </p>
+                    }
+                })
+        }}
         <ol class="milestones" data-testid="run-milestones" aria-label="Milestones, oldest first">
             <For each=move || steps.get() key=|(key, _)| key.clone() let:step>
                 <li class=format!("milestone--{}", step.1.kind) data-testid="milestone">

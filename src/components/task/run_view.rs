@@ -68,7 +68,13 @@ pub fn RunView(task: Memo<ClientTask>, refresh: Callback<()>) -> impl IntoView {
             view! {
                 <div class="notice notice--warn" role="status" data-testid="agent-waiting">
                     <strong>"The agent is waiting on you."</strong>
-                    <AnswerAgent worker_id prompt=asks.question().to_string() options=asks.options live refresh />
+                    <AnswerAgent
+                        worker_id
+                        prompt=asks.question().to_string()
+                        options=asks.options
+                        live
+                        refresh
+                    />
                 </div>
             }
         })
@@ -88,9 +94,22 @@ pub fn RunView(task: Memo<ClientTask>, refresh: Callback<()>) -> impl IntoView {
             let figures = figures(&run);
             let run = Memo::new(move |_| latest.get().unwrap_or_else(|| run.clone()));
             view! {
-                {action.map(|a| view! { <p data-testid="run-current-action">{format!("Now: {a}")}</p> })}
+                {action
+                    .map(|a| {
+                        view! { <p data-testid="run-current-action">{format!("Now: {a}")}</p> }
+                    })}
                 <dl class="run-stats" data-testid="run-stats">
-                    {figures.into_iter().map(|(k, v)| view! { <div><dt>{k}</dt><dd>{v}</dd></div> }).collect_view()}
+                    {figures
+                        .into_iter()
+                        .map(|(k, v)| {
+                            view! {
+                                <div>
+                                    <dt>{k}</dt>
+                                    <dd>{v}</dd>
+                                </div>
+                            }
+                        })
+                        .collect_view()}
                 </dl>
                 <RunTimeline run />
             }
@@ -114,7 +133,11 @@ pub fn RunView(task: Memo<ClientTask>, refresh: Callback<()>) -> impl IntoView {
             .collect_view()
     };
     view! {
-        <section class="card" data-testid="live-run" class:hidden=move || latest.with(Option::is_none)>
+        <section
+            class="card"
+            data-testid="live-run"
+            class:hidden=move || latest.with(Option::is_none)
+        >
             <h2 class="card__title">"The run"</h2>
             {answer}
             {no_milestones}

@@ -72,21 +72,77 @@ pub fn TaskActions(task: Memo<ClientTask>, refresh: Callback<()>) -> impl IntoVi
         {stopped}
         <div class="actions" data-testid="task-actions">
             <StopTask task_id=id.clone() title stoppable refresh />
-            {move || deferred.get().map(|at| view! {
-                <span class="muted small" data-testid="task-deferred">{format!("Starts {}", time_until(&at))}</span>
-                <button class="button button--small" data-testid="task-start-now" prop:disabled=move || start.busy() on:click=move |_| start.dispatch(())>"Start now"</button>
-            })}
-            {move || (pending.get() && !editing.get()).then(|| view! {
-                <button class="button button--small" data-testid="task-edit" on:click=move |_| editing.set(true)>"Edit"</button>
-                <button class="button button--small button--ghost" data-testid="task-delete" class:hidden=deleting on:click=move |_| deleting.set(true)>"Delete…"</button>
-                <span class="stop" class:hidden=move || !deleting.get()>
-                    "Delete this task? It cannot be undone. "
-                    <button class="button button--danger button--small" data-testid="task-delete-confirm" prop:disabled=move || delete.busy() on:click=move |_| delete.dispatch(())>"Delete task"</button>
-                    <button class="button button--ghost button--small" on:click=move |_| deleting.set(false)>"Cancel"</button>
-                </span>
-            })}
+            {move || {
+                deferred
+                    .get()
+                    .map(|at| {
+                        view! {
+                            <span class="muted small" data-testid="task-deferred">
+                                {format!("Starts {}", time_until(&at))}
+                            </span>
+                            <button
+                                class="button button--small"
+                                data-testid="task-start-now"
+                                prop:disabled=move || start.busy()
+                                on:click=move |_| start.dispatch(())
+                            >
+                                "Start now"
+                            </button>
+                        }
+                    })
+            }}
+            {move || {
+                (pending.get() && !editing.get())
+                    .then(|| {
+                        view! {
+                            <button
+                                class="button button--small"
+                                data-testid="task-edit"
+                                on:click=move |_| editing.set(true)
+                            >
+                                "Edit"
+                            </button>
+                            <button
+                                class="button button--small button--ghost"
+                                data-testid="task-delete"
+                                class:hidden=deleting
+                                on:click=move |_| deleting.set(true)
+                            >
+                                "Delete…"
+                            </button>
+                            <span class="stop" class:hidden=move || !deleting.get()>
+                                "Delete this task? It cannot be undone. "
+                                <button
+                                    class="button button--danger button--small"
+                                    data-testid="task-delete-confirm"
+                                    prop:disabled=move || delete.busy()
+                                    on:click=move |_| delete.dispatch(())
+                                >
+                                    "Delete task"
+                                </button>
+                                <button
+                                    class="button button--ghost button--small"
+                                    on:click=move |_| deleting.set(false)
+                                >
+                                    "Cancel"
+                                </button>
+                            </span>
+                        }
+                    })
+            }}
         </div>
-        {move || start.error().or_else(|| delete.error()).map(|e| view! { <p class="form__error" role="alert" data-testid="task-action-error">{e}</p> })}
+        {move || {
+            start
+                .error()
+                .or_else(|| delete.error())
+                .map(|e| {
+                    view! {
+                        <p class="form__error" role="alert" data-testid="task-action-error">
+                            {e}
+                        </p>
+                    }
+                })
+        }}
         {move || editing.get().then(|| view! { <TaskEditor task on_done=done_editing /> })}
     }
 }
