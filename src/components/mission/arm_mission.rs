@@ -43,8 +43,7 @@ pub fn ArmMission(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) -> i
                         "Arm"
                     </button>
                     {move || {
-                        arm
-                            .error()
+                        arm.error()
                             .map(|e| {
                                 view! {
                                     <p class="form__error" role="alert" data-testid="arm-error">
