@@ -17,6 +17,7 @@ mod mission_page;
 mod missions_list;
 mod on_buildd;
 mod plan_review;
+mod running_work;
 mod screenshots;
 mod starting_work;
 mod task_page;
