@@ -131,6 +131,14 @@ async fn a_task_is_stopped_from_its_mission_row_and_from_the_command_center() {
     browser
         .click(&format!("{row} [data-testid=stop-confirm]"))
         .await;
+    // The row moves to the folded section of cancelled work.
+    text_with(
+        &browser,
+        "[data-testid=tasks-cancelled] summary",
+        "CANCELLED",
+    )
+    .await;
+    browser.click("[data-testid=tasks-cancelled] summary").await;
     text_with(&browser, &row, "cancelled").await;
 
     let loose = new_task(&server, "Rotate the logs", None).await;
@@ -139,7 +147,7 @@ async fn a_task_is_stopped_from_its_mission_row_and_from_the_command_center() {
         .report_ok(&worker, json!({"status": "running"}))
         .await;
     browser.click("[data-testid=nav-command]").await;
-    let running = "[data-testid=running-task]";
+    let running = &format!("[data-testid=running-task][data-task-id=\"{loose}\"]");
     text_with(&browser, running, "Rotate the logs").await;
     browser
         .click(&format!("{running} [data-testid=stop-task]"))
@@ -180,7 +188,7 @@ async fn an_agent_waiting_on_a_question_is_answered_in_place_and_reads_the_answe
         "Cache the search asks: Which cache?",
     )
     .await;
-    assert!(item.contains("Agent waiting"), "{item}");
+    assert!(item.to_lowercase().contains("agent waiting"), "{item}");
     // The tab's count includes it.
     browser
         .wait_answer("return document.title", |t| {
@@ -190,7 +198,10 @@ async fn an_agent_waiting_on_a_question_is_answered_in_place_and_reads_the_answe
     browser
         .click("[data-testid=waiting-on-you] [data-testid=answer-option]")
         .await;
-    text_with(&browser, "[data-testid=answer-done]", "next report").await;
+    // Answered, the item leaves the list.
+    browser
+        .wait_for_absent("[data-testid=waiting-on-you] [data-testid=answer-agent]")
+        .await;
     let answer = server
         .report_ok(&worker, json!({"status": "running"}))
         .await;

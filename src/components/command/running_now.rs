@@ -47,7 +47,11 @@ pub fn RunningNow() -> impl IntoView {
                                 key=|t| t.id.clone()
                                 let:task
                             >
-                                <li class="running-now__row" data-testid="running-task">
+                                <li
+                                    class="running-now__row"
+                                    data-testid="running-task"
+                                    data-task-id=task.id.clone()
+                                >
                                     <a href=format!("/tasks/{}", task.id)>{task.title.clone()}</a>
                                     <StopTask
                                         task_id=task.id.clone()
