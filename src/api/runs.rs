@@ -4,13 +4,17 @@
 use super::{body_of, encode, fetch_text, get, post, update_mission, update_task, ApiError};
 use crate::api::Connection;
 use buildd_core::requests::missions::MissionPatch;
-use buildd_core::requests::tasks::{StartTask, TaskPatch};
+use buildd_core::requests::tasks::{stop_refused, StartTask, TaskPatch};
 use buildd_core::requests::workers::Respond;
 use buildd_core::waiting::{Responded, WaitingTasks};
 
 /// Stops a running or queued task: Buildd's `PATCH /api/tasks/{id} {status: cancelled}`,
-/// with the reason when one is given (this server keeps it with who stopped it).
+/// with the reason when one is given (this server keeps it with who stopped it). The task
+/// is read first: Buildd cancels a finished task too, overwriting how it ended.
 pub async fn stop_task(conn: &Connection, id: &str, reason: Option<&str>) -> Result<(), ApiError> {
+    if let Some(refused) = stop_refused(&super::task(conn, id).await?.status) {
+        return Err(ApiError::Status(409, refused));
+    }
     update_task(conn, id, &TaskPatch::stop(reason)).await
 }
 

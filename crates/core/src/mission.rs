@@ -187,7 +187,7 @@ impl MissionTask {
 
 /// A field that is present, null or not, reads as `Some`; an absent one stays `None`
 /// (`default`).
-fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+pub(crate) fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: Deserialize<'de>,

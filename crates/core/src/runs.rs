@@ -76,6 +76,7 @@ mod tests {
             started_at: Some(started.into()),
             completed_at: completed.map(str::to_string),
             created_at: Some(started.into()),
+            last_commit_sha: None,
             updated_at: Some(updated.into()),
             cost_usd: None,
             input_tokens: None,

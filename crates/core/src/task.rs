@@ -70,6 +70,9 @@ pub struct TaskWorker {
     pub started_at: Option<String>,
     pub completed_at: Option<String>,
     pub created_at: Option<String>,
+    /// The head commit of its branch, as Buildd reports it.
+    #[serde(default)]
+    pub last_commit_sha: Option<String>,
     /// When its runner last reported.
     #[serde(default)]
     pub updated_at: Option<String>,
@@ -183,8 +186,13 @@ pub struct Task {
     pub updated_at: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workspace: Option<crate::workspace::Workspace>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mission: Option<TaskMissionRef>,
+    /// `Some(None)`: a task of no mission, as a detail says (`mission: null`).
+    #[serde(
+        default,
+        deserialize_with = "crate::mission::present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mission: Option<Option<TaskMissionRef>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workers: Option<Vec<TaskWorker>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -259,6 +267,24 @@ pub struct TaskListItem {
 }
 
 /// `GET /api/tasks` without `limit`.
+/// `POST /api/tasks`'s answer: the task, and what Buildd's intake did with it (here always
+/// `created`: this server folds no task into another).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskCreated {
+    #[serde(flatten)]
+    pub task: Task,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject_intake_outcome: Option<IntakeOutcome>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IntakeOutcome {
+    pub action: String,
+    pub task_id: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskList {

@@ -29,6 +29,8 @@ struct Capture {
     name: String,
     method: String,
     path: String,
+    /// The request's JSON body, or null.
+    request: Value,
     status: u16,
     /// Null for an HTML page (Next.js's 404 for a route Buildd lacks).
     body: Value,
@@ -56,7 +58,13 @@ fn read_captures() -> Vec<Capture> {
             let mut parts = request_line.split_whitespace();
             let method = parts.next().unwrap().to_string();
             let path = parts.next().unwrap().to_string();
-            let response = text.split("### response").nth(1).unwrap();
+            let (asked, response) = text.split_once("### response").unwrap();
+            // Kept as text where it is not JSON (a malformed body is among the captures).
+            let request = match asked.find("\n{") {
+                Some(start) => serde_json::from_str(&asked[start..])
+                    .unwrap_or_else(|_| Value::from(asked[start..].trim())),
+                None => Value::Null,
+            };
             let status_line = response
                 .lines()
                 .find(|l| l.starts_with("HTTP/1.1"))
@@ -75,6 +83,7 @@ fn read_captures() -> Vec<Capture> {
                 name: file.file_name().unwrap().to_string_lossy().into_owned(),
                 method,
                 path,
+                request,
                 status,
                 body,
             }
@@ -206,6 +215,16 @@ fn every_capture_parses_and_keeps_its_shape() {
                 lean::<client::ClientMission>(c);
             }
             ("PATCH", ["api", "missions", _]) => check::<Mission>(c),
+            ("POST", ["api", "tasks"]) => {
+                check::<TaskCreated>(c);
+                lean::<client::ClientTask>(c);
+            }
+            ("PATCH", ["api", "tasks", _]) => {
+                check::<Task>(c);
+                lean::<client::ClientTask>(c);
+            }
+            ("DELETE", ["api", "tasks", _]) => check::<Success>(c),
+            ("POST", ["api", "tasks", _, "start"]) => check::<requests::tasks::TaskStarted>(c),
             ("GET", ["api", "tasks"]) if c.path.contains("limit=") => check::<TaskPage>(c),
             ("GET", ["api", "tasks"]) => check::<TaskList>(c),
             ("GET", ["api", "tasks", _]) => {
@@ -270,7 +289,7 @@ fn parsed_values_are_the_ones_buildd_sent() {
     let task = captures.iter().find(|c| c.name.starts_with("23-")).unwrap();
     let t: Task = serde_json::from_value(task.body.clone()).unwrap();
     assert_eq!(t.task_class, Some(TaskClass::Bookkeeping));
-    assert_eq!(t.mission.unwrap().status, MissionStatus::Active);
+    assert_eq!(t.mission.flatten().unwrap().status, MissionStatus::Active);
 }
 
 #[test]
@@ -313,4 +332,110 @@ fn captured_plans_validate_and_resolve() {
         "step-2 starts from step-1's branch"
     );
     assert_eq!(resolved.waves, vec![vec![0], vec![1]]);
+}
+
+/// The capture named `prefix…`.
+fn capture<'a>(captures: &'a [Capture], prefix: &str) -> &'a Capture {
+    captures
+        .iter()
+        .find(|c| c.name.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no capture {prefix}"))
+}
+
+#[test]
+fn the_dashboards_requests_for_running_work_are_the_ones_buildd_took() {
+    use requests::missions::MissionPatch;
+    use requests::tasks::{StartTask, TaskPatch};
+    use requests::Patch;
+    let captures = read_captures();
+    let sent = |request: &dyn erased::Json| request.json();
+    // Stop, with and without a reason: Buildd cancels, and keeps no reason.
+    let stop = capture(&captures, "85-");
+    assert_eq!(stop.request, sent(&TaskPatch::stop(Some("It is looping"))));
+    assert_eq!(stop.body["status"], "cancelled");
+    assert_eq!(
+        capture(&captures, "87-").request,
+        sent(&TaskPatch::stop(None))
+    );
+    // Buildd cancels a task that already ended too: the dashboard reads the task first.
+    assert_eq!(capture(&captures, "87-").status, 200);
+    assert!(requests::tasks::stop_refused(&TaskStatus::Cancelled).is_some());
+    // A report after the stop is answered 200 by Buildd: its runner learns of the stop
+    // from its abort command or its reconcile loop, not from the report.
+    assert_eq!(capture(&captures, "86-").status, 200);
+
+    // Editing a pending task and a mission.
+    let edit = TaskPatch {
+        title: Patch::Value("Nightly cleanup of old carts".into()),
+        description: Patch::Value("Carts older than 30 days.".into()),
+        priority: Patch::Value(2),
+        ..TaskPatch::default()
+    };
+    let edited = capture(&captures, "96-");
+    assert_eq!(edited.request, sent(&edit));
+    let task: client::ClientTask = serde_json::from_value(edited.body.clone()).unwrap();
+    assert_eq!(
+        (task.title.as_str(), task.priority),
+        ("Nightly cleanup of old carts", 2)
+    );
+    let edit = MissionPatch {
+        title: Patch::Value("Migrate the orders table".into()),
+        description: Patch::Value("Move orders to the new schema.".into()),
+        priority: Patch::Value(3),
+        ..MissionPatch::default()
+    };
+    assert_eq!(capture(&captures, "89-").request, sent(&edit));
+
+    // Arm: held when created so, armed by `{arm: true}`.
+    let arm = MissionPatch {
+        arm: Some(true),
+        ..MissionPatch::default()
+    };
+    assert_eq!(capture(&captures, "90-").request, sent(&arm));
+    let held: MissionCreated =
+        serde_json::from_value(capture(&captures, "88-").body.clone()).unwrap();
+    let armed: MissionDetail =
+        serde_json::from_value(capture(&captures, "91-").body.clone()).unwrap();
+    assert!(held.mission.is_held && !armed.mission.is_held);
+
+    // Start now: refused with Buildd's gate for a deferred task, then forced.
+    let gate = capture(&captures, "93-");
+    assert_eq!(
+        (gate.status, &gate.body["gateReason"]),
+        (422, &Value::from("deferred_start"))
+    );
+    assert_eq!(gate.request, sent(&StartTask::default()));
+    let forced = capture(&captures, "94-");
+    assert_eq!(
+        forced.request,
+        sent(&StartTask {
+            force_override: Some(true)
+        })
+    );
+    let started: requests::tasks::TaskStarted =
+        serde_json::from_value(forced.body.clone()).unwrap();
+    assert!(started.started);
+
+    // A person's key may neither list nor answer agents waiting on a question there.
+    assert_eq!(capture(&captures, "82-").status, 403);
+    assert_eq!(capture(&captures, "83-").status, 401);
+    // Buildd's task read carries a run's figures but not its question or milestones.
+    let waiting: client::ClientTask =
+        serde_json::from_value(capture(&captures, "81-").body.clone()).unwrap();
+    let run = &waiting.workers[0];
+    assert_eq!(run.status, WorkerStatus::WaitingInput);
+    assert_eq!((run.commit_count, run.files_changed), (Some(2), Some(3)));
+    assert!(run.waiting_for.is_none() && run.milestones.is_empty());
+}
+
+/// A typed request as the JSON it goes out as.
+mod erased {
+    pub trait Json {
+        fn json(&self) -> serde_json::Value;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn json(&self) -> serde_json::Value {
+            serde_json::to_value(self).unwrap()
+        }
+    }
 }

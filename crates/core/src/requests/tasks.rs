@@ -183,6 +183,17 @@ impl Request for TaskPatch {
     }
 }
 
+/// Why a task in `status` cannot be stopped, when it cannot: only queued or running work
+/// stops (Buildd would overwrite a finished task's outcome, so the dashboard asks first).
+pub fn stop_refused(status: &TaskStatus) -> Option<String> {
+    status.is_terminal().then(|| {
+        format!(
+            "The task already ended ({}): only queued or running work can be stopped",
+            status.label()
+        )
+    })
+}
+
 impl TaskPatch {
     /// A person stops the task: it ends cancelled, with `reason` when one is given.
     pub fn stop(reason: Option<&str>) -> Self {
@@ -233,6 +244,16 @@ pub struct StartTask {
 }
 
 impl Request for StartTask {}
+
+/// `POST /api/tasks/{id}/start`'s answer, in Buildd's shape (no runner is targeted here).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskStarted {
+    pub started: bool,
+    pub task_id: String,
+    #[serde(default)]
+    pub target_local_ui_url: Option<String>,
+}
 
 /// `POST /api/tasks/{id}/reject-plan`: a person's feedback, and comments pinned to steps
 /// (`[{ref, comment}]`). Kept as sent until the plan is known, since each comment must name

@@ -12,6 +12,7 @@ use crate::store::notes::system_note;
 use crate::store::tasks::{self, find_task, NewTask, Stop, TaskPatch, TaskRow};
 use crate::store::workers::{fail_unfinished, live_count};
 use crate::time::now;
+use buildd_core::requests::tasks::stop_refused;
 use buildd_core::TaskStatus;
 
 /// Writes `task` once its dependencies are known tasks of its workspace.
@@ -85,11 +86,12 @@ async fn check(tx: &mut Tx, row: &TaskRow, patch: &TaskPatch) -> ApiResult<()> {
         check_dependencies(tx, &row.team_id, &row.workspace_id, &row.id, deps).await?;
         check_no_cycle(tx, &row.team_id, &row.id, deps).await?;
     }
-    if patch.stop.is_some() && row.status().is_terminal() {
-        return Err(ApiError::Conflict(format!(
-            "The task already ended ({}): only queued or running work can be stopped",
-            row.status().label()
-        )));
+    if let Some(refused) = patch
+        .stop
+        .as_ref()
+        .and_then(|_| stop_refused(&row.status()))
+    {
+        return Err(ApiError::Conflict(refused));
     }
     let ends = matches!(
         patch.status,

@@ -12,9 +12,9 @@ use crate::store::tasks::{find_task, NewTask};
 use crate::store::workers::find_worker;
 use axum::extract::State;
 use axum::Json;
-use buildd_core::class_for_new_task;
 use buildd_core::requests::tasks::{start_time, NewTask as Request};
-use serde_json::{json, Value};
+use buildd_core::{class_for_new_task, IntakeOutcome, TaskCreated};
+use serde_json::json;
 
 /// `POST /api/tasks`: any key of the team, as in Buildd (runners and agents file work with
 /// worker keys); an agent names its worker in `createdByWorkerId`, and its task becomes the
@@ -23,7 +23,7 @@ pub async fn create(
     State(state): State<AppState>,
     caller: Caller,
     Body(request): Body<Request>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TaskCreated>> {
     state
         .db
         .transact(caller.lane(), move |tx| {
@@ -31,9 +31,13 @@ pub async fn create(
                 let task = task_of(request, tx, &caller).await?;
                 file(tx, &task).await?;
                 let row = find_task(tx, &caller.team_id, &task.id).await?;
-                let mut out = serde_json::to_value(row.to_task())?;
-                out["subjectIntakeOutcome"] = json!({"action": "created", "taskId": task.id});
-                Ok(Json(out))
+                Ok(Json(TaskCreated {
+                    task: row.to_task(),
+                    subject_intake_outcome: Some(IntakeOutcome {
+                        action: "created".into(),
+                        task_id: task.id,
+                    }),
+                }))
             })
         })
         .await

@@ -28,14 +28,17 @@ pub async fn detail(
             .await?
             .to_workspace(),
     );
-    if let Some(m) = &row.mission_id {
-        let mission = find_mission(&mut tx, &caller.team_id, m).await?;
-        task.mission = Some(TaskMissionRef {
-            id: mission.id.clone(),
-            title: mission.title.clone(),
-            status: mission.status(),
-        });
-    }
+    task.mission = Some(match &row.mission_id {
+        Some(m) => {
+            let mission = find_mission(&mut tx, &caller.team_id, m).await?;
+            Some(TaskMissionRef {
+                id: mission.id.clone(),
+                title: mission.title.clone(),
+                status: mission.status(),
+            })
+        }
+        None => None,
+    });
     if include_workers {
         let workers = workers::of_task(&mut tx, &id).await?;
         task.workers = Some(workers.iter().map(WorkerRow::to_task_worker).collect());

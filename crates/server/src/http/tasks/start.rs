@@ -11,16 +11,16 @@ use crate::time::now;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use buildd_core::requests::tasks::StartTask;
+use buildd_core::requests::tasks::{StartTask, TaskStarted};
 use buildd_core::TaskStatus;
-use serde_json::{json, Value};
+use serde_json::json;
 
 pub async fn start(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
     Body(request): Body<StartTask>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<TaskStarted>> {
     caller.require_admin()?;
     let force = request.force_override == Some(true);
     state
@@ -49,9 +49,11 @@ pub async fn start(
                     }
                 }
                 start_now(tx, &id, &at).await?;
-                Ok(Json(
-                    json!({"started": true, "taskId": id, "targetLocalUiUrl": null}),
-                ))
+                Ok(Json(TaskStarted {
+                    started: true,
+                    task_id: id,
+                    target_local_ui_url: None,
+                }))
             })
         })
         .await

@@ -157,6 +157,7 @@ impl WorkerRow {
             started_at: self.started_at.clone(),
             completed_at: self.completed_at.clone(),
             created_at: Some(self.created_at.clone()),
+            last_commit_sha: None,
             updated_at: Some(self.updated_at.clone()),
             cost_usd: Some(self.cost().to_decimal_string()),
             input_tokens: Some(self.input_tokens),
