@@ -384,3 +384,13 @@ pub async fn open_questions(conn: &Connection) -> Result<NotesPage, ApiError> {
 pub async fn team_prs(conn: &Connection) -> Result<PullRequestList, ApiError> {
     get(conn, "/api/prs").await
 }
+
+/// `POST /api/missions/{id}/reconcile`: a hosted Buildd re-reads the mission's PR state
+/// from GitHub.
+pub async fn reconcile_prs(
+    conn: &Connection,
+    mission_id: &str,
+) -> Result<buildd_core::reconcile::Reconciled, ApiError> {
+    let path = format!("/api/missions/{}/reconcile", encode(mission_id));
+    post(conn, &path, None).await
+}

@@ -17,6 +17,7 @@ use crate::components::mission::task_sections::TaskSections;
 use crate::components::shared::polled::Polled;
 use crate::state::capabilities::use_capabilities;
 use crate::state::connection::use_connection;
+use crate::state::reconciled::reconcile_on_open;
 use crate::state::refresh::PolledRead;
 use crate::state::request::with_connection;
 use crate::state::title::page_title;
@@ -262,6 +263,18 @@ fn mission_page(id: String) -> impl IntoView {
                 None => None,
             }
         }
+    });
+    // Buildd keeps PR state from webhooks (this server has the PRs themselves): a missed
+    // one is caught up when the page opens.
+    let reconcile_id = id.clone();
+    Effect::new(move |asked: Option<bool>| {
+        if asked == Some(true) || !offered.known() {
+            return asked.unwrap_or(false);
+        }
+        if !offered.has(Extra::PullRequests) {
+            reconcile_on_open(connection, reconcile_id.clone(), refresh);
+        }
+        true
     });
     let reads = Reads {
         notes,

@@ -381,3 +381,84 @@ async fn spend_buildd_does_not_report_is_said_and_a_budget_is_set_through_its_pa
     assert_eq!(total, "Total: spend not reported by this Buildd");
     on.browser.close().await;
 }
+
+/// A task of no mission, claimed by Buildd's recorded runner, whose agent waits on a
+/// question (`recordings/81-`).
+const WAITING_TASK: &str = "c37e84f2-eb48-479c-bea8-98fcc5508b4b";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_on_buildd_shows_its_figures_says_where_its_question_is_and_stop_is_sent_as_buildd_takes_it(
+) {
+    let on = connected().await;
+    on.open(&format!("/tasks/{WAITING_TASK}"), "[data-testid=live-run]")
+        .await;
+    // What Buildd's task read carries: the run's figures.
+    let stats = text_with(&on.browser, "[data-testid=run-stats]", "Commits").await;
+    assert!(stats.contains("Files changed\n3"), "{stats}");
+    assert!(stats.contains("+40/−12"), "{stats}");
+    // What it does not: the question (answered in Buildd's own app) and the milestones.
+    text_with(
+        &on.browser,
+        "[data-testid=agent-waiting-elsewhere]",
+        "only in its own app",
+    )
+    .await;
+    assert!(on.browser.absent("[data-testid=agent-waiting]").await);
+    on.browser
+        .wait_for("[data-testid=milestones-not-offered]")
+        .await;
+
+    on.browser.click("[data-testid=stop-task]").await;
+    on.browser
+        .fill("[data-testid=stop-reason]", "It is looping")
+        .await;
+    on.browser.click("[data-testid=stop-confirm]").await;
+    // The recorded Buildd reads the task back as it was, so the page says the stop did not
+    // stick, and keeps the reason.
+    text_with(&on.browser, "[data-testid=stop-error]", "not stopped").await;
+    assert_eq!(
+        on.browser
+            .value("[data-testid=stop-reason]")
+            .await
+            .as_deref(),
+        Some("It is looping")
+    );
+    let sent = on.asked("PATCH", &format!("/api/tasks/{WAITING_TASK}"));
+    assert_eq!(sent.len(), 1);
+    assert_eq!(
+        sent[0].body,
+        Some(serde_json::json!({"status": "cancelled", "reason": "It is looping"}))
+    );
+    // Read before it was sent: Buildd would cancel a finished task too.
+    let reads = on.asked("GET", &format!("/api/tasks/{WAITING_TASK}"));
+    assert!(reads.len() >= 3, "{reads:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn opening_a_mission_on_buildd_asks_it_to_reconcile_its_prs_once_a_minute_at_most() {
+    let on = connected().await;
+    let path = format!("/api/missions/{MISSION}/reconcile");
+    on.open(
+        &format!("/missions/{MISSION}"),
+        "[data-testid=mission-title]",
+    )
+    .await;
+    on.browser
+        .wait_answer("return 0", |_| !on.asked("POST", &path).is_empty())
+        .await;
+    // Away and back within the minute: not asked again.
+    on.browser.click("[data-testid=nav-command]").await;
+    on.browser.wait_for("[data-testid=command-center]").await;
+    on.browser
+        .click(&format!("a[href=\"/missions/{MISSION}\"]"))
+        .await;
+    on.browser.wait_for("[data-testid=mission-title]").await;
+    on.browser.wait_for("[data-testid=tab-overview]").await;
+    let asked = on.asked("POST", &path);
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0].body, None);
+    assert_eq!(
+        asked[0].answered_by.as_deref(),
+        Some("99-post-mission-reconcile")
+    );
+}

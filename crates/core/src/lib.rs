@@ -46,6 +46,7 @@ pub mod plan_phase;
 pub mod planning_loop;
 pub mod polling;
 pub mod progress;
+pub mod reconcile;
 pub mod reviewer_patch;
 pub mod runs;
 pub mod spend;

@@ -238,6 +238,7 @@ fn every_capture_parses_and_keeps_its_shape() {
             ("GET", ["api", "missions", _, "notes"]) => check::<note::NotesPage>(c),
             ("POST", ["api", "missions", _, "notes"]) => check::<note::MissionNote>(c),
             ("POST", ["api", "missions", _, "notes", _, "reply"]) => check::<note::MissionNote>(c),
+            ("POST", ["api", "missions", _, "reconcile"]) => check::<reconcile::Reconciled>(c),
             ("POST", ["api", "missions", _, "run"]) => {
                 check::<organizer_runs::RunAnswer>(c);
                 lean::<client::ClientRunOutcome>(c);

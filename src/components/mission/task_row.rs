@@ -10,8 +10,9 @@ use crate::format::time_ago;
 use buildd_core::duration::span;
 use buildd_core::markdown::is_web_address;
 use buildd_core::progress::effective_class;
+use buildd_core::requests::tasks::stop_refused;
 use buildd_core::runs::seconds_between_times;
-use buildd_core::{MissionTask, TaskStatus};
+use buildd_core::MissionTask;
 use leptos::prelude::*;
 use std::collections::HashMap;
 
@@ -53,12 +54,7 @@ pub fn TaskRow(
         })
     });
     let stop_id = id.clone();
-    let stoppable = Memo::new(move |_| {
-        matches!(
-            status.get(),
-            TaskStatus::Pending | TaskStatus::Assigned | TaskStatus::InProgress
-        )
-    });
+    let stoppable = Memo::new(move |_| stop_refused(&status.get()).is_none());
     // "took 12m · $0.70": the latest finished run's length and every attempt's cost, each
     // when the answer carries it (Buildd's mission tasks carry no cost) and something ran.
     let effort = Memo::new(move |_| {

@@ -11,6 +11,7 @@ use buildd_core::client::ClientTask;
 use buildd_core::spend::{attempt_usage, grouped};
 use buildd_core::task::TaskWorker;
 use buildd_core::waiting::WaitingFor;
+use buildd_core::WorkerStatus;
 use leptos::prelude::*;
 
 /// The run's figures, as (label, value), those it reported.
@@ -79,6 +80,21 @@ pub fn RunView(task: Memo<ClientTask>, refresh: Callback<()>) -> impl IntoView {
             }
         })
     };
+    // Waiting with no question to show: Buildd gives its question and its answer only to
+    // a signed-in person in its own app.
+    let unseen_question = move || {
+        let waits = latest.with(|r| {
+            r.as_ref()
+                .is_some_and(|r| r.status == WorkerStatus::WaitingInput && r.waiting_for.is_none())
+        });
+        (waits && !offered.has(Extra::WaitingAgents)).then(|| {
+            view! {
+                <p class="notice notice--warn" role="status" data-testid="agent-waiting-elsewhere">
+                    "The agent is waiting on a person. This Buildd shows its question, and takes the answer, only in its own app."
+                </p>
+            }
+        })
+    };
     let no_milestones = move || {
         (!offered.has(Extra::LiveRuns)).then(|| {
             view! {
@@ -140,6 +156,7 @@ pub fn RunView(task: Memo<ClientTask>, refresh: Callback<()>) -> impl IntoView {
         >
             <h2 class="card__title">"The run"</h2>
             {answer}
+            {unseen_question}
             {no_milestones}
             {body}
             {folded}

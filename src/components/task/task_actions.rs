@@ -8,6 +8,7 @@ use crate::components::shared::stop_task::StopTask;
 use crate::format::{time_ago, time_until};
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::client::ClientTask;
+use buildd_core::requests::tasks::stop_refused;
 use buildd_core::TaskStatus;
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
@@ -17,12 +18,7 @@ pub fn TaskActions(task: Memo<ClientTask>, refresh: Callback<()>) -> impl IntoVi
     let id = task.with_untracked(|t| t.id.clone());
     let status = Memo::new(move |_| task.with(|t| t.status.clone()));
     let pending = Memo::new(move |_| status.get() == TaskStatus::Pending);
-    let stoppable = Memo::new(move |_| {
-        matches!(
-            status.get(),
-            TaskStatus::Pending | TaskStatus::Assigned | TaskStatus::InProgress
-        )
-    });
+    let stoppable = Memo::new(move |_| stop_refused(&status.get()).is_none());
     let deferred = Memo::new(move |_| {
         task.with(|t| t.start_at.clone())
             .filter(|at| pending.get() && !time_until(at).is_empty() && time_until(at) != "due")
