@@ -394,3 +394,18 @@ pub async fn reconcile_prs(
     let path = format!("/api/missions/{}/reconcile", encode(mission_id));
     post(conn, &path, None).await
 }
+
+/// The open questions of `missions`, read mission by mission (`GET
+/// /api/missions/{id}/notes?type=question`), where the API lists no team-wide notes
+/// (Buildd); what is still open is decided by buildd-core's `waiting_on_you`.
+pub async fn questions_of(
+    conn: &Connection,
+    missions: &[String],
+) -> Result<Vec<MissionNote>, ApiError> {
+    let mut questions = Vec::new();
+    for id in missions {
+        let path = format!("/api/missions/{}/notes?type=question", encode(id));
+        questions.extend(get::<NotesPage>(conn, &path).await?.notes);
+    }
+    Ok(questions)
+}

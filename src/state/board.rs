@@ -180,13 +180,28 @@ split_off!(
                 .read(Extra::PullRequests, async move { api::team_prs(&c).await })
                 .await?
                 .map(|l| l.prs);
-            let questions = offered
+            let c4 = c2.clone();
+            let questions = match offered
                 .read(
                     Extra::TeamNotes,
                     async move { api::open_questions(&c2).await },
                 )
                 .await?
-                .map(|p| p.notes);
+            {
+                Some(page) => Some(page.notes),
+                // Buildd lists questions mission by mission.
+                None => {
+                    let open = untrack(|| watch.missions.data())
+                        .map(|m| {
+                            m.iter()
+                                .filter(|m| m.status.is_open())
+                                .map(|m| m.id.clone())
+                                .collect::<Vec<_>>()
+                        })
+                        .unwrap_or_default();
+                    Some(api::questions_of(&c4, &open).await?)
+                }
+            };
             let agents = offered
                 .read(Extra::WaitingAgents, async move {
                     api::waiting_agents(&c3).await

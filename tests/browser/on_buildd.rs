@@ -462,3 +462,25 @@ async fn opening_a_mission_on_buildd_asks_it_to_reconcile_its_prs_once_a_minute_
         Some("99-post-mission-reconcile")
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_organizers_open_questions_on_buildd_wait_on_you_read_mission_by_mission() {
+    let on = connected().await;
+    // Buildd lists no team-wide notes: each open mission's questions are read instead.
+    let item = text_with(
+        &on.browser,
+        "[data-testid=waiting-on-you]",
+        "Answer: Should /healthz check the database?",
+    )
+    .await;
+    assert!(item.to_lowercase().contains("question"), "{item}");
+    let asked = on.asked("GET", &format!("/api/missions/{MISSION}/notes"));
+    assert!(
+        asked.iter().any(|r| r.target.ends_with("?type=question")),
+        "{asked:?}"
+    );
+    assert!(on.asked("GET", "/api/notes").is_empty());
+    // Not counted among what this server does not list.
+    let missing = text_with(&on.browser, "[data-testid=waiting-on-you]", "does not list").await;
+    assert!(!missing.contains("questions"), "{missing}");
+}

@@ -119,6 +119,13 @@ string_enum!(
     }
 );
 
+impl MissionStatus {
+    /// Still open to its organizer's questions: not completed or archived.
+    pub fn is_open(&self) -> bool {
+        !matches!(self, Self::Completed | Self::Archived)
+    }
+}
+
 impl TaskStatus {
     /// Finished for good: the task will not run again by itself.
     pub fn is_terminal(&self) -> bool {
