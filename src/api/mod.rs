@@ -409,3 +409,19 @@ pub async fn questions_of(
     }
     Ok(questions)
 }
+
+/// `PUT /api/github/pr {prNumber, workspaceId}`: merges a PR on a hosted Buildd, whose
+/// `POST /api/prs/{n}/merge` takes only a browser session. Buildd's answer as it is: a
+/// refusal (no GitHub link, checks, a conflict) comes back as its error or its message.
+pub async fn merge_on_buildd(
+    conn: &Connection,
+    number: i64,
+    workspace_id: &str,
+) -> Result<buildd_core::requests::prs::BuilddMerged, ApiError> {
+    let request = buildd_core::requests::prs::MergeOnBuildd {
+        pr_number: number,
+        workspace_id: workspace_id.to_string(),
+    };
+    let text = fetch_text(conn, "PUT", "/api/github/pr", Some(body_of(&request)?)).await?;
+    serde_json::from_str(&text).map_err(|e| ApiError::Decode(e.to_string()))
+}

@@ -84,10 +84,11 @@ fn overview_tab(p: Panel) -> AnyView {
         ..
     } = p.reads;
     let workspace_id = Signal::derive(move || p.settings.with(|m| m.workspace_id.clone()));
+    let policy = Signal::derive(move || p.settings.with(|m| m.effective_policy()));
     view! {
         <NewTask mission_id=p.mission_id workspace_id refresh />
         <TaskSections tasks=p.tasks refresh />
-        <PrList prs from_tasks=p.task_prs refresh=after_merge />
+        <PrList prs from_tasks=p.task_prs policy workspace_id refresh=after_merge />
     }
     .into_any()
 }

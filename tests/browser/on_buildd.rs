@@ -484,3 +484,58 @@ async fn the_organizers_open_questions_on_buildd_wait_on_you_read_mission_by_mis
     let missing = text_with(&on.browser, "[data-testid=waiting-on-you]", "does not list").await;
     assert!(!missing.contains("questions"), "{missing}");
 }
+
+/// A mission whose two tasks opened PRs on Buildd: #12 with CI green, #13 with CI failing
+/// (`recordings/78-`).
+const MISSION_WITH_PRS: &str = "50000000-0000-4000-8000-000000000002";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn merge_on_buildd_is_refused_by_the_policy_or_sent_past_its_rails_and_buildds_answer_shown()
+{
+    let on = connected().await;
+    on.open(
+        &format!("/missions/{MISSION_WITH_PRS}"),
+        "[data-testid=task-pr]",
+    )
+    .await;
+    let row = |n: u32| format!("[data-testid=task-pr]:has(a[href$=\"/pull/{n}\"])");
+    // CI failing: the policy holds it, naming the rail; nothing is sent.
+    on.browser
+        .click(&format!("{} [data-testid=merge-pr]", row(13)))
+        .await;
+    let refused = text_with(
+        &on.browser,
+        &format!("{} [data-testid=merge-refused]", row(13)),
+        "the CI rail",
+    )
+    .await;
+    assert!(refused.contains("failed"), "{refused}");
+    assert!(on.asked("PUT", "/api/github/pr").is_empty());
+    // CI green: a person may merge it past what Buildd cannot show, once confirmed.
+    on.browser
+        .click(&format!("{} [data-testid=merge-pr]", row(12)))
+        .await;
+    text_with(
+        &on.browser,
+        &format!("{} [data-testid=merge-past]", row(12)),
+        "file listing",
+    )
+    .await;
+    assert!(on.asked("PUT", "/api/github/pr").is_empty());
+    on.browser
+        .click(&format!("{} [data-testid=merge-past-confirm]", row(12)))
+        .await;
+    // Buildd's own answer, as it is (the recorded Buildd has no GitHub).
+    text_with(
+        &on.browser,
+        &format!("{} [data-testid=merge-error]", row(12)),
+        "Workspace not linked to GitHub repo",
+    )
+    .await;
+    let sent = on.asked("PUT", "/api/github/pr");
+    assert_eq!(sent.len(), 1);
+    assert_eq!(
+        sent[0].body,
+        Some(serde_json::json!({"prNumber": 12, "workspaceId": WORKSPACE}))
+    );
+}

@@ -67,6 +67,7 @@ mod tests {
 
     fn pr_worker(merged: bool, lifecycle: Option<&str>) -> WorkerSummary {
         WorkerSummary {
+            pr_last_checked_at: None,
             id: "w".into(),
             status: WorkerStatus::Completed,
             pr_url: Some("https://github.com/acme/web/pull/7".into()),

@@ -29,6 +29,7 @@ pub mod dependencies;
 pub mod duration;
 pub mod forecast;
 pub mod grouping;
+pub mod hosted_merge;
 pub mod insights;
 pub mod lifecycle;
 pub mod markdown;

@@ -103,6 +103,14 @@ pub struct WorkerSummary {
     pub pr_number: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pr_lifecycle_status: Option<String>,
+    /// When Buildd last asked GitHub about the PR (`Some(None)`: never), kept as Buildd
+    /// sends it.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub pr_last_checked_at: Option<Option<String>>,
     /// When the run started and ended (this server's addition), for its duration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_at: Option<String>,

@@ -29,6 +29,7 @@ pub fn task(id: &str, status: TaskStatus) -> MissionTask {
 /// A worker in `status`, with a PR when `pr` is given, merged or not.
 pub fn worker(status: WorkerStatus, pr: Option<&str>, merged: bool) -> WorkerSummary {
     WorkerSummary {
+        pr_last_checked_at: None,
         id: "w".into(),
         status,
         pr_url: pr.map(str::to_string),

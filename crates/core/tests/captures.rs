@@ -440,3 +440,41 @@ mod erased {
         }
     }
 }
+
+#[test]
+fn a_merge_on_buildd_is_judged_by_the_policy_then_sent_as_buildd_takes_it() {
+    use hosted_merge::{hosted_merge, HostedMerge};
+    use task_prs::{prs_of_tasks, TaskPrStage};
+    let captures = read_captures();
+    let detail: client::ClientMission =
+        serde_json::from_value(capture(&captures, "78-").body.clone()).unwrap();
+    let prs = prs_of_tasks(&detail.tasks);
+    let stage = |n: i64| prs.iter().find(|p| p.number == Some(n)).unwrap();
+    assert_eq!(stage(12).stage, TaskPrStage::CiGreen);
+    assert_eq!(stage(13).stage, TaskPrStage::CiFailed);
+    // No policy of its own or its workspace's: the built-in one, which lets a person merge
+    // a green PR past the rails Buildd cannot show, and holds a failing one on CI.
+    let policy = detail.effective_policy();
+    assert!(matches!(
+        hosted_merge(stage(12), &policy),
+        HostedMerge::Allowed { ref past } if !past.is_empty()
+    ));
+    assert!(matches!(
+        hosted_merge(stage(13), &policy),
+        HostedMerge::Refused {
+            rail: Some(merge_rails::Rail::Ci),
+            ..
+        }
+    ));
+    // The request Buildd took, and its own error for a workspace without GitHub.
+    let merge = capture(&captures, "77-");
+    let sent = requests::prs::MergeOnBuildd {
+        pr_number: 12,
+        workspace_id: detail.workspace_id.clone().unwrap(),
+    };
+    assert_eq!(merge.request, serde_json::to_value(&sent).unwrap());
+    assert_eq!(
+        (merge.status, merge.body["error"].as_str()),
+        (400, Some("Workspace not linked to GitHub repo"))
+    );
+}

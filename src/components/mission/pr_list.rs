@@ -8,6 +8,7 @@ use super::task_pr_list::TaskPrList;
 use crate::components::shared::polled::Polled;
 use crate::state::refresh::PolledRead;
 use crate::state::rows::row_memo;
+use buildd_core::merge_policy::EffectivePolicy;
 use buildd_core::pull_request::{PullRequest, PullRequestList};
 use buildd_core::task_prs::TaskPr;
 use leptos::prelude::*;
@@ -72,6 +73,10 @@ pub fn PrList(
     /// The PRs the mission's tasks tell of, shown where the server lists none.
     #[prop(into)]
     from_tasks: Signal<Vec<TaskPr>>,
+    /// The mission's policy and workspace, for Merge on the PRs read from its tasks.
+    #[prop(into)]
+    policy: Signal<EffectivePolicy>,
+    #[prop(into)] workspace_id: Signal<Option<String>>,
     refresh: Callback<()>,
 ) -> impl IntoView {
     let shown = move |list: Memo<Arc<Option<PullRequestList>>>| {
@@ -88,7 +93,7 @@ pub fn PrList(
             if offered.get() {
                 untrack(|| listed(prs, refresh)).into_any()
             } else {
-                view! { <TaskPrList prs=from_tasks /> }.into_any()
+                view! { <TaskPrList prs=from_tasks policy workspace_id refresh /> }.into_any()
             }
         }
     };

@@ -1,9 +1,11 @@
 //! The mission's PRs read from its tasks, where the server lists no PRs (Buildd): each
-//! task's PR with where it stands, linked to the task. Read-only: the rails, checks and
-//! Merge need the PR list.
+//! task's PR with where it stands, linked to the task, and Merge for an open one, judged
+//! by the mission's merge policy before Buildd is asked.
 
+use super::merge_on_buildd::MergeOnBuildd;
 use crate::state::rows::row_memo;
 use buildd_core::markdown::is_web_address;
+use buildd_core::merge_policy::EffectivePolicy;
 use buildd_core::task_prs::{TaskPr, TaskPrStage};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -19,10 +21,17 @@ fn tone(stage: TaskPrStage) -> &'static str {
 }
 
 const FROM_TASKS: &str = "This server does not list pull requests: these are read from the \
-                          tasks, without their checks or Merge.";
+                          tasks, with where CI stands but not their files or checks.";
 
 #[component]
-pub fn TaskPrList(#[prop(into)] prs: Signal<Vec<TaskPr>>) -> impl IntoView {
+pub fn TaskPrList(
+    #[prop(into)] prs: Signal<Vec<TaskPr>>,
+    /// The policy the mission's PRs follow, and their workspace, for Merge.
+    #[prop(into)]
+    policy: Signal<EffectivePolicy>,
+    #[prop(into)] workspace_id: Signal<Option<String>>,
+    refresh: Callback<()>,
+) -> impl IntoView {
     let empty = Memo::new(move |_| prs.with(Vec::is_empty));
     let item = move |task_id: String| {
         let pr = row_memo(move || prs.with(|p| p.iter().find(|pr| pr.task_id == task_id).cloned()));
@@ -44,6 +53,11 @@ pub fn TaskPrList(#[prop(into)] prs: Signal<Vec<TaskPr>>) -> impl IntoView {
             })
         };
         let stage = move || pr.with(|pr| pr.stage);
+        let merge = move || {
+            stage()
+                .is_open()
+                .then(|| view! { <MergeOnBuildd pr policy workspace_id refresh /> })
+        };
         view! {
             <li class="pr" data-testid="task-pr">
                 <div class="pr__head">
@@ -61,6 +75,7 @@ pub fn TaskPrList(#[prop(into)] prs: Signal<Vec<TaskPr>>) -> impl IntoView {
                         {move || stage().label()}
                     </span>
                 </div>
+                {merge}
             </li>
         }
     };

@@ -175,3 +175,33 @@ fn non_blank(value: &Option<String>) -> Option<String> {
 fn required(value: &Option<String>, field: &str) -> Result<String, FieldError> {
     non_blank(value).ok_or_else(|| FieldError::new(field, format!("{field} is required")))
 }
+
+/// `PUT /api/github/pr`: Buildd's merge for an API key (its MCP `merge_pr`), the PR named by
+/// number within the workspace. Buildd applies no merge policy there: the dashboard judges
+/// the merge first (`hosted_merge`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MergeOnBuildd {
+    pub pr_number: i64,
+    pub workspace_id: String,
+}
+
+impl Request for MergeOnBuildd {}
+
+/// Buildd's answer to a merge: merged or not, in its words.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuilddMerged {
+    #[serde(default)]
+    pub ok: bool,
+    #[serde(default)]
+    pub merged: bool,
+    #[serde(default)]
+    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pr: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflict_retry_dispatched: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflict_exhausted: Option<bool>,
+}
