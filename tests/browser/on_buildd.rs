@@ -483,6 +483,29 @@ async fn the_organizers_open_questions_on_buildd_wait_on_you_read_mission_by_mis
     // Not counted among what this server does not list.
     let missing = text_with(&on.browser, "[data-testid=waiting-on-you]", "does not list").await;
     assert!(!missing.contains("questions"), "{missing}");
+    // Answered in place with its default, as a person's reply, as Buildd's page sends it.
+    on.browser
+        .click("[data-testid=answer-question] [data-testid=question-option]")
+        .await;
+    on.browser
+        .wait_answer("return 0", |_| {
+            !on.asked("POST", &format!("/api/missions/{MISSION}/notes"))
+                .is_empty()
+        })
+        .await;
+    let sent = on.asked("POST", &format!("/api/missions/{MISSION}/notes"));
+    assert_eq!(
+        sent[0].body,
+        Some(
+            serde_json::json!({"type": "reply", "title": "no", "authorType": "user",
+                                "replyTo": "96b25cfb-cdf4-447b-a5f0-e5e7a02cd522"})
+        )
+    );
+    assert_eq!(
+        sent[0].answered_by.as_deref(),
+        Some("74-post-question-reply")
+    );
+    assert!(on.browser.absent("[data-testid=question-error]").await);
 }
 
 /// A mission whose two tasks opened PRs on Buildd: #12 with CI green, #13 with CI failing

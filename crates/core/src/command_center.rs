@@ -56,7 +56,14 @@ pub enum WaitAction {
         /// Whether the agent is there to read it; otherwise it becomes a follow-up task.
         live: bool,
     },
-    /// Only the link: what is needed happens there (an answer, a workspace, a budget).
+    /// Answer the organizer's question (a note of the mission): one of its choices, or
+    /// words of one's own, sent as a person's reply.
+    AnswerQuestion {
+        note_id: String,
+        options: Vec<String>,
+        default_choice: Option<String>,
+    },
+    /// Only the link: what is needed happens there (a workspace, a budget).
     Open,
 }
 
@@ -256,7 +263,11 @@ pub fn waiting_on_you(
         let mission = q.mission_id.clone().unwrap_or_default();
         items.push(WaitItem {
             kind: WaitKind::Question,
-            action: WaitAction::Open,
+            action: WaitAction::AnswerQuestion {
+                note_id: q.id.clone(),
+                options: q.options.clone(),
+                default_choice: q.default_choice.clone(),
+            },
             mission_title: title_of(&mission),
             subject: q.id.clone(),
             title: format!("Answer: {}", q.title),

@@ -1,5 +1,6 @@
 //! The command center's pieces: its mission rows, its keys, "Waiting on you".
 
+pub mod answer_question;
 pub mod command_keys;
 pub mod mission_row;
 pub mod running_now;

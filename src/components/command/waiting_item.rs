@@ -1,9 +1,10 @@
 //! One thing waiting on you, with its age and its action in place: Approve or Reject a plan
 //! (Reject opens its feedback box here), Run it again for failed work, Merge for a PR held
 //! for a person, Close for a mission whose work is done, Raise budget for one that spent it,
-//! an answer for an agent that waits on a question.
-//! Questions and the rest lead to where they are answered. A refusal shows beside the action, and typed feedback stays.
+//! an answer for an agent that waits on a question or for the organizer's question.
+//! The rest lead to where they are dealt with. A refusal shows beside the action, and typed feedback stays.
 
+use super::answer_question::AnswerQuestion;
 use crate::api::{self, ApiError, Connection};
 use crate::components::shared::answer_agent::AnswerAgent;
 use crate::components::shared::raise_budget::RaiseBudget;
@@ -222,6 +223,15 @@ pub fn WaitingItem(item: Memo<WaitItem>, refresh: Callback<()>) -> impl IntoView
             live,
         } => {
             let view = view! { <AnswerAgent worker_id prompt options live refresh /> };
+            (Signal::stored(None), view.into_any())
+        }
+        WaitAction::AnswerQuestion {
+            note_id,
+            options,
+            default_choice,
+        } => {
+            let mission_id = mission_id.clone();
+            let view = view! { <AnswerQuestion mission_id note_id options default_choice refresh /> };
             (Signal::stored(None), view.into_any())
         }
         WaitAction::Open => (Signal::stored(None), ().into_any()),
