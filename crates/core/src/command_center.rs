@@ -382,7 +382,8 @@ mod tests {
         ];
         let questions: Vec<MissionNote> = serde_json::from_value(json!([
             {"id": "q", "missionId": "m1", "authorType": "agent", "type": "question", "title": "Which index?",
-             "status": "open", "createdAt": "2026-11-29T07:00:00Z"},
+             "status": "open", "createdAt": "2026-11-29T07:00:00Z", "options": ["btree", "gin"],
+             "defaultChoice": "btree"},
             {"id": "q2", "missionId": "m1", "authorType": "agent", "type": "question", "title": "Done?",
              "status": "answered", "createdAt": "2026-11-29T06:00:00Z"}
         ])).unwrap();
@@ -397,6 +398,15 @@ mod tests {
                 (WaitKind::Deferred, "/missions/m3"),
                 (WaitKind::PlanInReview, "/tasks/p"),
             ]
+        );
+        // The question is answered in place, with its choices.
+        assert_eq!(
+            items[0].action,
+            WaitAction::AnswerQuestion {
+                note_id: "q".into(),
+                options: vec!["btree".into(), "gin".into()],
+                default_choice: Some("btree".into()),
+            }
         );
         assert_eq!(items[0].mission_title, "Search");
         assert_eq!(items[2].title, "Export: check-ins stopped (no workspace)");
