@@ -485,7 +485,7 @@ async fn the_organizers_open_questions_on_buildd_wait_on_you_read_mission_by_mis
     assert!(!missing.contains("questions"), "{missing}");
     // Answered in place with its default, as a person's reply, as Buildd's page sends it.
     on.browser
-        .click("[data-testid=answer-question] [data-testid=question-option]")
+        .click("[data-testid=answer-question] [data-testid=answer-option]")
         .await;
     on.browser
         .wait_answer("return 0", |_| {
@@ -505,7 +505,11 @@ async fn the_organizers_open_questions_on_buildd_wait_on_you_read_mission_by_mis
         sent[0].answered_by.as_deref(),
         Some("74-post-question-reply")
     );
-    assert!(on.browser.absent("[data-testid=question-error]").await);
+    assert!(
+        on.browser
+            .absent("[data-testid=answer-question] [data-testid=answer-error]")
+            .await
+    );
 }
 
 /// A mission whose two tasks opened PRs on Buildd: #12 with CI green, #13 with CI failing

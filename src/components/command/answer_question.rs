@@ -3,6 +3,7 @@
 //! the organizer reads and which wake it. What was typed stays when the answer is refused.
 
 use crate::api;
+use crate::components::shared::answer_choices::AnswerChoices;
 use crate::state::mutation::{refused, Mutation};
 use leptos::prelude::*;
 
@@ -28,68 +29,30 @@ pub fn AnswerQuestion(
         refused("Not answered"),
     );
     let busy = Signal::derive(move || answer.busy());
-    let send_text = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let typed = text.get_untracked().trim().to_string();
-        if typed.is_empty() {
-            answer.fail("Write an answer, or pick one of the choices.".into());
-            return;
-        }
-        answer.dispatch(typed);
-    };
+    let send = Callback::new(move |reply: String| answer.dispatch(reply));
+    let empty =
+        Callback::new(move |()| answer.fail("Write an answer, or pick one of the choices.".into()));
     // The choices, the default among them (added when the options do not list it).
-    let mut choices = options;
-    if let Some(d) = default_choice.clone().filter(|d| !choices.contains(d)) {
-        choices.push(d);
+    let mut listed = options;
+    if let Some(d) = default_choice.clone().filter(|d| !listed.contains(d)) {
+        listed.push(d);
     }
-    let choices = choices
+    let choices = listed
         .into_iter()
-        .map(|choice| {
-            let sent = choice.clone();
-            let label = if Some(&choice) == default_choice.as_ref() {
-                format!("{choice} (default)")
-            } else {
-                choice
-            };
-            view! {
-                <button
-                    class="button button--small"
-                    data-testid="question-option"
-                    prop:disabled=busy
-                    on:click=move |_| answer.dispatch(sent.clone())
-                >
-                    {label}
-                </button>
-            }
+        .map(|choice| match Some(&choice) == default_choice.as_ref() {
+            true => (format!("{choice} (default)"), choice),
+            false => (choice.clone(), choice),
         })
-        .collect_view();
+        .collect();
     view! {
         <div class="answer" data-testid="answer-question">
-            <div class="actions">{choices}</div>
-            <form class="form answer__form" on:submit=send_text>
-                <input
-                    type="text"
-                    aria-label="Your answer"
-                    placeholder="Or answer in your own words"
-                    data-testid="question-text"
-                    prop:value=text
-                    on:input=move |ev| text.set(event_target_value(&ev))
-                />
-                <button
-                    class="button button--primary button--small"
-                    type="submit"
-                    prop:disabled=busy
-                    data-testid="question-send"
-                >
-                    "Answer"
-                </button>
-            </form>
+            <AnswerChoices choices text busy send empty />
             {move || {
                 answer
                     .error()
                     .map(|e| {
                         view! {
-                            <p class="form__error" role="alert" data-testid="question-error">
+                            <p class="form__error" role="alert" data-testid="answer-error">
                                 {e}
                             </p>
                         }

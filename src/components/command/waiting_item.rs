@@ -231,7 +231,8 @@ pub fn WaitingItem(item: Memo<WaitItem>, refresh: Callback<()>) -> impl IntoView
             default_choice,
         } => {
             let mission_id = mission_id.clone();
-            let view = view! { <AnswerQuestion mission_id note_id options default_choice refresh /> };
+            let view =
+                view! { <AnswerQuestion mission_id note_id options default_choice refresh /> };
             (Signal::stored(None), view.into_any())
         }
         WaitAction::Open => (Signal::stored(None), ().into_any()),

@@ -2,6 +2,7 @@
 //! one's own. An agent still there reads the answer with its next report; one that is gone
 //! gets it as a follow-up task. What was typed stays when the answer is refused.
 
+use super::answer_choices::AnswerChoices;
 use crate::api;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::waiting::Responded;
@@ -38,31 +39,10 @@ pub fn AnswerAgent(
         refused("Not answered"),
     );
     let busy = Signal::derive(move || answer.busy());
-    let send_text = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let typed = text.get_untracked().trim().to_string();
-        if typed.is_empty() {
-            answer.fail("Write an answer, or pick one of the choices.".into());
-            return;
-        }
-        answer.dispatch(typed);
-    };
-    let choices = options
-        .into_iter()
-        .map(|option| {
-            let sent = option.clone();
-            view! {
-                <button
-                    class="button button--small"
-                    data-testid="answer-option"
-                    prop:disabled=busy
-                    on:click=move |_| answer.dispatch(sent.clone())
-                >
-                    {option}
-                </button>
-            }
-        })
-        .collect_view();
+    let choices = options.into_iter().map(|o| (o.clone(), o)).collect();
+    let send = Callback::new(move |message: String| answer.dispatch(message));
+    let empty =
+        Callback::new(move |()| answer.fail("Write an answer, or pick one of the choices.".into()));
     let later = (!live).then(|| {
         view! {
             <p class="muted small">
@@ -76,25 +56,7 @@ pub fn AnswerAgent(
                 {prompt}
             </p>
             {later}
-            <div class="actions">{choices}</div>
-            <form class="form answer__form" on:submit=send_text>
-                <input
-                    type="text"
-                    aria-label="Your answer"
-                    placeholder="Or answer in your own words"
-                    data-testid="answer-text"
-                    prop:value=text
-                    on:input=move |ev| text.set(event_target_value(&ev))
-                />
-                <button
-                    class="button button--primary button--small"
-                    type="submit"
-                    prop:disabled=busy
-                    data-testid="answer-send"
-                >
-                    "Answer"
-                </button>
-            </form>
+            <AnswerChoices choices text busy send empty />
             {move || {
                 answer
                     .answer()

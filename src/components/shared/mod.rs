@@ -2,6 +2,7 @@
 //! badges, Markdown, the progress bar, a PR's checks, the merge-policy form and Raise budget.
 
 pub mod answer_agent;
+pub mod answer_choices;
 pub mod app_header;
 pub mod class_badge;
 pub mod empty_state;
