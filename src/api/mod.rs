@@ -55,6 +55,7 @@ async fn fetch_text(
     let builder = match method {
         "POST" => HttpRequest::post(&url),
         "PATCH" => HttpRequest::patch(&url),
+        "PUT" => HttpRequest::put(&url),
         "DELETE" => HttpRequest::delete(&url),
         _ => HttpRequest::get(&url),
     }
@@ -422,6 +423,5 @@ pub async fn merge_on_buildd(
         pr_number: number,
         workspace_id: workspace_id.to_string(),
     };
-    let text = fetch_text(conn, "PUT", "/api/github/pr", Some(body_of(&request)?)).await?;
-    serde_json::from_str(&text).map_err(|e| ApiError::Decode(e.to_string()))
+    decode(&fetch_text(conn, "PUT", "/api/github/pr", Some(body_of(&request)?)).await?)
 }

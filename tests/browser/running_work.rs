@@ -200,7 +200,9 @@ async fn an_agent_waiting_on_a_question_is_answered_in_place_and_reads_the_answe
         .await;
     // Answered, the item leaves the list.
     browser
-        .wait_for_absent("[data-testid=waiting-on-you] [data-testid=answer-agent]")
+        .wait_text("[data-testid=waiting-on-you]", |t| {
+            !t.contains("Cache the search asks")
+        })
         .await;
     let answer = server
         .report_ok(&worker, json!({"status": "running"}))
