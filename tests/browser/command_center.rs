@@ -436,3 +436,57 @@ async fn a_mission_out_of_budget_waits_on_you_and_is_raised_from_there() {
         .await;
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_organizers_question_is_answered_in_place_with_a_choice_or_words() {
+    let server = TestServer::start_demo().await;
+    let mission = new_mission(&server, "Search speed").await;
+    let asked = json!({"type": "question", "title": "Which cache?",
+                       "options": ["Redis", "Memcached"], "defaultChoice": "Redis"});
+    assert_eq!(runner_note(&server, &mission, asked).await, 201);
+    let browser = connected(&server).await;
+    browser.click("[data-testid=nav-command]").await;
+    // Its item (the demo has a question of its own).
+    let item = &format!("[data-testid=waiting-item]:has(a[href^=\"/missions/{mission}\"])");
+    let text = text_with(
+        &browser,
+        "[data-testid=waiting-on-you]",
+        "Answer: Which cache?",
+    )
+    .await;
+    assert!(text.contains("Redis (default)"), "{text}");
+    // Nothing typed: said in place, nothing sent.
+    browser
+        .click(&format!("{item} [data-testid=answer-send]"))
+        .await;
+    text_with(
+        &browser,
+        &format!("{item} [data-testid=answer-error]"),
+        "Write an answer",
+    )
+    .await;
+    browser
+        .fill(
+            &format!("{item} [data-testid=answer-text]"),
+            "Redis, for a week",
+        )
+        .await;
+    browser
+        .click(&format!("{item} [data-testid=answer-send]"))
+        .await;
+    browser
+        .wait_text("[data-testid=waiting-on-you]", |t| {
+            !t.contains("Answer: Which cache?")
+        })
+        .await;
+    // A person's reply on the mission's notes, which answered the question.
+    let replies = notes_of_type(&server, &mission, "reply").await;
+    let reply = &replies["notes"][0];
+    assert_eq!(
+        (reply["title"].as_str(), reply["authorType"].as_str()),
+        (Some("Redis, for a week"), Some("user"))
+    );
+    let questions = notes_of_type(&server, &mission, "question").await;
+    assert_eq!(questions["notes"][0]["status"], "answered");
+    browser.close().await;
+}

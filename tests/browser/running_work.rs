@@ -196,7 +196,9 @@ async fn an_agent_waiting_on_a_question_is_answered_in_place_and_reads_the_answe
         })
         .await;
     browser
-        .click("[data-testid=waiting-on-you] [data-testid=answer-option]")
+        .click(
+            "[data-testid=waiting-on-you] [data-testid=answer-agent] [data-testid=answer-option]",
+        )
         .await;
     // Answered, the item leaves the list.
     browser
