@@ -566,3 +566,27 @@ async fn merge_on_buildd_is_refused_by_the_policy_or_sent_past_its_rails_and_bui
         Some(serde_json::json!({"prNumber": 12, "workspaceId": WORKSPACE}))
     );
 }
+
+/// A mission created held on Buildd (`recordings/102-`).
+const HELD_MISSION: &str = "767c0958-fc8b-430a-bc06-1a07b9aa3298";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_held_mission_is_armed_through_buildds_patch() {
+    let on = connected().await;
+    on.open(
+        &format!("/missions/{HELD_MISSION}"),
+        "[data-testid=mission-held]",
+    )
+    .await;
+    on.browser.click("[data-testid=arm-mission]").await;
+    // Buildd armed it (its recorded answer says `isHeld: false`), but its recorded read
+    // still says held: the page reads it back and says the change did not stick.
+    text_with(&on.browser, "[data-testid=arm-error]", "still held").await;
+    let sent = on.asked("PATCH", &format!("/api/missions/{HELD_MISSION}"));
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].body, Some(serde_json::json!({"arm": true})));
+    assert_eq!(
+        sent[0].answered_by.as_deref(),
+        Some("101-patch-mission-arm-held")
+    );
+}
