@@ -91,7 +91,7 @@ pub fn ActivityFilters(
         />
         <FilterSelect
             label="Group"
-            testid="activity-group"
+            testid="activity-grouping"
             any="No grouping"
             options=groupings()
             value=now(|v| {

@@ -35,7 +35,7 @@ pub fn ActivitySearch(shown: Memo<ActivityView>) -> impl IntoView {
             />
         </label>
         <label class="field field--inline">
-            <span class="field__label">"until"</span>
+            <span class="field__label">"Until"</span>
             <input
                 type="date"
                 data-testid="activity-until"
