@@ -1,10 +1,12 @@
 //! The typed client of Buildd's REST API: one function per endpoint, one error type.
 
+mod activity;
 mod connection;
 mod error;
 mod runs;
 mod stream;
 
+pub use activity::{activity, query_string, ActivitySource};
 pub use connection::Connection;
 pub use error::ApiError;
 pub use runs::{

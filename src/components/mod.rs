@@ -2,6 +2,7 @@
 //! them out): what one feature's pages use is in its folder, what several use in `shared`.
 //! They read and write through `state` and the API client, never through a page.
 
+pub mod activity;
 pub mod command;
 pub mod mission;
 pub mod shared;

@@ -4,9 +4,10 @@
 //! smaller download. Without it (`trunk serve`, `cargo clippy`), they load with the app, as
 //! the split build needs its post-processing to run.
 //!
-//! All six are one route view, [`Page`]: the router's code for a route is then in the first
+//! All seven are one route view, [`Page`]: the router's code for a route is then in the first
 //! download once, not once per page.
 
+use super::activity_page::ActivityPage;
 use super::connect_page::ConnectPage;
 use super::mission_page::MissionPage;
 use super::missions_page::MissionsPage;
@@ -23,6 +24,7 @@ use leptos_router::ChooseView;
 /// A page after the command center, as a route's view.
 #[derive(Clone, Copy)]
 pub enum Page {
+    Activity,
     Connect,
     Missions,
     Mission,
@@ -35,6 +37,7 @@ impl ChooseView for Page {
     /// The page, once its chunk is in; a chunk that does not load is said, with a reload.
     async fn choose(self) -> AnyView {
         let page = match self {
+            Page::Activity => activity().await,
             Page::Connect => connect().await,
             Page::Missions => missions().await,
             Page::Mission => mission().await,
@@ -79,6 +82,7 @@ macro_rules! page_chunk {
     };
 }
 
+page_chunk!(activity, activity_page, connected ActivityPage);
 page_chunk!(connect, connect_page, ConnectPage);
 page_chunk!(missions, missions_page, connected MissionsPage);
 page_chunk!(mission, mission_page, connected MissionPage);

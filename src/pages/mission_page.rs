@@ -9,11 +9,11 @@ use crate::components::mission::feed::Feed;
 use crate::components::mission::merge_policy_editor::MergePolicyEditor;
 use crate::components::mission::mission_head::MissionHead;
 use crate::components::mission::mission_status_card::MissionStatusCard;
-use crate::components::mission::new_task::NewTask;
 use crate::components::mission::organizer::runs_timeline::RunsTimeline;
 use crate::components::mission::organizer::OrganizerSection;
 use crate::components::mission::pr_list::PrList;
 use crate::components::mission::task_sections::TaskSections;
+use crate::components::shared::new_task::NewTask;
 use crate::components::shared::polled::Polled;
 use crate::state::capabilities::use_capabilities;
 use crate::state::connection::use_connection;
@@ -86,7 +86,7 @@ fn overview_tab(p: Panel) -> AnyView {
     let workspace_id = Signal::derive(move || p.settings.with(|m| m.workspace_id.clone()));
     let policy = Signal::derive(move || p.settings.with(|m| m.effective_policy()));
     view! {
-        <NewTask mission_id=p.mission_id workspace_id refresh />
+        <NewTask mission_id=Some(p.mission_id) workspace_id refresh />
         <TaskSections tasks=p.tasks refresh />
         <PrList prs from_tasks=p.task_prs policy workspace_id refresh=after_merge />
     }

@@ -1,6 +1,7 @@
 //! One file a route: each page loads its data through `state` and lays out `components`.
 //! Every page but Connect shows once connected (`RequireConnection`, at the route).
 
+mod activity_page;
 pub mod command_page;
 mod connect_page;
 pub mod lazy_routes;

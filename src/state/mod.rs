@@ -3,6 +3,7 @@
 //! writes through (`refresh`, `mutation`, `request`) and lists its rows with (`rows`). Uses
 //! the API client and core only.
 
+pub mod activity;
 pub mod board;
 pub mod capabilities;
 pub mod connect_check;

@@ -7,6 +7,7 @@
 mod fixtures;
 
 mod accessibility;
+mod activity;
 mod command_center;
 mod connect;
 mod csp;

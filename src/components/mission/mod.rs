@@ -16,7 +16,6 @@ pub mod mission_head;
 pub mod mission_status_card;
 pub mod mission_waiting;
 pub mod new_mission;
-pub mod new_task;
 pub mod note;
 pub mod organizer;
 pub mod pr_item;

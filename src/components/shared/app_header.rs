@@ -80,6 +80,10 @@ pub fn AppHeader() -> impl IntoView {
                     aria-current=current("/missions")>
                     "Missions"
                 </a>
+                <a href="/activity" class="topbar__link" data-testid="nav-activity"
+                    aria-current=current("/activity")>
+                    "Activity"
+                </a>
                 <a href="/workspaces" class="topbar__link" data-testid="nav-workspaces"
                     aria-current=current("/workspaces")>
                     "Workspaces"

@@ -1,8 +1,9 @@
 //! `cargo xtask bench`: the dashboard's shipped size and the command center's first load in
 //! headless Chromium, `GET /api/missions/{id}` latency for a mission with 2,000 tasks,
 //! what the request log and metrics add to it, approve-plan on a 100-step plan, the time to
-//! render that mission, and an idle page's traffic. Log lines are written as the server
-//! writes them (at info, to nowhere), so every figure includes them.
+//! render that mission, Activity's first answer and page with 100,000 tasks, and an idle
+//! page's traffic. Log lines are written as the server writes them (at info, to nowhere),
+//! so every figure includes them.
 //! Figures are printed with their budgets; nothing is asserted.
 //!
 //! `bench agents [--agents 50,200,…] [--seconds N] [--server PATH] [--no-deep-queue]
@@ -11,12 +12,16 @@
 //! up by the number of agents, `--rounds` times over with each step's medians (see
 //! `buildd_testkit::agents`).
 
+mod activity;
+mod timing;
+
 use buildd_testkit::{is_chunk, Browser, TestServer, WorkerVerbs};
 use serde_json::json;
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::time::Instant;
+use timing::{percentile, timed_gets_at};
 
 const TASKS: usize = 2_000;
 
@@ -279,11 +284,6 @@ async fn exec(tx: &mut buildd_server::db::Tx, sql: &str, binds: &[&str]) {
     q.execute(&mut **tx).await.unwrap();
 }
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i]
-}
-
 /// Sends `requests` GETs (with `headers`) over one keep-alive connection; `before` runs
 /// untimed before each.
 fn timed_gets(
@@ -294,39 +294,6 @@ fn timed_gets(
     before: impl FnMut(),
 ) -> (Vec<f64>, usize) {
     timed_gets_at(server.addr, &server.key, path, headers, requests, before)
-}
-
-fn timed_gets_at(
-    addr: std::net::SocketAddr,
-    key: &str,
-    path: &str,
-    headers: &str,
-    requests: usize,
-    mut before: impl FnMut(),
-) -> (Vec<f64>, usize) {
-    let stream = TcpStream::connect(addr).unwrap();
-    stream.set_nodelay(true).unwrap();
-    let mut writer = stream.try_clone().unwrap();
-    let mut reader = BufReader::new(stream);
-    let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\n{headers}\r\n"
-    );
-    let mut times = Vec::new();
-    let mut size = 0;
-    for i in 0..requests + 10 {
-        before();
-        let start = Instant::now();
-        writer.write_all(request.as_bytes()).unwrap();
-        let (status, body) = buildd_testkit::read_response(&mut reader);
-        let elapsed = start.elapsed().as_secs_f64() * 1000.0;
-        assert_eq!(status, 200);
-        size = body.len();
-        if i >= 10 {
-            times.push(elapsed);
-        }
-    }
-    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (times, size)
 }
 
 fn api_latency(server: &TestServer, mission: &str, runtime: &tokio::runtime::Handle) {
@@ -833,5 +800,6 @@ async fn dashboard(dist: String) {
     tokio::task::block_in_place(|| throughput(&server, &mission));
     approve_time(&server).await;
     render_time(&server, &mission).await;
+    activity::bench().await;
     idle_traffic().await;
 }

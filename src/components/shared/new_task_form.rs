@@ -1,0 +1,110 @@
+//! The New task form: where it goes (when the page lets a person pick), its title
+//! (required, said in place when missing) and what to do; the server's refusal under it.
+
+use crate::state::mutation::Mutation;
+use buildd_core::requests::tasks::NewTask as NewTaskRequest;
+use leptos::prelude::*;
+
+/// The task as typed, kept through a failed save.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TaskDraft {
+    pub title: String,
+    pub description: String,
+}
+
+#[component]
+pub fn NewTaskForm(
+    draft: RwSignal<TaskDraft>,
+    title_error: RwSignal<bool>,
+    create: Mutation<NewTaskRequest>,
+    submit: Callback<()>,
+    cancel: Callback<()>,
+    place: Option<ViewFn>,
+) -> impl IntoView {
+    view! {
+        <form
+            class="form card"
+            data-testid="new-task"
+            on:submit=move |ev| {
+                ev.prevent_default();
+                submit.run(());
+            }
+            novalidate
+        >
+            <h3 class="card__title">"New task"</h3>
+            {place.map(|p| p.run())}
+            <div class="field">
+                <label class="field__label" for="task-title">
+                    "Title"
+                </label>
+                <input
+                    id="task-title"
+                    data-testid="new-task-title"
+                    autofocus
+                    aria-describedby="task-title-error"
+                    aria-invalid=move || title_error.get().to_string()
+                    prop:value=move || draft.with(|d| d.title.clone())
+                    on:input=move |ev| {
+                        title_error.set(false);
+                        let v = event_target_value(&ev);
+                        draft.update(|d| d.title = v)
+                    }
+                />
+                {move || {
+                    title_error
+                        .get()
+                        .then(|| {
+                            view! {
+                                <p
+                                    class="form__error"
+                                    id="task-title-error"
+                                    data-testid="new-task-title-error"
+                                >
+                                    "Give the task a title."
+                                </p>
+                            }
+                        })
+                }}
+            </div>
+            <div class="field">
+                <label class="field__label" for="task-description">
+                    "What to do"
+                </label>
+                <textarea
+                    id="task-description"
+                    rows="3"
+                    data-testid="new-task-description"
+                    prop:value=move || draft.with(|d| d.description.clone())
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        draft.update(|d| d.description = v)
+                    }
+                ></textarea>
+            </div>
+            {move || {
+                create
+                    .error()
+                    .map(|e| {
+                        view! {
+                            <p class="form__error" role="alert" data-testid="new-task-error">
+                                {e}
+                            </p>
+                        }
+                    })
+            }}
+            <div class="actions">
+                <button
+                    class="button button--primary"
+                    type="submit"
+                    data-testid="create-task"
+                    prop:disabled=move || create.busy()
+                >
+                    {move || if create.busy() { "Filing…" } else { "File task" }}
+                </button>
+                <button class="button" type="button" on:click=move |_| cancel.run(())>
+                    "Cancel"
+                </button>
+            </div>
+        </form>
+    }
+}
