@@ -11,6 +11,7 @@ pub mod first_screen;
 pub mod leave_guard;
 pub mod live;
 pub mod mutation;
+pub mod plan_costs;
 pub mod refresh;
 pub mod request;
 pub mod rows;

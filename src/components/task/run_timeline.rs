@@ -42,7 +42,7 @@ pub fn RunTimeline(run: Memo<TaskWorker>) -> impl IntoView {
                 })
         }}
         <ol class="milestones" data-testid="run-milestones" aria-label="Milestones, oldest first">
-            <For each=move || steps.get() key=|(key, _)| key.clone() let:step>
+            <For each=move || steps.get() key=|(key, _)| *key let:step>
                 <li class=format!("milestone--{}", step.1.kind) data-testid="milestone">
                     <time>{step.1.at_ms.map(clock).unwrap_or_default()}</time>
                     <span>{step.1.label.clone()}</span>
