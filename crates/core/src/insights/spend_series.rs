@@ -66,8 +66,10 @@ impl SpendPoint {
     /// A task of a mission answer: what all its workers cost, at its last report (its
     /// latest worker's completion, else the task's last change). The mission page has no
     /// per-worker costs, so a task reassigned mid-way counts its whole cost at its end.
-    /// `None` without a readable cost (Buildd's answers carry none) or a time.
+    /// `None` without a readable cost (Buildd's answers carry none) or a time, and for a
+    /// task that cost nothing (not run yet, or a seat-based account): no spend moved.
     pub fn of_task(task: &MissionTask, mission_id: Option<&str>) -> Option<SpendPoint> {
+        task.cost().filter(|c| *c > Usd::ZERO)?;
         let at = task
             .workers
             .iter()
@@ -373,8 +375,11 @@ mod tests {
             SpendPoint::of_task(&running, None).map(|p| p.at),
             Some("2026-11-29T12:30:00Z".into())
         );
-        // Buildd's tasks state no cost: no point, rather than $0.
+        // Buildd's tasks state no cost: no point, rather than $0; nor a task that cost
+        // nothing yet.
         running.cost_usd = None;
+        assert_eq!(SpendPoint::of_task(&running, None), None);
+        running.cost_usd = Some("0.000000".into());
         assert_eq!(SpendPoint::of_task(&running, None), None);
     }
 }

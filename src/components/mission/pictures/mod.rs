@@ -16,6 +16,7 @@ mod series;
 mod spend_card;
 mod spend_chart;
 mod spend_table;
+mod stylesheet;
 mod timeline_bars;
 mod timeline_chart;
 mod timeline_labels;
@@ -41,7 +42,11 @@ split_off!(
         mission: Memo<ClientMission>,
         runs: PolledRead<Option<MissionRuns>>,
     ) -> Later<Result<AnyView, ApiError>> {
+        // Made here, in the page's reactive scope; shown once its styles are in.
         let view = view! { <Pictures tasks mission runs /> }.into_any();
-        Box::pin(async move { Ok(view) })
+        Box::pin(async move {
+            stylesheet::pictures_css().await;
+            Ok(view)
+        })
     }
 );

@@ -26,11 +26,12 @@ pub fn plan_forecast(
 ) -> Memo<Option<CostForecast>> {
     let steps = Memo::new(move |_| tasks.with(|t| steps_in_review(t)));
     let own = Memo::new(move |_| tasks.with(|t| mission_costs(t)));
+    // Asked only for a plan in review of a mission whose spend is known (none is drawn
+    // else), when its own finished tasks are too few.
     let workspace = Memo::new(move |_| {
         let few = own.with(|c| c.len() < MISSION_BASIS_MIN);
-        mission
-            .with(|m| m.workspace_id.clone())
-            .filter(|_| few && steps.get().is_some())
+        let wanted = few && steps.get().is_some() && mission.with(|m| m.spend().is_some());
+        mission.with(|m| m.workspace_id.clone()).filter(|_| wanted)
     });
     let connection = use_connection();
     let theirs = LocalResource::new(move || {

@@ -28,7 +28,8 @@ pub fn SpendCard(
         false => view! {
             <SpendChart spend=drawn said />
             <Legend items=KEY />
-        }.into_any(),
+        }
+        .into_any(),
     };
     move || match spend.with(Option::is_some) {
         false => view! {
