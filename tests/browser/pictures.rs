@@ -13,7 +13,7 @@ use buildd_core::client::ClientMission;
 use buildd_core::insights::burn_up::burn_up;
 use buildd_core::insights::events::task_events;
 use buildd_core::organizer_runs::MissionRuns;
-use buildd_testkit::{Browser, RecordedBuildd, TestServer, ThroughUpstream, WorkerVerbs};
+use buildd_testkit::{Api, Browser, RecordedBuildd, TestServer, ThroughUpstream, WorkerVerbs};
 use serde_json::{json, Value};
 
 const TITLE: &str = "Pictures of a mission";
@@ -180,13 +180,16 @@ async fn a_missions_history_draws_as_a_burn_up_spend_and_a_timeline_with_tables(
 
     // Spend: its line under the $5.00 budget, the plan in review ahead of it.
     browser.wait_for("[data-testid=spend-line]").await;
-    let budget = any_text(&browser, "[data-testid=spend-budget]").await;
-    assert_eq!(budget, "Budget $5.00");
+    text_with(&browser, "[data-testid=spend-budget]", "Budget $5.00").await;
     let d = browser.attr("[data-testid=spend-line]", "d").await.unwrap();
     assert!(d.starts_with('M') && d.contains('V'), "{d}");
-    let forecast = any_text(&browser, "[data-testid=spend-forecast]").await;
     // Two steps at the median of the three finished ($0.30), after $1.00.
-    assert_eq!(forecast, "Plan in review: $1.60");
+    text_with(
+        &browser,
+        "[data-testid=spend-forecast]",
+        "Plan in review: $1.60",
+    )
+    .await;
     browser
         .click("[data-testid=spend-picture-table-toggle]")
         .await;
@@ -347,5 +350,37 @@ async fn on_a_hosted_buildd_what_its_answers_lack_is_said_not_drawn() {
     // Its two planning runs are on the timeline all the same.
     browser.wait_for("[data-testid=timeline-bar]").await;
     assert_eq!(browser.count("[data-testid=timeline-bar]").await, 2);
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn zz_scratch_screenshots() {
+    let server = TestServer::start_demo().await;
+    let id = mission_with_history(&server).await;
+    let browser = opened(&server, Page::MissionPictures(&id)).await;
+    browser.client.set_window_size(1280, 2200).await.unwrap();
+    for theme in ["light", "dark"] {
+        browser
+            .run(&format!("localStorage.setItem('buildd.theme', '{theme}')"))
+            .await;
+        browser
+            .goto(&server.url(&format!("/missions/{id}?tab=pictures")))
+            .await;
+        browser.wait_for("[data-testid=timeline-bar]").await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        focus(&browser, "[data-testid=burn-up-svg]").await;
+        browser.press(fantoccini::key::Key::End).await;
+        let png = browser.client.screenshot().await.unwrap();
+        std::fs::write(format!("/tmp/pictures-{theme}.png"), png).unwrap();
+        focus(&browser, "[data-testid=timeline-svg]").await;
+        browser.press(fantoccini::key::Key::Down).await;
+        browser.press(fantoccini::key::Key::Down).await;
+        let el = browser.wait_for("[data-testid=timeline-picture]").await;
+        std::fs::write(
+            format!("/tmp/timeline-{theme}.png"),
+            el.screenshot().await.unwrap(),
+        )
+        .unwrap();
+    }
     browser.close().await;
 }

@@ -1,7 +1,8 @@
 //! `cargo xtask bench`: the dashboard's shipped size and the command center's first load in
 //! headless Chromium, `GET /api/missions/{id}` latency for a mission with 2,000 tasks,
 //! what the request log and metrics add to it, approve-plan on a 100-step plan, the time to
-//! render that mission, and an idle page's traffic. Log lines are written as the server
+//! render that mission, an idle page's traffic, and a mission's pictures computed and drawn
+//! at 10,000 points (`buildd_testkit::pictures_bench`). Log lines are written as the server
 //! writes them (at info, to nowhere), so every figure includes them.
 //! Figures are printed with their budgets; nothing is asserted.
 //!
@@ -823,6 +824,7 @@ async fn dashboard(dist: String) {
         std::fs::canonicalize(&dist).expect("dist dir"),
     );
     sizes(Path::new(&dist));
+    buildd_testkit::pictures_bench::print();
     first_load().await;
     let server = TestServer::start_empty().await;
     let mission = seed_big_mission(&server).await;

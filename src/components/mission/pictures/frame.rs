@@ -15,6 +15,9 @@ pub const BOTTOM: f64 = 26.0;
 /// The height of a chart of values (the timeline grows with its tasks).
 pub const HEIGHT: f64 = 220.0;
 
+/// The shortest span drawn, in milliseconds.
+pub const SHORTEST: i64 = 1_000;
+
 /// A picture's scales and the height it is drawn at.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Frame {
@@ -25,14 +28,14 @@ pub struct Frame {
 
 impl Frame {
     /// `from..to` across the plot, `0..top` up it (widened to whole ticks). A single moment
-    /// is given a minute, so it is drawn rather than divided by nothing.
+    /// is given a second, so it is drawn rather than divided by nothing.
     pub fn new(from_ms: i64, to_ms: i64, top: f64) -> Frame {
+        let to_ms = to_ms.max(from_ms + SHORTEST);
         Frame::across(from_ms, to_ms, (LEFT, WIDTH - RIGHT), top, HEIGHT)
     }
 
-    /// [`Frame::new`] over the pixels `range`, `height` tall.
+    /// `from..to` over the pixels `range`, `height` tall, as given (the timeline's view).
     pub fn across(from_ms: i64, to_ms: i64, range: (f64, f64), top: f64, height: f64) -> Frame {
-        let to_ms = to_ms.max(from_ms + 60_000);
         Frame {
             x: TimeScale::new((from_ms, to_ms), range, offset_secs()),
             y: LinearScale::new((0.0, top.max(0.0)), (height - BOTTOM, TOP)).nice(4),

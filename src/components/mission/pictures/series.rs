@@ -2,7 +2,7 @@
 //! mission page already reads: the mission with its tasks and their latest workers, and
 //! this server's check-ins. What the answers do not carry is named, not drawn as zero.
 
-use super::frame::now_ms;
+use super::frame::{now_ms, SHORTEST};
 use super::plan_forecast::plan_forecast;
 use crate::state::refresh::PolledRead;
 use buildd_core::client::ClientMission;
@@ -13,8 +13,6 @@ use buildd_core::insights::timeline::{timeline, Timeline};
 use buildd_core::mission::MissionTask;
 use buildd_core::organizer_runs::MissionRuns;
 use leptos::prelude::*;
-
-const HOUR: i64 = 3_600_000;
 
 #[derive(Clone, Copy)]
 pub struct Series {
@@ -56,12 +54,13 @@ pub fn series(
                 .collect()
         });
         let now = now_ms();
-        // A plan's cost has no date: it is drawn over a quarter of the history so far.
+        // A plan's cost has no date: it is drawn over a quarter of the history so far, so
+        // it takes the same share of the picture whatever the span.
         let first = points
             .iter()
             .filter_map(|p| buildd_core::insights::ms_of(&p.at))
             .min();
-        let ahead = first.map_or(HOUR, |f| ((now - f) / 4).max(HOUR / 4));
+        let ahead = first.map_or(SHORTEST, |f| ((now - f) / 4).max(SHORTEST));
         Some(forecast.with(|f| spend_series(&points, budget, f.as_ref(), now, ahead)))
     });
     Series {

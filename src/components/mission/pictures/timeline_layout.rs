@@ -2,7 +2,7 @@
 //! heading row above each group; and how far it is zoomed and scrolled, kept as the part
 //! of the whole history in view, so a refresh that lengthens the history keeps the view.
 
-use super::frame::{Frame, BOTTOM, RIGHT, TOP, WIDTH};
+use super::frame::{Frame, BOTTOM, RIGHT, SHORTEST, TOP, WIDTH};
 use buildd_core::insights::scale::TimeScale;
 use buildd_core::insights::timeline::{Bar, Timeline};
 
@@ -31,13 +31,14 @@ pub fn height(tl: &Timeline) -> f64 {
     row_y((tl.bars.len() + tl.groups.len()) as u32) + BOTTOM
 }
 
+/// The history's first and last moment, a second apart at least.
+fn history(tl: &Timeline) -> (i64, i64) {
+    (tl.start_ms, tl.end_ms.max(tl.start_ms + SHORTEST))
+}
+
 /// The whole history across the plot, as the bars are drawn before any zoom.
 pub fn base(tl: &Timeline) -> TimeScale {
-    TimeScale::new(
-        (tl.start_ms, tl.end_ms.max(tl.start_ms + 60_000)),
-        (0.0, PLOT_W),
-        0,
-    )
+    TimeScale::new(history(tl), (0.0, PLOT_W), 0)
 }
 
 /// The part of the history in view, from 0 (its start) to 1 (its end).
@@ -98,10 +99,8 @@ impl View {
 
     /// The time axis of the view, `height` tall, across the plot right of the titles.
     pub fn frame(self, tl: &Timeline, height: f64) -> Frame {
-        let (start, end) = (
-            tl.start_ms as f64,
-            tl.end_ms.max(tl.start_ms + 60_000) as f64,
-        );
+        let (start, end) = history(tl);
+        let (start, end) = (start as f64, end as f64);
         let at = |part: f64| (start + part * (end - start)).round() as i64;
         Frame::across(
             at(self.from),
