@@ -352,35 +352,3 @@ async fn on_a_hosted_buildd_what_its_answers_lack_is_said_not_drawn() {
     assert_eq!(browser.count("[data-testid=timeline-bar]").await, 2);
     browser.close().await;
 }
-
-#[tokio::test(flavor = "multi_thread")]
-async fn zz_scratch_screenshots() {
-    let server = TestServer::start_demo().await;
-    let id = mission_with_history(&server).await;
-    let browser = opened(&server, Page::MissionPictures(&id)).await;
-    browser.client.set_window_size(1280, 2200).await.unwrap();
-    for theme in ["light", "dark"] {
-        browser
-            .run(&format!("localStorage.setItem('buildd.theme', '{theme}')"))
-            .await;
-        browser
-            .goto(&server.url(&format!("/missions/{id}?tab=pictures")))
-            .await;
-        browser.wait_for("[data-testid=timeline-bar]").await;
-        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-        focus(&browser, "[data-testid=burn-up-svg]").await;
-        browser.press(fantoccini::key::Key::End).await;
-        let png = browser.client.screenshot().await.unwrap();
-        std::fs::write(format!("/tmp/pictures-{theme}.png"), png).unwrap();
-        focus(&browser, "[data-testid=timeline-svg]").await;
-        browser.press(fantoccini::key::Key::Down).await;
-        browser.press(fantoccini::key::Key::Down).await;
-        let el = browser.wait_for("[data-testid=timeline-picture]").await;
-        std::fs::write(
-            format!("/tmp/timeline-{theme}.png"),
-            el.screenshot().await.unwrap(),
-        )
-        .unwrap();
-    }
-    browser.close().await;
-}

@@ -6,6 +6,8 @@
 //! writes them (at info, to nowhere), so every figure includes them.
 //! Figures are printed with their budgets; nothing is asserted.
 //!
+//! `bench pictures`: the pictures' figures alone.
+//!
 //! `bench agents [--agents 50,200,…] [--seconds N] [--server PATH] [--no-deep-queue]
 //! [--lockstep] [--rounds N]` (`cargo xtask bench agents`): claims against a deep queue, then
 //! simulated runners and dashboard tabs against `buildd-server` in a child process, stepped
@@ -747,9 +749,11 @@ fn print_idle(how: &str, minutes: [(u64, f64); 2]) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("agents") {
-        agents(&args[1..]);
-        return;
+    match args.first().map(String::as_str) {
+        Some("agents") => return agents(&args[1..]),
+        // The pictures' figures alone: no build, server or browser needed.
+        Some("pictures") => return buildd_testkit::pictures_bench::print(),
+        _ => {}
     }
     let dist = args.first().cloned().unwrap_or_else(|| "dist".into());
     tokio::runtime::Runtime::new()
