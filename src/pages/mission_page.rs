@@ -11,8 +11,11 @@ use crate::components::mission::mission_head::MissionHead;
 use crate::components::mission::mission_status_card::MissionStatusCard;
 use crate::components::mission::organizer::runs_timeline::RunsTimeline;
 use crate::components::mission::organizer::OrganizerSection;
+use crate::components::mission::pictures::pictures_view;
 use crate::components::mission::pr_list::PrList;
 use crate::components::mission::task_sections::TaskSections;
+use crate::components::shared::error_panel::ErrorPanel;
+use crate::components::shared::loading::Loading;
 use crate::components::shared::new_task::NewTask;
 use crate::components::shared::polled::Polled;
 use crate::state::capabilities::use_capabilities;
@@ -33,11 +36,13 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
+use send_wrapper::SendWrapper;
 use std::sync::Arc;
 
 /// The tabs: (name in the address, label).
-const TABS: [(&str, &str); 3] = [
+const TABS: [(&str, &str); 4] = [
     ("overview", "Overview"),
+    ("pictures", "Pictures"),
     ("feed", "Feed"),
     ("settings", "Organizer & merging"),
 ];
@@ -89,6 +94,31 @@ fn overview_tab(p: Panel) -> AnyView {
         <NewTask mission_id=Some(p.mission_id) workspace_id refresh />
         <TaskSections tasks=p.tasks refresh />
         <PrList prs from_tasks=p.task_prs policy workspace_id refresh=after_merge />
+    }
+    .into_any()
+}
+
+/// The pictures, whose code (a chunk of its own in the split build) is fetched on the
+/// tab's first visit; a chunk that does not load is said, with a reload.
+fn pictures_tab(p: Panel) -> AnyView {
+    let (tasks, settings, runs) = (p.tasks, p.settings, p.reads.runs);
+    let reload = Callback::new(|()| {
+        let _ = window().location().reload();
+    });
+    view! {
+        <Suspense fallback=|| {
+            view! { <Loading label="Loading the pictures…" /> }
+        }>
+            {move || Suspend::new(
+                SendWrapper::new(async move {
+                    pictures_view(tasks, settings, runs)
+                        .await
+                        .unwrap_or_else(|error| {
+                            view! { <ErrorPanel error on_retry=reload /> }.into_any()
+                        })
+                }),
+            )}
+        </Suspense>
     }
     .into_any()
 }
@@ -181,6 +211,7 @@ fn mission_detail(detail: Memo<Arc<ClientMission>>, reads: Reads) -> impl IntoVi
         // The work comes first — open tasks, then the PRs — and how the mission is set up has
         // its own tab.
         {panel("overview", overview_tab)}
+        {panel("pictures", pictures_tab)}
         {panel("settings", settings_tab)}
     }
 }

@@ -12,6 +12,7 @@ pub mod first_screen;
 pub mod leave_guard;
 pub mod live;
 pub mod mutation;
+pub mod plan_costs;
 pub mod reconciled;
 pub mod refresh;
 pub mod request;

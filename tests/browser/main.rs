@@ -17,6 +17,7 @@ mod live_updates;
 mod mission_page;
 mod missions_list;
 mod on_buildd;
+mod pictures;
 mod plan_review;
 mod running_work;
 mod screenshots;

@@ -25,7 +25,8 @@ usage: cargo xtask <command>
                                       reused as it is when nothing it is built from changed
   test                                format, import and lint checks, then every test, browser
                                       tests included
-  bench                               dashboard size, API latency and render time
+  bench                               dashboard size, API latency, render time and the
+                                      pictures at 10,000 points
   bench agents [--agents 50,200,...] [--seconds N] [--lockstep] [--rounds N]
                                       claims against a deep queue, then simulated runners
                                       (claim, a report a second, complete) and dashboard tabs

@@ -10,6 +10,7 @@ mod api;
 mod audit;
 mod browser;
 mod http;
+pub mod pictures_bench;
 mod recorded;
 mod server;
 mod through_upstream;

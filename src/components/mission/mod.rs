@@ -18,6 +18,7 @@ pub mod mission_waiting;
 pub mod new_mission;
 pub mod note;
 pub mod organizer;
+pub mod pictures;
 pub mod pr_item;
 pub mod pr_list;
 pub mod pr_review_line;

@@ -3,21 +3,15 @@
 //! workspace's when the mission has finished fewer than three, with that basis in words;
 //! no basis, no number. It warns when the estimate would take the mission to its budget.
 
-use crate::api;
 use crate::components::shared::polled::Polled;
 use crate::state::connection::use_connection;
+use crate::state::plan_costs::{mission_costs, workspace_costs};
 use crate::state::refresh::polled;
 use crate::state::request::with_connection;
 use buildd_core::client::ClientMission;
-use buildd_core::forecast::{finished_deliverable_costs, forecast, MISSION_BASIS_MIN};
-use buildd_core::mission::MissionTask;
+use buildd_core::forecast::{forecast, MISSION_BASIS_MIN};
 use buildd_core::money::Usd;
 use leptos::prelude::*;
-
-/// A task's own cost, as the answer carries it; none read as nothing.
-fn cost_of(task: &MissionTask) -> Usd {
-    task.cost().unwrap_or_default()
-}
 
 #[component]
 pub fn CostForecast(
@@ -30,7 +24,7 @@ pub fn CostForecast(
     let mission_costs = Memo::new(move |_| {
         mission.with(|m| {
             m.as_ref()
-                .map(|m| finished_deliverable_costs(m.tasks.iter(), cost_of))
+                .map(|m| mission_costs(&m.tasks))
                 .unwrap_or_default()
         })
     });
@@ -44,16 +38,10 @@ pub fn CostForecast(
     let workspace_costs = polled(move || {
         let workspace = workspace.get();
         with_connection(&connection, move |c| async move {
-            let Some(workspace) = workspace else {
-                return Ok(Vec::new());
-            };
-            let list = api::missions(&c).await?;
-            let tasks = list
-                .missions
-                .iter()
-                .filter(|m| m.workspace_id.as_deref() == Some(workspace.as_str()))
-                .flat_map(|m| m.tasks.iter());
-            Ok(finished_deliverable_costs(tasks, cost_of))
+            match workspace {
+                Some(workspace) => workspace_costs(c, workspace).await,
+                None => Ok(Vec::new()),
+            }
         })
     });
     view! {

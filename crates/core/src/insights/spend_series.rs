@@ -6,6 +6,7 @@
 use crate::budget::exhausts;
 use crate::enums::MissionStatus;
 use crate::forecast::CostForecast;
+use crate::mission::MissionTask;
 use crate::money::Usd;
 use crate::task::TaskWorker;
 use crate::worker::Worker;
@@ -59,6 +60,32 @@ impl SpendPoint {
             started_at: run.started_at.clone(),
             mission_id: mission_id.map(Into::into),
             workspace_id: workspace_id.map(Into::into),
+        })
+    }
+
+    /// A task of a mission answer: what all its workers cost, at its last report (its
+    /// latest worker's completion, else the task's last change). The mission page has no
+    /// per-worker costs, so a task reassigned mid-way counts its whole cost at its end.
+    /// `None` without a readable cost (Buildd's answers carry none) or a time, and for a
+    /// task that cost nothing (not run yet, or a seat-based account): no spend moved.
+    pub fn of_task(task: &MissionTask, mission_id: Option<&str>) -> Option<SpendPoint> {
+        task.cost().filter(|c| *c > Usd::ZERO)?;
+        let at = task
+            .workers
+            .iter()
+            .filter_map(|w| w.completed_at.as_ref())
+            .max()
+            .or(task.updated_at.as_ref())?;
+        Some(SpendPoint {
+            at: at.clone(),
+            cost_usd: readable(task.cost_usd.as_deref())?,
+            started_at: task
+                .workers
+                .iter()
+                .filter_map(|w| w.started_at.clone())
+                .min(),
+            mission_id: mission_id.map(Into::into),
+            workspace_id: None,
         })
     }
 
@@ -323,5 +350,36 @@ mod tests {
         .unwrap();
         // A run that states no cost gives no point: an unknown cost is not $0.
         assert_eq!(SpendPoint::of_run(&run, None, None), None);
+    }
+
+    #[test]
+    fn a_mission_answer_gives_a_point_per_task_that_cost_something() {
+        use crate::enums::{TaskStatus, WorkerStatus};
+        use crate::test_support::{task, worker};
+        let mut done = task("a", TaskStatus::Completed);
+        done.cost_usd = Some("0.700000".into());
+        done.updated_at = Some("2026-11-29T12:00:00Z".into());
+        let mut w = worker(WorkerStatus::Completed, None, false);
+        w.started_at = Some("2026-11-29T10:00:00Z".into());
+        w.completed_at = Some("2026-11-29T11:00:00Z".into());
+        done.workers = vec![w];
+        let p = SpendPoint::of_task(&done, Some("m")).unwrap();
+        // At its worker's completion, not the task's later change.
+        assert_eq!(p.at, "2026-11-29T11:00:00Z");
+        assert_eq!(p.started_at.as_deref(), Some("2026-11-29T10:00:00Z"));
+        assert_eq!(p.cost(), Some(usd(70)));
+        let mut running = task("b", TaskStatus::InProgress);
+        running.cost_usd = Some("0.1".into());
+        running.updated_at = Some("2026-11-29T12:30:00Z".into());
+        assert_eq!(
+            SpendPoint::of_task(&running, None).map(|p| p.at),
+            Some("2026-11-29T12:30:00Z".into())
+        );
+        // Buildd's tasks state no cost: no point, rather than $0; nor a task that cost
+        // nothing yet.
+        running.cost_usd = None;
+        assert_eq!(SpendPoint::of_task(&running, None), None);
+        running.cost_usd = Some("0.000000".into());
+        assert_eq!(SpendPoint::of_task(&running, None), None);
     }
 }

@@ -1,10 +1,13 @@
 //! `cargo xtask bench`: the dashboard's shipped size and the command center's first load in
 //! headless Chromium, `GET /api/missions/{id}` latency for a mission with 2,000 tasks,
 //! what the request log and metrics add to it, approve-plan on a 100-step plan, the time to
-//! render that mission, Activity's first answer and page with 100,000 tasks, and an idle
-//! page's traffic. Log lines are written as the server writes them (at info, to nowhere),
-//! so every figure includes them.
+//! render that mission, Activity's first answer and page with 100,000 tasks, an idle page's
+//! traffic, and a mission's pictures computed and drawn at 10,000 points
+//! (`buildd_testkit::pictures_bench`). Log lines are written as the server writes them (at
+//! info, to nowhere), so every figure includes them.
 //! Figures are printed with their budgets; nothing is asserted.
+//!
+//! `bench pictures`: the pictures' figures alone.
 //!
 //! `bench agents [--agents 50,200,…] [--seconds N] [--server PATH] [--no-deep-queue]
 //! [--lockstep] [--rounds N]` (`cargo xtask bench agents`): claims against a deep queue, then
@@ -713,9 +716,11 @@ fn print_idle(how: &str, minutes: [(u64, f64); 2]) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("agents") {
-        agents(&args[1..]);
-        return;
+    match args.first().map(String::as_str) {
+        Some("agents") => return agents(&args[1..]),
+        // The pictures' figures alone: no build, server or browser needed.
+        Some("pictures") => return buildd_testkit::pictures_bench::print(),
+        _ => {}
     }
     let dist = args.first().cloned().unwrap_or_else(|| "dist".into());
     tokio::runtime::Runtime::new()
@@ -790,6 +795,7 @@ async fn dashboard(dist: String) {
         std::fs::canonicalize(&dist).expect("dist dir"),
     );
     sizes(Path::new(&dist));
+    buildd_testkit::pictures_bench::print();
     first_load().await;
     let server = TestServer::start_empty().await;
     let mission = seed_big_mission(&server).await;
