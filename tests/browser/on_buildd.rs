@@ -590,3 +590,27 @@ async fn a_held_mission_is_armed_through_buildds_patch() {
         Some("101-patch-mission-arm-held")
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn activity_on_buildd_filters_its_task_list_in_the_browser() {
+    let on = connected().await;
+    on.open("/activity?mission=none", "[data-testid=activity-row]")
+        .await;
+    // Buildd's `GET /api/tasks` takes no filters: it is read whole, filtered here.
+    let titles = on.browser.texts("[data-testid=activity-title]").await;
+    let mut sorted = titles.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [
+            "Nightly cleanup of carts",
+            "Task with no mission",
+            "Tidy the logs"
+        ],
+        "{titles:?}"
+    );
+    let asked = on.asked("GET", "/api/tasks");
+    assert!(!asked.is_empty());
+    assert!(asked.iter().all(|r| r.target == "/api/tasks"), "{asked:?}");
+    assert!(on.asked("GET", "/api/activity").is_empty());
+}
