@@ -46,6 +46,7 @@ pub mod plan_output;
 pub mod plan_phase;
 pub mod planning_loop;
 pub mod polling;
+mod present;
 pub mod progress;
 pub mod reconcile;
 pub mod reviewer_patch;

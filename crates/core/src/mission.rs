@@ -107,7 +107,7 @@ pub struct WorkerSummary {
     /// sends it.
     #[serde(
         default,
-        deserialize_with = "present",
+        deserialize_with = "crate::present::present",
         skip_serializing_if = "Option::is_none"
     )]
     pub pr_last_checked_at: Option<Option<String>>,
@@ -155,7 +155,7 @@ pub struct MissionTask {
     /// read as "no result".
     #[serde(
         default,
-        deserialize_with = "present",
+        deserialize_with = "crate::present::present",
         skip_serializing_if = "Option::is_none"
     )]
     pub result: Option<Option<TaskResult>>,
@@ -191,16 +191,6 @@ impl MissionTask {
     pub fn result(&self) -> Option<&TaskResult> {
         self.result.as_ref().and_then(Option::as_ref)
     }
-}
-
-/// A field that is present, null or not, reads as `Some`; an absent one stays `None`
-/// (`default`).
-pub(crate) fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    T::deserialize(deserializer).map(Some)
 }
 
 fn dispatch() -> String {

@@ -189,7 +189,7 @@ pub struct Task {
     /// `Some(None)`: a task of no mission, as a detail says (`mission: null`).
     #[serde(
         default,
-        deserialize_with = "crate::mission::present",
+        deserialize_with = "crate::present::present",
         skip_serializing_if = "Option::is_none"
     )]
     pub mission: Option<Option<TaskMissionRef>>,
