@@ -25,6 +25,15 @@ pub enum HostedMerge {
 /// The head commit named for the stage's check, as Buildd does not give one.
 const HEAD: &str = "buildd-head";
 
+/// Where CI stands, as Buildd's stage tells it.
+fn ci_words(stage: TaskPrStage) -> &'static str {
+    match stage {
+        TaskPrStage::CiFailed => "CI failed on the PR's latest commit",
+        TaskPrStage::CiRunning => "CI is still running on the PR's latest commit",
+        _ => "CI has not reported on the PR's latest commit",
+    }
+}
+
 /// Judges a person's merge of `pr` under `policy`. Buildd's mission answer carries no
 /// agent reviewer's verdict, so an agent-review tier refuses until the reviewer decides in
 /// Buildd.
@@ -71,11 +80,16 @@ pub fn hosted_merge(pr: &TaskPr, policy: &EffectivePolicy) -> HostedMerge {
         crate::merge_rails::no_migrations()
     });
     let decision = decide(&facts, policy, true, found);
+    // CI is worded from Buildd's stage: the rails' own words name a head commit Buildd
+    // did not give.
     let holds: Vec<(Rail, String)> = decision
         .rails
         .into_iter()
         .zip(decision.evaluation.reasons)
-        .map(|(rail, reason)| (rail, reason.replace(HEAD, "its head commit")))
+        .map(|(rail, reason)| match rail {
+            Rail::Ci => (rail, ci_words(pr.stage).into()),
+            _ => (rail, reason),
+        })
         .collect();
     if decision.evaluation.mergeable_by_person {
         return HostedMerge::Allowed { past: holds };
@@ -84,7 +98,7 @@ pub fn hosted_merge(pr: &TaskPr, policy: &EffectivePolicy) -> HostedMerge {
     let (rail, reason) = holds
         .into_iter()
         .find(|(rail, _)| matches!(rail, Rail::Ci | Rail::Reviewer))
-        .unwrap_or((Rail::Ci, "CI has not passed".into()));
+        .unwrap_or((Rail::Ci, ci_words(pr.stage).into()));
     HostedMerge::Refused {
         rail: Some(rail),
         reason,
@@ -141,6 +155,7 @@ mod tests {
                 HostedMerge::Refused { rail, reason } => {
                     assert_eq!(rail, Some(Rail::Ci), "{stage:?}");
                     assert!(!reason.contains(HEAD), "{reason}");
+                    assert!(reason.starts_with("CI "), "{reason}");
                 }
                 other => panic!("{stage:?}: {other:?}"),
             }
