@@ -25,7 +25,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 /// The team's PRs and open questions, read after the missions (`None`: the server does not
-/// list them). A read that finds the same lists as the last one keeps the last one's `Arc`s
+/// list them; PRs are then read from the missions' tasks). A read that finds the same lists as the last one keeps the last one's `Arc`s
 /// (`unchanged`), so two `Extras` are equal when they point at the same lists. PRs are
 /// then compared item by item only inside that read, which the split build fetches later,
 /// and never copied: the first load carries no code for either.
@@ -63,7 +63,6 @@ impl Extras {
     /// What "Waiting on you" cannot count because the server does not provide it, in words.
     pub fn not_provided(&self) -> Option<String> {
         let missing: Vec<&str> = [
-            (self.prs.is_none(), "pull requests held for you"),
             (self.questions.is_none(), "the organizer's open questions"),
             (self.agents.is_none(), "agents waiting on an answer"),
         ]
@@ -248,7 +247,7 @@ impl Watch {
                     extras.with_data(|e| {
                         waiting_on_you(
                             m,
-                            e.prs.as_deref().unwrap_or_default(),
+                            e.prs.as_deref(),
                             e.questions.as_deref().unwrap_or_default(),
                             e.agents.as_deref().unwrap_or_default(),
                         )

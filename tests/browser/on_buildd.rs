@@ -20,7 +20,11 @@ struct OnBuildd {
 
 /// A browser that connected on the Connect page with `key` of the recorded Buildd.
 async fn connect(key: impl Fn(&RecordedBuildd) -> String) -> OnBuildd {
-    let buildd = RecordedBuildd::start().await;
+    connect_to(RecordedBuildd::start().await, key).await
+}
+
+/// The same, with `buildd`.
+async fn connect_to(buildd: RecordedBuildd, key: impl Fn(&RecordedBuildd) -> String) -> OnBuildd {
     let dashboard = ThroughUpstream::start(&buildd.url()).await;
     let browser = Browser::start(1280).await;
     browser.goto(&dashboard.url("/connect")).await;
@@ -565,6 +569,73 @@ async fn merge_on_buildd_is_refused_by_the_policy_or_sent_past_its_rails_and_bui
         sent[0].body,
         Some(serde_json::json!({"prNumber": 12, "workspaceId": WORKSPACE}))
     );
+}
+
+/// The "Waiting on you" item of PR `n`.
+fn pr_item(n: u32) -> String {
+    format!("[data-testid=waiting-item][data-subject$=\"/pull/{n}\"]")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn buildds_open_prs_wait_on_you_and_merge_is_judged_on_a_fresh_read_of_their_mission() {
+    let on = connect_to(RecordedBuildd::start_later().await, |b| b.admin_key.clone()).await;
+    on.browser.wait_for("[data-testid=command-center]").await;
+    // Buildd's list carries each task's PR address but not where CI stands: both open
+    // PRs wait, and the list is not said to be missing.
+    let list = text_with(&on.browser, "[data-testid=waiting-on-you]", "Merge PR #13").await;
+    assert!(
+        list.contains("Merge PR #12: Task of the OTHER mission"),
+        "{list}"
+    );
+    assert!(list.to_lowercase().contains("pr to merge"), "{list}");
+    assert!(!list.contains("pull requests"), "{list}");
+    assert!(on
+        .asked("GET", &format!("/api/missions/{MISSION_WITH_PRS}"))
+        .is_empty());
+    on.browser
+        .click(&format!("{} [data-testid=merge-pr]", pr_item(13)))
+        .await;
+    // Read then judged: CI failing holds it on the CI rail, and nothing is sent.
+    let refused = text_with(
+        &on.browser,
+        &format!("{} [data-testid=merge-refused]", pr_item(13)),
+        "the CI rail",
+    )
+    .await;
+    assert!(refused.contains("failed"), "{refused}");
+    assert_eq!(
+        on.asked("GET", &format!("/api/missions/{MISSION_WITH_PRS}"))
+            .len(),
+        1
+    );
+    assert!(on.asked("PUT", "/api/github/pr").is_empty());
+    // CI green: merged past what Buildd cannot show once confirmed; Buildd's answer shown.
+    on.browser
+        .click(&format!("{} [data-testid=merge-pr]", pr_item(12)))
+        .await;
+    text_with(
+        &on.browser,
+        &format!("{} [data-testid=merge-past]", pr_item(12)),
+        "file listing",
+    )
+    .await;
+    assert!(on.asked("PUT", "/api/github/pr").is_empty());
+    on.browser
+        .click(&format!("{} [data-testid=merge-past-confirm]", pr_item(12)))
+        .await;
+    text_with(
+        &on.browser,
+        &format!("{} [data-testid=merge-error]", pr_item(12)),
+        "Workspace not linked to GitHub repo",
+    )
+    .await;
+    let sent = on.asked("PUT", "/api/github/pr");
+    assert_eq!(sent.len(), 1);
+    assert_eq!(
+        sent[0].body,
+        Some(serde_json::json!({"prNumber": 12, "workspaceId": WORKSPACE}))
+    );
+    on.browser.close().await;
 }
 
 /// A mission created held on Buildd (`recordings/102-`).

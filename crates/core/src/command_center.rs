@@ -14,6 +14,7 @@ use crate::note::MissionNote;
 use crate::plan::plan_in_review;
 use crate::progress::{compute_progress, is_deliverable, MissionProgress};
 use crate::pull_request::{PrState, PullRequest};
+use crate::task_prs::prs_of_tasks;
 use crate::waiting::WaitingTask;
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +24,9 @@ pub enum WaitKind {
     PlanInReview,
     Dormant,
     PrHeld,
+    /// An open PR read from a task's worker, where the API lists no PRs (Buildd's): where
+    /// CI stands, and so whether the policy lets a person merge it, is read when asked.
+    PrOpen,
     Question,
     Deferred,
     Failed,
@@ -41,6 +45,9 @@ pub enum WaitAction {
     Retry { task_id: String },
     /// Merge this PR, held for a person.
     Merge { number: i64, workspace_id: String },
+    /// Merge the PR of this task, read from its mission first and judged by the policy
+    /// (`hosted_merge`) before it is sent.
+    MergeFromTask { task_id: String },
     /// Close the mission, whose work is done.
     Close,
     /// Raise the mission's budget above what it spent (`None`: the answer says no spend).
@@ -102,10 +109,11 @@ pub fn stuck_on_failure(mission: &ClientMission, progress: &MissionProgress) -> 
         && mission_state(mission, &mission.tasks, progress) == MissionState::Failing
 }
 
-/// Everything waiting on a person, oldest first.
+/// Everything waiting on a person, oldest first. `prs`: the team's PRs, or `None` where
+/// the API lists none, when each open mission's open PRs are read from its tasks.
 pub fn waiting_on_you(
     missions: &[ClientMission],
-    prs: &[PullRequest],
+    prs: Option<&[PullRequest]>,
     questions: &[MissionNote],
     agents: &[WaitingTask],
 ) -> Vec<WaitItem> {
@@ -227,6 +235,10 @@ pub fn waiting_on_you(
             since,
         });
     }
+    let Some(prs) = prs else {
+        items.extend(prs_of_open_missions(missions));
+        return with_rest(items, missions, questions, agents);
+    };
     for pr in prs.iter().filter(|p| {
         p.state == "open"
             && p.evaluation.state == PrState::Held
@@ -256,6 +268,57 @@ pub fn waiting_on_you(
             mission_id: mission,
         });
     }
+    items.sort_by(|a, b| a.since.cmp(&b.since));
+    with_rest(items, missions, questions, agents)
+}
+
+/// The open PRs of open missions, as their tasks' latest workers tell them.
+fn prs_of_open_missions(missions: &[ClientMission]) -> Vec<WaitItem> {
+    let mut items = Vec::new();
+    for m in missions.iter().filter(|m| m.status.is_open()) {
+        for pr in prs_of_tasks(&m.tasks)
+            .into_iter()
+            .filter(|p| p.stage.is_open())
+        {
+            let since = m
+                .tasks
+                .iter()
+                .find(|t| t.id == pr.task_id)
+                .and_then(|t| t.updated_at.clone())
+                .unwrap_or_default();
+            let number = pr.number.map(|n| format!(" #{n}")).unwrap_or_default();
+            items.push(WaitItem {
+                kind: WaitKind::PrOpen,
+                action: WaitAction::MergeFromTask {
+                    task_id: pr.task_id.clone(),
+                },
+                mission_id: m.id.clone(),
+                mission_title: m.title.clone(),
+                subject: pr.url,
+                title: format!("Merge PR{number}: {}", pr.task_title),
+                href: format!("/missions/{}", m.id),
+                since,
+            });
+        }
+    }
+    items
+}
+
+/// `items` with the organizer's open questions and the agents waiting on an answer, oldest
+/// first.
+fn with_rest(
+    mut items: Vec<WaitItem>,
+    missions: &[ClientMission],
+    questions: &[MissionNote],
+    agents: &[WaitingTask],
+) -> Vec<WaitItem> {
+    let title_of = |id: &str| {
+        missions
+            .iter()
+            .find(|m| m.id == id)
+            .map(|m| m.title.clone())
+            .unwrap_or_default()
+    };
     for q in questions
         .iter()
         .filter(|q| q.kind == "question" && q.status == "open")
@@ -331,7 +394,7 @@ mod tests {
             mission(json!({"id": "a", "title": "Fine", "status": "active",
                 "costBudgetUsd": "5.00", "spendUsd": "1.000000", "tasks": []})),
         ];
-        let items = waiting_on_you(&missions, &[], &[], &[]);
+        let items = waiting_on_you(&missions, Some(&[]), &[], &[]);
         let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
         assert_eq!(
             titles,
@@ -387,7 +450,7 @@ mod tests {
             {"id": "q2", "missionId": "m1", "authorType": "agent", "type": "question", "title": "Done?",
              "status": "answered", "createdAt": "2026-11-29T06:00:00Z"}
         ])).unwrap();
-        let items = waiting_on_you(&missions, &[], &questions, &[]);
+        let items = waiting_on_you(&missions, Some(&[]), &questions, &[]);
         let kinds: Vec<(WaitKind, &str)> =
             items.iter().map(|i| (i.kind, i.href.as_str())).collect();
         assert_eq!(
@@ -423,7 +486,7 @@ mod tests {
                                "taskClass": "bookkeeping"}]}));
         let paused =
             mission(json!({"id": "m3", "title": "Old", "status": "paused", "tasks": [failed]}));
-        let items = waiting_on_you(&[stuck, replanning, paused], &[], &[], &[]);
+        let items = waiting_on_you(&[stuck, replanning, paused], Some(&[]), &[], &[]);
         assert_eq!(items.len(), 1, "{items:?}");
         assert_eq!(items[0].kind, WaitKind::Failed);
         // It leads to the failed task, and retries it in place.
@@ -463,10 +526,53 @@ mod tests {
             pr(3, "agent-review", "held", false),
             pr(4, "human", "ci_failing", false),
         ];
-        let items = waiting_on_you(&missions, &prs, &[], &[]);
+        let items = waiting_on_you(&missions, Some(&prs), &[], &[]);
         let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
         assert_eq!(titles, ["Merge PR #1: Add cache", "Merge PR #2: Add cache"]);
         assert!(items.iter().all(|i| i.kind == WaitKind::PrHeld));
+    }
+
+    #[test]
+    fn without_a_pr_list_the_open_prs_of_open_missions_wait_on_you() {
+        let task = |id: &str, url: &str, merged: Option<&str>| {
+            json!({"id": id, "title": format!("Task {id}"), "status": "completed",
+                "updatedAt": format!("2026-11-29T0{}:00:00Z", id.len()),
+                "workers": [{"id": format!("w{id}"), "status": "completed", "prUrl": url,
+                    "mergedAt": merged}]})
+        };
+        let missions = vec![
+            mission(
+                json!({"id": "m1", "title": "Cache", "status": "active", "tasks": [
+                    task("a", "https://github.com/o/r/pull/7", None),
+                    task("bb", "https://github.com/o/r/pull/8", Some("2026-11-29T05:00:00Z")),
+                    // A retry reporting the PR its first run opened: listed once.
+                    task("ccc", "https://github.com/o/r/pull/7", None),
+                ]}),
+            ),
+            // A mission that ended: nothing of it waits.
+            mission(
+                json!({"id": "m2", "title": "Done", "status": "completed", "tasks": [
+                    task("d", "https://github.com/o/r/pull/9", None),
+                ]}),
+            ),
+        ];
+        let items = waiting_on_you(&missions, None, &[], &[]);
+        let listed: Vec<(WaitKind, &str, &str)> = items
+            .iter()
+            .map(|i| (i.kind, i.title.as_str(), i.href.as_str()))
+            .collect();
+        assert_eq!(
+            listed,
+            [(WaitKind::PrOpen, "Merge PR #7: Task a", "/missions/m1")]
+        );
+        assert_eq!(
+            items[0].action,
+            WaitAction::MergeFromTask {
+                task_id: "a".into()
+            }
+        );
+        // With a PR list, the tasks' PRs are not read: the list says which are held.
+        assert!(waiting_on_you(&missions, Some(&[]), &[], &[]).is_empty());
     }
 
     #[test]
@@ -491,7 +597,7 @@ mod tests {
         };
         let items = waiting_on_you(
             &missions,
-            &[pr(1), pr(2)],
+            Some(&[pr(1), pr(2)]),
             &[question("q1"), question("q2")],
             &[],
         );
@@ -522,7 +628,7 @@ mod tests {
             agent("t2", None, "2026-11-29T03:00:00Z"),
             agent("t1", Some("m1"), "2026-11-29T02:00:00Z"),
         ];
-        let items = waiting_on_you(&missions, &[], &[], &agents);
+        let items = waiting_on_you(&missions, Some(&[]), &[], &agents);
         let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
         assert_eq!(
             titles,

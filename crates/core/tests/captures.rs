@@ -478,3 +478,41 @@ fn a_merge_on_buildd_is_judged_by_the_policy_then_sent_as_buildd_takes_it() {
         (400, Some("Workspace not linked to GitHub repo"))
     );
 }
+
+#[test]
+fn buildds_open_prs_wait_on_you_as_its_mission_list_tells_them() {
+    use command_center::{waiting_on_you, WaitAction, WaitKind};
+    let captures = read_captures();
+    let list: client::BoardMissionList =
+        serde_json::from_value(capture(&captures, "104-").body.clone()).unwrap();
+    let missions = list.into_missions();
+    // Buildd lists no PRs: its list's workers carry the address and `mergedAt`, no number
+    // and no lifecycle, so the number is read from the address.
+    let items = waiting_on_you(&missions, None, &[], &[]);
+    let prs: Vec<(&str, &str)> = items
+        .iter()
+        .filter(|i| i.kind == WaitKind::PrOpen)
+        .map(|i| (i.mission_title.as_str(), i.title.as_str()))
+        .collect();
+    assert_eq!(
+        prs,
+        [
+            ("Other mission", "Merge PR #12: Task of the OTHER mission"),
+            ("Other mission", "Merge PR #13: Speed up the checkout query"),
+        ]
+    );
+    let tasks: Vec<&str> = items
+        .iter()
+        .filter_map(|i| match &i.action {
+            WaitAction::MergeFromTask { task_id } => Some(task_id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let other = missions
+        .iter()
+        .find(|m| m.title == "Other mission")
+        .unwrap();
+    let with_prs: Vec<&str> = other.tasks.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(tasks.len(), 2);
+    assert!(tasks.iter().all(|t| with_prs.contains(t)), "{tasks:?}");
+}

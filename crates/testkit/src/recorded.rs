@@ -98,19 +98,42 @@ fn clone_root() -> PathBuf {
     }
 }
 
+/// Which of Buildd's states a recorded Buildd answers from.
+#[derive(Clone, Copy, PartialEq)]
+enum Variant {
+    /// As seeded: the mission list before any PR was opened.
+    Seeded,
+    /// As seeded, but claiming this server's additions (see `start_claiming_extras`).
+    ClaimingExtras,
+    /// Later: the mission list once two tasks had opened PRs.
+    Later,
+}
+
+/// Recordings taken later than the seeded state, answered only by a `Later` Buildd.
+const LATER: [&str; 2] = [
+    "104-get-missions-with-prs",
+    "105-get-mission-orders-questions",
+];
+
 impl RecordedBuildd {
     pub async fn start() -> Self {
-        Self::start_with(false).await
+        Self::start_with(Variant::Seeded).await
     }
 
     /// The same, but claiming this server's additions in its capabilities while lacking
     /// their routes, as a server that lists more than it serves: what the dashboard does when
     /// an offered endpoint answers 404.
     pub async fn start_claiming_extras() -> Self {
-        Self::start_with(true).await
+        Self::start_with(Variant::ClaimingExtras).await
     }
 
-    async fn start_with(claims_extras: bool) -> Self {
+    /// The same Buildd later, once two tasks of "Other mission" opened PRs: its mission
+    /// list carries them.
+    pub async fn start_later() -> Self {
+        Self::start_with(Variant::Later).await
+    }
+
+    async fn start_with(variant: Variant) -> Self {
         let root = clone_root();
         let mut recordings = Vec::new();
         for dir in ["captures", "more-captures"] {
@@ -123,7 +146,10 @@ impl RecordedBuildd {
             recordings.len()
         );
         recordings.sort_by(|a, b| a.name.cmp(&b.name));
-        if claims_extras {
+        if variant != Variant::Later {
+            recordings.retain(|r| !LATER.contains(&r.name.as_str()));
+        }
+        if variant == Variant::ClaimingExtras {
             let ours =
                 serde_json::to_string(&buildd_core::capabilities::Capabilities::of_this_server())
                     .expect("capabilities");

@@ -2,6 +2,7 @@
 
 pub mod answer_question;
 pub mod command_keys;
+pub mod merge_from_task;
 pub mod mission_row;
 pub mod running_now;
 pub mod shortcuts;

@@ -1,10 +1,12 @@
 //! One thing waiting on you, with its age and its action in place: Approve or Reject a plan
 //! (Reject opens its feedback box here), Run it again for failed work, Merge for a PR held
-//! for a person, Close for a mission whose work is done, Raise budget for one that spent it,
-//! an answer for an agent that waits on a question or for the organizer's question.
+//! for a person (or, on Buildd, an open PR judged by the policy first), Close for a
+//! mission whose work is done, Raise budget for one that spent it, an answer for an agent
+//! that waits on a question or for the organizer's question.
 //! The rest lead to where they are dealt with. A refusal shows beside the action, and typed feedback stays.
 
 use super::answer_question::AnswerQuestion;
+use super::merge_from_task::MergeFromTask;
 use crate::api::{self, ApiError, Connection};
 use crate::components::shared::answer_agent::AnswerAgent;
 use crate::components::shared::raise_budget::RaiseBudget;
@@ -19,6 +21,7 @@ fn kind_label(kind: WaitKind) -> &'static str {
         WaitKind::PlanInReview => "Plan in review",
         WaitKind::Dormant => "Close mission",
         WaitKind::PrHeld => "PR held for you",
+        WaitKind::PrOpen => "PR to merge",
         WaitKind::Question => "Question",
         WaitKind::Deferred => "Check-ins stopped",
         WaitKind::Failed => "Work failed",
@@ -175,6 +178,12 @@ pub fn WaitingItem(item: Memo<WaitItem>, refresh: Callback<()>) -> impl IntoView
             };
             (Signal::derive(move || merge.error()), view.into_any())
         }
+        // Its own refusal and Buildd's answer show beside it.
+        WaitAction::MergeFromTask { task_id } => {
+            let mission_id = mission_id.clone();
+            let view = view! { <MergeFromTask mission_id task_id refresh /> };
+            (Signal::stored(None), view.into_any())
+        }
         WaitAction::Close => {
             let close = mutation(refresh, "Not closed", move |c, (): &()| {
                 let id = mission_id.clone();
@@ -243,7 +252,7 @@ pub fn WaitingItem(item: Memo<WaitItem>, refresh: Callback<()>) -> impl IntoView
     };
     let age = move || item.with(|i| time_ago(Some(&i.since)));
     view! {
-        <li data-testid="waiting-item">
+        <li data-testid="waiting-item" data-subject=item.with_untracked(|i| i.subject.clone())>
             <div class="waiting__line">
                 <span class="chip chip--outline">{kind_label(kind)}</span>
                 <a href=move || {

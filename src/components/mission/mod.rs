@@ -7,7 +7,6 @@ pub mod confirm;
 pub mod feed;
 pub mod list_tools;
 pub mod list_view;
-pub mod merge_on_buildd;
 pub mod merge_policy_editor;
 pub mod mission_card;
 pub mod mission_editor;

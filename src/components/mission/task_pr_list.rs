@@ -2,7 +2,7 @@
 //! task's PR with where it stands, linked to the task, and Merge for an open one, judged
 //! by the mission's merge policy before Buildd is asked.
 
-use super::merge_on_buildd::MergeOnBuildd;
+use crate::components::shared::merge_on_buildd::MergeOnBuildd;
 use crate::state::rows::row_memo;
 use buildd_core::markdown::is_web_address;
 use buildd_core::merge_policy::EffectivePolicy;

@@ -1,6 +1,6 @@
 //! What several features use: the app's header and a page's guard, panel states, chips and
-//! badges, Markdown, the progress bar, a PR's checks, the merge-policy form, Raise budget,
-//! Stop and New task.
+//! badges, Markdown, the progress bar, a PR's checks, Merge on Buildd, the merge-policy
+//! form, Raise budget, Stop and New task.
 
 pub mod answer_agent;
 pub mod answer_choices;
@@ -12,6 +12,7 @@ pub mod health_chip;
 pub mod inline_markdown;
 pub mod loading;
 pub mod markdown;
+pub mod merge_on_buildd;
 pub mod mode_badge;
 pub mod new_task;
 pub mod new_task_form;

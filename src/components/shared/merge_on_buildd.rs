@@ -27,6 +27,9 @@ pub fn MergeOnBuildd(
     #[prop(into)] policy: Signal<EffectivePolicy>,
     #[prop(into)] workspace_id: Signal<Option<String>>,
     refresh: Callback<()>,
+    /// Asked already (where the PR was read on a person's Merge): judged at once.
+    #[prop(optional)]
+    opened: bool,
 ) -> impl IntoView {
     let verdict = Memo::new(move |_| pr.with(|pr| policy.with(|p| hosted_merge(pr, p))));
     // What the person sees before anything is sent: the refusal, or the rails to confirm.
@@ -49,13 +52,16 @@ pub fn MergeOnBuildd(
             None => merge.fail("The PR's number or workspace is not known.".into()),
         }
     };
-    let open = move |_| {
+    let open = move || {
         merge.clear();
         asked.set(true);
         if matches!(verdict.get_untracked(), HostedMerge::Allowed { ref past } if past.is_empty()) {
             send();
         }
     };
+    if opened {
+        open();
+    }
     let step = move || {
         if !asked.get() {
             return None;
@@ -102,7 +108,7 @@ pub fn MergeOnBuildd(
                 class="button button--small"
                 data-testid="merge-pr"
                 prop:disabled=move || merge.busy()
-                on:click=open
+                on:click=move |_| open()
             >
                 "Merge…"
             </button>
