@@ -6,6 +6,7 @@
 use crate::components::command::command_keys::command_keys;
 use crate::components::command::mission_row::MissionRow;
 use crate::components::command::waiting_list::waiting_list;
+use crate::components::command::waiting_summary::waiting_summary;
 use crate::components::shared::error_panel::ErrorPanel;
 use crate::components::shared::polled::Polled;
 use crate::state::board::{use_board, BoardState};
@@ -125,20 +126,37 @@ pub fn CommandPage() -> impl IntoView {
                     }),
                 )}
             </header>
+            // On a narrow window what waits is summed up above the rows, in a place of a
+            // fixed height, and listed below them; on a wide one it is listed beside them.
+            // Both show once the missions are in (style/), not as empty boxes that would
+            // move then.
+            <p class="command-center__summary" data-testid="waiting-summary">
+                {move || {
+                    Suspend::new(
+                        SendWrapper::new(async move {
+                            first.shown().await;
+                            waiting_summary(waiting).await.unwrap_or_else(|_| ().into_any())
+                        }),
+                    )
+                }}
+            </p>
             <Polled read=missions loading="Loading missions…" let:_missions>
-                <section data-testid="planning-missions">
-                    <h2>"Planning"</h2>
-                    {section(true)}
-                </section>
-                <section data-testid="execution-missions">
-                    <h2>"Execution"</h2>
-                    {section(false)}
-                </section>
+                <div class="command-center__rows">
+                    <section data-testid="planning-missions">
+                        <h2>"Planning"</h2>
+                        {section(true)}
+                    </section>
+                    <section data-testid="execution-missions">
+                        <h2>"Execution"</h2>
+                        {section(false)}
+                    </section>
+                </div>
             </Polled>
-            // Its list comes after the rows, so it is placed where growing moves none of
-            // them: beside them on a wide screen, below them on a narrow one. Both show once
-            // the missions are in (style/), not as empty sections that would move then.
-            <section class="card command-center__waiting" data-testid="waiting-on-you">
+            <section
+                class="card command-center__waiting"
+                id="waiting-on-you"
+                data-testid="waiting-on-you"
+            >
                 <h2 class="card__title">
                     {move || match waiting.with(|w| w.as_ref().map(Vec::len)) {
                         Some(n) => format!("Waiting on you ({n})"),

@@ -490,3 +490,81 @@ async fn the_organizers_question_is_answered_in_place_with_a_choice_or_words() {
     assert_eq!(questions["notes"][0]["status"], "answered");
     browser.close().await;
 }
+
+/// Where `css`'s first match is in the window: `[top, bottom, left, right]`, and the
+/// window's height.
+async fn placed(browser: &buildd_testkit::Browser, css: &str) -> ([f64; 4], f64) {
+    let found = browser
+        .run(&format!(
+            "const r = document.querySelector({css:?}).getBoundingClientRect();
+             return [[r.top, r.bottom, r.left, r.right], window.innerHeight];"
+        ))
+        .await;
+    let box_: [f64; 4] = serde_json::from_value(found[0].clone()).expect("a box");
+    (box_, found[1].as_f64().expect("a height"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn what_waits_on_you_is_on_the_first_screen_wide_and_narrow() {
+    let server = TestServer::start_demo().await;
+    // Wide: the list beside the rows, its first item in view without scrolling.
+    let browser = buildd_testkit::Browser::start(1366).await;
+    browser.goto(&server.link()).await;
+    browser.wait_for("[data-testid=command-row]").await;
+    browser.wait_for("[data-testid=waiting-item]").await;
+    let (rows, _) = placed(&browser, ".command-center__rows").await;
+    let (item, height) = placed(&browser, "[data-testid=waiting-item]").await;
+    assert!(
+        item[1] <= height,
+        "the first item ends at {} of {height}",
+        item[1]
+    );
+    assert!(
+        item[2] >= rows[3],
+        "the list starts at {} left of the rows' {}",
+        item[2],
+        rows[3]
+    );
+    let display = browser
+        .run("return getComputedStyle(document.querySelector('[data-testid=waiting-summary]')).display")
+        .await;
+    assert_eq!(display, "none", "the summary is for narrow windows");
+    browser.close().await;
+
+    // Narrow: the count and the first item above the rows, leading to the list.
+    let browser = buildd_testkit::Browser::start(375).await;
+    browser.goto(&server.link()).await;
+    browser.wait_for("[data-testid=waiting-item]").await;
+    let count = browser.count("[data-testid=waiting-item]").await;
+    let summary = browser
+        .wait_text("[data-testid=waiting-summary]", |t| t.contains('('))
+        .await;
+    assert!(
+        summary.contains(&format!("Waiting on you ({count})")),
+        "{summary}"
+    );
+    let first = browser
+        .texts("[data-testid=waiting-item] .waiting__line > a")
+        .await;
+    assert_eq!(
+        browser.texts("[data-testid=waiting-summary-first]").await,
+        first[..1]
+    );
+    let (above, height) = placed(&browser, "[data-testid=waiting-summary]").await;
+    let (row, _) = placed(&browser, "[data-testid=command-row]").await;
+    assert!(
+        above[1] <= row[0],
+        "the summary ends at {}, the rows start at {}",
+        above[1],
+        row[0]
+    );
+    assert!(above[1] <= height);
+    browser.click("[data-testid=waiting-summary] a").await;
+    let (list, height) = placed(&browser, "[data-testid=waiting-on-you]").await;
+    assert!(
+        list[0] >= -1.0 && list[0] < height,
+        "the link leads to the list: {}",
+        list[0]
+    );
+    browser.close().await;
+}

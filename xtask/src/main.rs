@@ -1,4 +1,4 @@
-//! `cargo xtask serve | build | test | bench [agents] | lint-imports`: installs what is missing, builds, runs.
+//! `cargo xtask serve | build | test | screenshots | bench [agents] | lint-imports`: installs what is missing, builds, runs.
 
 mod compress;
 mod fresh;
@@ -25,6 +25,9 @@ usage: cargo xtask <command>
                                       reused as it is when nothing it is built from changed
   test                                format, import and lint checks, then every test, browser
                                       tests included
+  screenshots                         the README's pictures of the command center and a
+                                      mission page, light and dark, taken again by the
+                                      screenshot set into docs/screenshots/
   bench                               dashboard size, API latency, render time and the
                                       pictures at 10,000 points
   bench agents [--agents 50,200,...] [--seconds N] [--lockstep] [--rounds N]
@@ -49,6 +52,7 @@ fn main() {
         Some("serve") => serve(&env, &args[1..]),
         Some("build") => tools::ensure_web(&env).and_then(|()| build_dashboard(&env)),
         Some("test") => test(&env),
+        Some("screenshots") => screenshots(&env),
         Some("bench") if args.get(1).map(String::as_str) == Some("agents") => {
             bench_agents(&env, &args[2..])
         }
@@ -264,6 +268,35 @@ fn run_tests(env: &tools::Env) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("`cargo test --workspace` failed ({status})"))
+    }
+}
+
+/// The screenshot set, with the README's pictures written into `docs/screenshots/`.
+fn screenshots(env: &tools::Env) -> Result<(), String> {
+    tools::ensure_web(env)?;
+    tools::ensure_browser()?;
+    tools::ensure_axe(env)?;
+    build_dashboard(env)?;
+    let root = std::env::current_dir().map_err(|e| e.to_string())?;
+    let status = env
+        .command("cargo")
+        .args([
+            "test",
+            "-p",
+            "buildd-mission-control",
+            "--test",
+            "browser",
+            "screenshots",
+        ])
+        .env("BUILDD_DIST", root.join("dist"))
+        .env("BUILDD_AXE", env.axe_script())
+        .env("BUILDD_README_SHOTS", root.join("docs/screenshots"))
+        .status()
+        .map_err(|e| format!("could not start cargo: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("the screenshot set failed ({status})"))
     }
 }
 

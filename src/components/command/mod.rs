@@ -8,3 +8,4 @@ pub mod running_now;
 pub mod shortcuts;
 pub mod waiting_item;
 pub mod waiting_list;
+pub mod waiting_summary;
