@@ -99,6 +99,22 @@ pub enum CheckinDecision {
     Defer { reason: &'static str, text: String },
 }
 
+impl CheckinDecision {
+    /// Whether the check-in remembers the mission's state: when it started the organizer or
+    /// found nothing changed. A check-in deferred for another reason (active hours, a
+    /// budget) leaves the last state, so the mission still counts as changed next time.
+    pub fn remembers_state(&self) -> bool {
+        matches!(
+            self,
+            Self::Start
+                | Self::Defer {
+                    reason: "heartbeat_no_change",
+                    ..
+                }
+        )
+    }
+}
+
 fn defer(reason: &'static str, text: impl Into<String>) -> CheckinDecision {
     CheckinDecision::Defer {
         reason,

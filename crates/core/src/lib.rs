@@ -22,6 +22,7 @@ pub mod activity;
 pub mod budget;
 pub mod checkin;
 pub mod checkin_readback;
+pub mod claims;
 pub mod command_center;
 pub mod completion;
 pub mod connect;

@@ -267,3 +267,20 @@ mod zoned {
         assert_eq!(next_checkin(at(1, 0), Duration::hours(1), None), at(1, 0));
     }
 }
+
+#[test]
+fn a_check_in_remembers_the_state_only_when_it_started_the_organizer_or_found_no_change() {
+    let now = at(12, 0);
+    let grace = Duration::hours(GRACE);
+    assert!(decide_checkin(&stuck(), now, grace).remembers_state());
+    let mut unchanged = stuck();
+    unchanged.last_state_key = Some(unchanged.state_key.clone());
+    assert!(decide_checkin(&unchanged, now, grace).remembers_state());
+    // Deferred for another reason: the last state stays, so a change is still seen later.
+    let mut outside = stuck();
+    outside.within_active_hours = false;
+    assert!(!decide_checkin(&outside, now, grace).remembers_state());
+    let mut open = stuck();
+    open.open_tasks = 1;
+    assert!(!decide_checkin(&open, now, grace).remembers_state());
+}

@@ -110,16 +110,7 @@ pub async fn check_in(
         task_id: started_task.clone(),
     };
     record(tx, mission_id, &check_in).await?;
-    // The state is remembered when the organizer ran or nothing had changed, so a mission
-    // whose check-ins deferred for other reasons still counts as changed next time.
-    let remember = matches!(
-        decision,
-        CheckinDecision::Start
-            | CheckinDecision::Defer {
-                reason: "heartbeat_no_change",
-                ..
-            }
-    );
+    let remember = decision.remembers_state();
     let run = CheckinRun {
         at: &at,
         next_run_at: &iso(now + config.interval),

@@ -5,28 +5,10 @@
 
 use crate::db::Tx;
 use crate::error::ApiResult;
-use crate::store::claim_queue::{self, QueueCounts, QueueFilter};
+use crate::store::claim_queue::{self, QueueFilter};
+use buildd_core::claims::why_none as reason;
 
 pub use claim_queue::claimable;
-
-/// Why a claim took nothing: the first reason that held any task back, in the order
-/// Buildd's runner reads them (a blocked dependency before a stopped mission before a start
-/// time to come); `raced` when claimable tasks were there but went to other claims.
-pub fn reason(counts: &QueueCounts, raced: bool) -> &'static str {
-    if counts.blocked > 0 {
-        "deps_blocked"
-    } else if counts.out_of_budget > 0 {
-        "budget_exhausted"
-    } else if counts.paused > 0 {
-        "context_paused"
-    } else if counts.deferred > 0 {
-        "all_candidates_deferred"
-    } else if raced {
-        "race_lost"
-    } else {
-        "no_pending_tasks"
-    }
-}
 
 /// Why a claim of `f` at `at` took nothing, and how many tasks it found pending.
 pub async fn why_none(

@@ -5,6 +5,7 @@
 
 use crate::db::Tx;
 use crate::error::ApiResult;
+use buildd_core::claims::QueueCounts;
 
 /// The part of the queue a claim draws from: the team's, in one workspace or one task when
 /// the claim names them.
@@ -68,18 +69,6 @@ pub async fn claimable(
         .iter()
         .map(|r| sqlx::Row::get::<String, _>(r, 0))
         .collect())
-}
-
-/// How the queue of a claim's filter stands at a moment, in the order a claim judges a
-/// task: deferred (its start time has not come), then stopped by its mission (paused, held
-/// or archived; out of budget), then blocked by a dependency.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct QueueCounts {
-    pub pending: i64,
-    pub deferred: i64,
-    pub paused: i64,
-    pub out_of_budget: i64,
-    pub blocked: i64,
 }
 
 /// The counts of `f`'s queue at `at`.
