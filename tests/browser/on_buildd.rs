@@ -530,13 +530,20 @@ async fn merge_on_buildd_is_refused_by_the_policy_or_sent_past_its_rails_and_bui
     )
     .await;
     let row = |n: u32| format!("[data-testid=task-pr]:has(a[href$=\"/pull/{n}\"])");
+    judged_then_merged(&on, row).await;
+}
+
+/// Merge on PR #13 (CI failing) then #12 (CI green) where `place` finds each: #13 is
+/// refused on the CI rail and nothing is sent; #12 is sent once its rails are confirmed, and
+/// Buildd's own answer (the recorded Buildd has no GitHub) is shown as it is.
+async fn judged_then_merged(on: &OnBuildd, place: impl Fn(u32) -> String) {
     // CI failing: the policy holds it, naming the rail; nothing is sent.
     on.browser
-        .click(&format!("{} [data-testid=merge-pr]", row(13)))
+        .click(&format!("{} [data-testid=merge-pr]", place(13)))
         .await;
     let refused = text_with(
         &on.browser,
-        &format!("{} [data-testid=merge-refused]", row(13)),
+        &format!("{} [data-testid=merge-refused]", place(13)),
         "the CI rail",
     )
     .await;
@@ -544,22 +551,22 @@ async fn merge_on_buildd_is_refused_by_the_policy_or_sent_past_its_rails_and_bui
     assert!(on.asked("PUT", "/api/github/pr").is_empty());
     // CI green: a person may merge it past what Buildd cannot show, once confirmed.
     on.browser
-        .click(&format!("{} [data-testid=merge-pr]", row(12)))
+        .click(&format!("{} [data-testid=merge-pr]", place(12)))
         .await;
     text_with(
         &on.browser,
-        &format!("{} [data-testid=merge-past]", row(12)),
+        &format!("{} [data-testid=merge-past]", place(12)),
         "file listing",
     )
     .await;
     assert!(on.asked("PUT", "/api/github/pr").is_empty());
     on.browser
-        .click(&format!("{} [data-testid=merge-past-confirm]", row(12)))
+        .click(&format!("{} [data-testid=merge-past-confirm]", place(12)))
         .await;
     // Buildd's own answer, as it is (the recorded Buildd has no GitHub).
     text_with(
         &on.browser,
-        &format!("{} [data-testid=merge-error]", row(12)),
+        &format!("{} [data-testid=merge-error]", place(12)),
         "Workspace not linked to GitHub repo",
     )
     .await;
@@ -592,48 +599,12 @@ async fn buildds_open_prs_wait_on_you_and_merge_is_judged_on_a_fresh_read_of_the
     assert!(on
         .asked("GET", &format!("/api/missions/{MISSION_WITH_PRS}"))
         .is_empty());
-    on.browser
-        .click(&format!("{} [data-testid=merge-pr]", pr_item(13)))
-        .await;
-    // Read then judged: CI failing holds it on the CI rail, and nothing is sent.
-    let refused = text_with(
-        &on.browser,
-        &format!("{} [data-testid=merge-refused]", pr_item(13)),
-        "the CI rail",
-    )
-    .await;
-    assert!(refused.contains("failed"), "{refused}");
+    judged_then_merged(&on, pr_item).await;
+    // Each Merge read the mission afresh.
     assert_eq!(
         on.asked("GET", &format!("/api/missions/{MISSION_WITH_PRS}"))
             .len(),
-        1
-    );
-    assert!(on.asked("PUT", "/api/github/pr").is_empty());
-    // CI green: merged past what Buildd cannot show once confirmed; Buildd's answer shown.
-    on.browser
-        .click(&format!("{} [data-testid=merge-pr]", pr_item(12)))
-        .await;
-    text_with(
-        &on.browser,
-        &format!("{} [data-testid=merge-past]", pr_item(12)),
-        "file listing",
-    )
-    .await;
-    assert!(on.asked("PUT", "/api/github/pr").is_empty());
-    on.browser
-        .click(&format!("{} [data-testid=merge-past-confirm]", pr_item(12)))
-        .await;
-    text_with(
-        &on.browser,
-        &format!("{} [data-testid=merge-error]", pr_item(12)),
-        "Workspace not linked to GitHub repo",
-    )
-    .await;
-    let sent = on.asked("PUT", "/api/github/pr");
-    assert_eq!(sent.len(), 1);
-    assert_eq!(
-        sent[0].body,
-        Some(serde_json::json!({"prNumber": 12, "workspaceId": WORKSPACE}))
+        2
     );
     on.browser.close().await;
 }

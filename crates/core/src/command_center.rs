@@ -117,13 +117,7 @@ pub fn waiting_on_you(
     questions: &[MissionNote],
     agents: &[WaitingTask],
 ) -> Vec<WaitItem> {
-    let title_of = |id: &str| {
-        missions
-            .iter()
-            .find(|m| m.id == id)
-            .map(|m| m.title.clone())
-            .unwrap_or_default()
-    };
+    let title_of = |id: &str| title_of(missions, id);
     let mut items = Vec::new();
     for m in missions {
         if let Some(plan) = plan_in_review(&m.tasks) {
@@ -272,6 +266,15 @@ pub fn waiting_on_you(
     with_rest(items, missions, questions, agents)
 }
 
+/// The title of mission `id` (empty when it is not among `missions`).
+fn title_of(missions: &[ClientMission], id: &str) -> String {
+    missions
+        .iter()
+        .find(|m| m.id == id)
+        .map(|m| m.title.clone())
+        .unwrap_or_default()
+}
+
 /// The open PRs of open missions, as their tasks' latest workers tell them.
 fn prs_of_open_missions(missions: &[ClientMission]) -> Vec<WaitItem> {
     let mut items = Vec::new();
@@ -312,13 +315,7 @@ fn with_rest(
     questions: &[MissionNote],
     agents: &[WaitingTask],
 ) -> Vec<WaitItem> {
-    let title_of = |id: &str| {
-        missions
-            .iter()
-            .find(|m| m.id == id)
-            .map(|m| m.title.clone())
-            .unwrap_or_default()
-    };
+    let title_of = |id: &str| title_of(missions, id);
     for q in questions
         .iter()
         .filter(|q| q.kind == "question" && q.status == "open")
