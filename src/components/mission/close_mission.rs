@@ -5,6 +5,7 @@
 
 use super::confirm::Confirm;
 use crate::api;
+use crate::components::shared::form_error::FormError;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::client::ClientMission;
 use buildd_core::completion::{completion_check, completion_standing, is_dormant, why_not_text};
@@ -150,17 +151,7 @@ pub fn CloseMission(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) ->
                                 }
                             })
                     }}
-                    {move || {
-                        close
-                            .error()
-                            .map(|e| {
-                                view! {
-                                    <p class="form__error" role="alert">
-                                        {e}
-                                    </p>
-                                }
-                            })
-                    }}
+                    <FormError error=move || close.error() />
                 </Confirm>
             }
             .into_any()

@@ -4,6 +4,7 @@
 
 use super::note::{Note, Reply};
 use crate::api;
+use crate::components::shared::form_error::FormError;
 use crate::components::shared::polled::Polled;
 use crate::state::mutation::{refused, Mutation};
 use crate::state::refresh::PolledRead;
@@ -224,17 +225,7 @@ pub fn Feed(
                         children=thread
                     />
                 </ul>
-                {move || {
-                    read_older
-                        .error()
-                        .map(|e| {
-                            view! {
-                                <p class="form__error" role="alert" data-testid="older-error">
-                                    {e}
-                                </p>
-                            }
-                        })
-                }}
+                <FormError error=move || read_older.error() testid="older-error" />
                 {move || {
                     more.get()
                         .then(|| {
@@ -270,16 +261,7 @@ pub fn Feed(
                     prop:value=guidance
                     on:input=move |ev| guidance.set(event_target_value(&ev))
                 />
-                {move || {
-                    send.error()
-                        .map(|e| {
-                            view! {
-                                <p class="form__error" role="alert" data-testid="guidance-error">
-                                    {e}
-                                </p>
-                            }
-                        })
-                }}
+                <FormError error=move || send.error() testid="guidance-error" />
                 <div class="actions">
                     <button
                         class="button button--primary"

@@ -4,6 +4,7 @@
 //! organizer's controls; Close mission is where completion is discussed.
 
 use crate::api;
+use crate::components::shared::form_error::FormError;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::client::ClientMission;
 use buildd_core::lifecycle::check_mission_transition;
@@ -141,16 +142,7 @@ pub fn MissionStatusCard(mission: Memo<ClientMission>, refresh: Callback<()>) ->
                 {PERSON_CLOSES}
             </label>
             <ul class="status-actions">{buttons}</ul>
-            {move || {
-                error()
-                    .map(|e| {
-                        view! {
-                            <p class="form__error" role="alert" data-testid="mission-status-error">
-                                {e}
-                            </p>
-                        }
-                    })
-            }}
+            <FormError error=move || error() testid="mission-status-error" />
         </section>
     }
 }

@@ -3,6 +3,8 @@
 //! once spent. Created, it opens.
 
 use crate::api;
+use crate::components::shared::form_actions::FormActions;
+use crate::components::shared::form_error::FormError;
 use crate::state::connection::use_connection;
 use crate::state::mutation::{refused, Mutation};
 use crate::state::request::with_connection;
@@ -301,30 +303,14 @@ pub fn NewMission(
                     />
                     "A person closes it: once its work is done it waits for Close mission"
                 </label>
-                {move || {
-                    create
-                        .error()
-                        .map(|e| {
-                            view! {
-                                <p class="form__error" role="alert" data-testid="new-mission-error">
-                                    {e}
-                                </p>
-                            }
-                        })
-                }}
-                <div class="actions">
-                    <button
-                        class="button button--primary"
-                        type="submit"
-                        data-testid="create-mission"
-                        prop:disabled=move || create.busy()
-                    >
-                        {move || if create.busy() { "Creating…" } else { "Create mission" }}
-                    </button>
-                    <button class="button" type="button" on:click=move |_| on_cancel.run(())>
-                        "Cancel"
-                    </button>
-                </div>
+                <FormError error=move || create.error() testid="new-mission-error" />
+                <FormActions
+                    save_testid="create-mission"
+                    busy=move || create.busy()
+                    label="Create mission"
+                    working="Creating…"
+                    on_cancel=on_cancel
+                />
             </form>
         </section>
     }

@@ -1,6 +1,8 @@
 //! A note of the mission feed: who wrote it and when, what it says, and for an open question
 //! its options, Reply and Skip.
 
+use crate::components::shared::form_actions::FormActions;
+use crate::components::shared::form_error::FormError;
 use crate::components::shared::inline_markdown::InlineMarkdown;
 use crate::components::shared::markdown::Markdown;
 use crate::format::time_ago;
@@ -150,29 +152,14 @@ pub fn Note(note: Memo<MissionNote>, reply: Reply) -> impl IntoView {
                         prop:value=text
                         on:input=move |ev| text.set(event_target_value(&ev))
                     />
-                    {move || {
-                        send.error()
-                            .map(|e| {
-                                view! {
-                                    <p class="form__error" role="alert" data-testid="reply-error">
-                                        {e}
-                                    </p>
-                                }
-                            })
-                    }}
-                    <div class="actions">
-                        <button
-                            class="button button--primary"
-                            type="submit"
-                            data-testid="send-reply"
-                            prop:disabled=move || busy.get() || text.with(|r| r.trim().is_empty())
-                        >
-                            "Send"
-                        </button>
-                        <button class="button" type="button" on:click=move |_| replying.set(None)>
-                            "Cancel"
-                        </button>
-                    </div>
+                    <FormError error=move || send.error() testid="reply-error" />
+                    <FormActions
+                        save_testid="send-reply"
+                        busy=busy
+                        blocked=move || text.with(|r| r.trim().is_empty())
+                        label="Send"
+                        on_cancel=move |_| replying.set(None)
+                    />
                 </form>
             }
         }

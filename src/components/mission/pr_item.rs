@@ -4,6 +4,7 @@
 use super::confirm::Confirm;
 use super::pr_review_line::PrReviewLine;
 use crate::api;
+use crate::components::shared::form_error::FormError;
 use crate::components::shared::pr_checks::PrChecks;
 use crate::format::size_line;
 use crate::state::mutation::Mutation;
@@ -200,17 +201,7 @@ pub fn PrItem(
             {reasons}
             {verdicts}
             {move || can_merge.get().then(merging)}
-            {move || {
-                merge
-                    .error()
-                    .map(|e| {
-                        view! {
-                            <p class="form__error" role="alert" data-testid="merge-error">
-                                {e}
-                            </p>
-                        }
-                    })
-            }}
+            <FormError error=move || merge.error() testid="merge-error" />
         </li>
     }
 }

@@ -10,6 +10,7 @@ use super::plan_tracker::PlanTracker;
 use super::plan_waves::PlanWaves;
 use super::step_card::StepCard;
 use crate::api;
+use crate::components::shared::form_error::FormError;
 use crate::state::capabilities::use_capabilities;
 use crate::state::mutation::Mutation;
 use crate::state::rows::{row_memo, unique_keys};
@@ -207,15 +208,7 @@ pub fn PlanReviewPanel(
             }
         }
     });
-    let error = move || {
-        state.error().map(|e| {
-            view! {
-                <p class="form__error" role="alert" data-testid="plan-error">
-                    {e}
-                </p>
-            }
-        })
-    };
+    let error = move || view! { <FormError error=move || state.error() testid="plan-error" /> };
     let send_back = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         state.approve.clear();

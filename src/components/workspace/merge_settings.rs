@@ -2,6 +2,8 @@
 //! where migrations live. A refused save keeps what was typed and says why.
 
 use crate::api;
+use crate::components::shared::form_actions::FormActions;
+use crate::components::shared::form_error::FormError;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::requests::workspaces::WorkspacePatch;
 use buildd_core::requests::Patch;
@@ -193,40 +195,16 @@ pub fn MergeSettings(workspace: Memo<Arc<Workspace>>, refresh: Callback<()>) -> 
                                     edit(&|d| d.schema_file = v.clone())
                                 }
                             />
-                            {move || {
-                                save.error()
-                                    .map(|e| {
-                                        view! {
-                                            <p
-                                                class="form__error"
-                                                role="alert"
-                                                data-testid="settings-error"
-                                            >
-                                                {e}
-                                            </p>
-                                        }
-                                    })
-                            }}
-                            <div class="actions">
-                                <button
-                                    class="button button--primary"
-                                    type="submit"
-                                    data-testid="save-settings"
-                                    prop:disabled=move || save.busy()
-                                >
-                                    {move || if save.busy() { "Saving…" } else { "Save" }}
-                                </button>
-                                <button
-                                    class="button"
-                                    type="button"
-                                    on:click=move |_| {
-                                        draft.set(None);
-                                        save.clear();
-                                    }
-                                >
-                                    "Cancel"
-                                </button>
-                            </div>
+                            <FormError error=move || save.error() testid="settings-error" />
+                            <FormActions
+                                save_testid="save-settings"
+                                busy=move || save.busy()
+                                working="Saving…"
+                                on_cancel=move |_| {
+                                    draft.set(None);
+                                    save.clear();
+                                }
+                            />
                         </form>
                     }
                         .into_any()

@@ -2,6 +2,8 @@
 //! window and wait outside it; work finishing still plans at any hour.
 
 use super::unstored_notice::{checked_save, Unstored, UnstoredNotice};
+use crate::components::shared::form_actions::FormActions;
+use crate::components::shared::form_error::FormError;
 use crate::format::time_until;
 use buildd_core::requests::missions::MissionPatch;
 use buildd_core::requests::Patch;
@@ -252,47 +254,23 @@ pub fn ActiveHoursEditor(
                             <p class="muted small" data-testid="hours-preview">
                                 {preview}
                             </p>
-                            {move || {
-                                save.error()
-                                    .map(|e| {
-                                        view! {
-                                            <p
-                                                class="form__error"
-                                                role="alert"
-                                                data-testid="hours-error"
-                                            >
-                                                {e}
-                                            </p>
-                                        }
-                                    })
-                            }}
+                            <FormError error=move || save.error() testid="hours-error" />
                             <UnstoredNotice
                                 what="active hours"
                                 state=unstored
                                 busy=Signal::derive(move || save.busy())
                                 turn_on=turn_on
                             />
-                            <div class="actions">
-                                <button
-                                    class="button button--primary"
-                                    type="submit"
-                                    data-testid="save-hours"
-                                    prop:disabled=move || save.busy()
-                                >
-                                    {move || if save.busy() { "Saving…" } else { "Save" }}
-                                </button>
-                                <button
-                                    class="button"
-                                    type="button"
-                                    on:click=move |_| {
-                                        hours.set(None);
-                                        save.clear();
-                                        unstored.set(Unstored::No);
-                                    }
-                                >
-                                    "Cancel"
-                                </button>
-                            </div>
+                            <FormActions
+                                save_testid="save-hours"
+                                busy=move || save.busy()
+                                working="Saving…"
+                                on_cancel=move |_| {
+                                    hours.set(None);
+                                    save.clear();
+                                    unstored.set(Unstored::No);
+                                }
+                            />
                         </form>
                     }
                         .into_any()

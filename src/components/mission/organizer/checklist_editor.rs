@@ -2,6 +2,8 @@
 //! edited as text, kept when a save fails, guarded against leaving unsaved.
 
 use super::unstored_notice::{checked_save, Unstored, UnstoredNotice};
+use crate::components::shared::form_actions::FormActions;
+use crate::components::shared::form_error::FormError;
 use crate::components::shared::markdown::Markdown;
 use crate::state::leave_guard::guard_unsaved;
 use buildd_core::checkin::{CHECKLIST_LIMIT, DEFAULT_CHECKLIST};
@@ -117,47 +119,24 @@ pub fn ChecklistEditor(
                             >
                                 {move || format!("{} / {CHECKLIST_LIMIT} characters", count())}
                             </p>
-                            {move || {
-                                save.error()
-                                    .map(|e| {
-                                        view! {
-                                            <p
-                                                class="form__error"
-                                                role="alert"
-                                                data-testid="checklist-error"
-                                            >
-                                                {e}
-                                            </p>
-                                        }
-                                    })
-                            }}
+                            <FormError error=move || save.error() testid="checklist-error" />
                             <UnstoredNotice
                                 what="Organizer checklist"
                                 state=unstored
                                 busy=Signal::derive(move || save.busy())
                                 turn_on=turn_on
                             />
-                            <div class="actions">
-                                <button
-                                    class="button button--primary"
-                                    type="submit"
-                                    data-testid="save-checklist"
-                                    prop:disabled=move || save.busy()
-                                >
-                                    {move || if save.busy() { "Saving…" } else { "Save" }}
-                                </button>
-                                <button
-                                    class="button"
-                                    type="button"
-                                    data-testid="cancel-checklist"
-                                    on:click=move |_| {
-                                        checklist.set(None);
-                                        save.clear();
-                                        unstored.set(Unstored::No);
-                                    }
-                                >
-                                    "Cancel"
-                                </button>
+                            <FormActions
+                                save_testid="save-checklist"
+                                busy=move || save.busy()
+                                working="Saving…"
+                                cancel_testid="cancel-checklist"
+                                on_cancel=move |_| {
+                                    checklist.set(None);
+                                    save.clear();
+                                    unstored.set(Unstored::No);
+                                }
+                            >
                                 <button
                                     class="button button--ghost"
                                     type="button"
@@ -171,7 +150,7 @@ pub fn ChecklistEditor(
                                 >
                                     "Reset to default"
                                 </button>
-                            </div>
+                            </FormActions>
                         </form>
                     }
                         .into_any()
