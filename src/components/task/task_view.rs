@@ -4,7 +4,8 @@
 use super::message_agent::MessageAgent;
 use super::plan_banner::PlanBanner;
 use super::plan_compare::Comparison;
-use super::plan_review_panel::{PlanReviewPanel, ReviewState};
+use super::plan_review_panel::review_state::ReviewState;
+use super::plan_review_panel::PlanReviewPanel;
 use super::plan_steps::PlanSteps;
 use super::plan_tracker::PlanTracker;
 use super::revision_history::{read_history, steps_of, Replaces, RevisionHistory};
