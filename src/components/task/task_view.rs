@@ -3,7 +3,7 @@
 
 use super::message_agent::MessageAgent;
 use super::plan_banner::PlanBanner;
-use super::plan_compare::Comparison;
+use super::plan_compare::comparison::Comparison;
 use super::plan_review_panel::review_state::ReviewState;
 use super::plan_review_panel::PlanReviewPanel;
 use super::plan_steps::PlanSteps;

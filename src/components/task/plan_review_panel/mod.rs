@@ -16,7 +16,7 @@ use self::decision_bar::DecisionBar;
 use self::read_plan::read_plan;
 use self::review_state::ReviewState;
 use self::review_steps::ReviewSteps;
-use crate::components::task::plan_compare::Comparison;
+use crate::components::task::plan_compare::comparison::Comparison;
 use crate::components::task::plan_tracker::PlanTracker;
 use buildd_core::client::ClientMission;
 use leptos::prelude::*;

@@ -2,7 +2,8 @@
 //! replaces, its waves, and a card a step to comment on.
 
 use super::read_plan::Plan;
-use crate::components::task::plan_compare::{Comparison, PlanCompare};
+use crate::components::task::plan_compare::comparison::Comparison;
+use crate::components::task::plan_compare::PlanCompare;
 use crate::components::task::plan_waves::PlanWaves;
 use crate::components::task::step_card::StepCard;
 use crate::state::rows::{row_memo, unique_keys};
