@@ -11,7 +11,6 @@ pub mod mission_editor;
 pub mod mission_head;
 pub mod mission_status_card;
 pub mod mission_waiting;
-pub mod note;
 pub mod organizer;
 pub mod pictures;
 pub mod pr_item;
