@@ -1,25 +1,31 @@
 //! A task as its page shows it: what it is, what came of it, its PR, what its attempts cost,
 //! a plan to review, the agent's messages and where it sits among its mission's tasks.
 
-use super::message_agent::MessageAgent;
+pub mod approved_plan;
+pub mod organizer_brief;
+pub mod plan_history;
+pub mod revisions;
+pub mod steering;
+pub mod task_description;
+
+use self::approved_plan::ApprovedPlan;
+use self::organizer_brief::OrganizerBrief;
+use self::plan_history::PlanHistory;
+use self::revisions::{compare_with_last, read_revisions};
+use self::steering::Steering;
+use self::task_description::TaskDescription;
 use super::plan_banner::PlanBanner;
-use super::plan_compare::comparison::Comparison;
 use super::plan_review_panel::review_state::ReviewState;
 use super::plan_review_panel::PlanReviewPanel;
 use super::plan_steps::PlanSteps;
-use super::plan_tracker::PlanTracker;
-use super::revision_history::{read_history, steps_of, Replaces, RevisionHistory};
+use super::revision_history::history::steps_of;
 use super::run_view::RunView;
 use super::task_actions::TaskActions;
 use super::task_cost::TaskCost;
 use super::task_head::TaskHead;
 use super::task_relations::TaskRelations;
 use super::task_result::TaskResult;
-use crate::components::shared::markdown::Markdown;
-use crate::components::shared::polled::Polled;
-use crate::state::connection::use_connection;
-use crate::state::refresh::{polled, PolledRead};
-use crate::state::request::with_connection;
+use crate::state::refresh::PolledRead;
 use buildd_core::client::{ClientMission, ClientTask};
 use buildd_core::plan::plan_in_review;
 use buildd_core::plan_phase::{plan_phase, PlanPhase};
@@ -70,30 +76,9 @@ pub fn TaskView(
     // while in review, in its place after the decision.
     let reviewing = Memo::new(move |_| in_review.get() && !decided.get());
     // A revision: the plans before it, walked back through the tasks API.
-    let replaces = Memo::new(move |_| task.with(Replaces::of));
-    let connection = use_connection();
-    let history = polled(move || {
-        let replaces = replaces.get();
-        with_connection(&connection, move |c| async move {
-            match replaces {
-                Some(first) => read_history(c, first).await.map(Some),
-                None => Ok(None),
-            }
-        })
-    });
+    let (replaces, history) = read_revisions(task);
     let current_steps = Memo::new(move |_| output.with(|o| o.as_ref().map(steps_of)));
-    let comparison = Memo::new(move |_| {
-        let steps = current_steps.get().filter(|s| !s.is_empty())?;
-        history
-            .with_data(|h| {
-                h.as_ref().and_then(|h| {
-                    h.earlier.last().map(|last| {
-                        Comparison::of(h.number() - 1, &last.steps, &steps, &last.step_comments)
-                    })
-                })
-            })
-            .flatten()
-    });
+    let comparison = compare_with_last(current_steps, history);
     let panel = move |first: bool| {
         let here = Memo::new(move |_| has_panel.get() && reviewing.get() == first);
         let plan_id = plan_id.clone();
@@ -121,12 +106,6 @@ pub fn TaskView(
     let running = Memo::new(move |_| {
         task.with(|t| matches!(t.status, TaskStatus::Assigned | TaskStatus::InProgress))
     });
-    let steering = Memo::new(move |_| {
-        messages.with(|m| {
-            m.as_ref()
-                .is_some_and(|m| m.worker_id.is_some() && (running.get() || !m.messages.is_empty()))
-        })
-    });
     let plan_steps = Memo::new(move |_| {
         output.with(|o| {
             o.as_ref()
@@ -143,87 +122,24 @@ pub fn TaskView(
     let approved_elsewhere = Memo::new(move |_| {
         !has_panel.get() && matches!(phase.get(), Some(PlanPhase::Approved { .. }))
     });
-    let tracker = move || {
-        approved_elsewhere.get().then(|| {
-            let steps = Memo::new(move |_| current_steps.get().unwrap_or_default());
-            view! {
-                <section class="card" data-testid="plan-outcome">
-                    <h2 class="card__title">"The approved plan"</h2>
-                    <PlanTracker plan_id=tracked_id.clone() steps mission />
-                </section>
-            }
-        })
-    };
-    let history_view = move || {
-        replaces.with(Option::is_some).then(|| {
-            view! {
-                <Polled read=history loading="Reading the earlier revisions…" let:found>
-                    {move || {
-                        found
-                            .with(|h| h.is_some())
-                            .then(|| {
-                                let history = Memo::new(move |_| {
-                                    found.with(|h| (**h).clone().unwrap_or_default())
-                                });
-                                view! { <RevisionHistory history /> }
-                            })
-                    }}
-                </Polled>
-            }
-        })
-    };
-    let steering = move || {
-        steering.get().then(|| {
-            let worker = Memo::new(move |_| {
-                messages
-                    .with(|m| m.as_ref().and_then(|m| m.worker_id.clone()))
-                    .filter(|_| running.get())
-            });
-            let history = Memo::new(move |_| {
-                messages.with(|m| m.as_ref().map(|m| m.messages.clone()).unwrap_or_default())
-            });
-            view! { <MessageAgent worker history on_sent=refresh /> }
-        })
-    };
     view! {
         <TaskHead task in_review />
         <TaskActions task refresh />
         <RunView task refresh />
         {move || phase.get().map(|phase| view! { <PlanBanner phase /> })}
-        {history_view}
+        <PlanHistory replaces history />
         {panel(true)}
-        <section class="card" class:hidden=reviewing>
-            <h2 class="card__title">"Description"</h2>
-            <div data-testid="task-description">
-                {move || match description.get() {
-                    Some(d) => view! { <Markdown source=d /> }.into_any(),
-                    None => view! { <p class="muted">"No description."</p> }.into_any(),
-                }}
-            </div>
-        </section>
+        <TaskDescription description reviewing />
         <section class="card" class:hidden=reviewing>
             <TaskResult task prs refresh />
         </section>
         <div class:hidden=reviewing>
             <TaskCost task />
         </div>
-        {steering}
+        <Steering messages running refresh />
         {panel(false)}
-        {move || {
-            reviewing
-                .get()
-                .then(|| {
-                    view! {
-                        <details class="card" data-testid="task-brief">
-                            <summary class="card__title">"The organizer's brief"</summary>
-                            <div data-testid="task-brief-text">
-                                {move || description.get().map(|d| view! { <Markdown source=d /> })}
-                            </div>
-                        </details>
-                    }
-                })
-        }}
-        {tracker}
+        <OrganizerBrief reviewing description />
+        <ApprovedPlan shown=approved_elsewhere plan_id=tracked_id steps=current_steps mission />
         {move || {
             (show_steps.get() && !approved_elsewhere.get())
                 .then(|| view! { <PlanSteps steps=plan_steps /> })
