@@ -1,9 +1,11 @@
 //! The merge-policy form shared by a mission's override and a workspace's default: inherit
 //! or set a policy, the tier's fields with what is wrong with each, Save and Cancel.
 
+mod field;
 mod field_error;
 mod policy_fields;
 mod policy_state;
+mod refused;
 mod text_field;
 
 pub use policy_state::{PolicyDraft, PolicyState};
