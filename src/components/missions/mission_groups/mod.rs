@@ -1,50 +1,21 @@
 //! The missions of the list, grouped by what each needs, with the list's tools above. Each
 //! group and each card is keyed, so a refresh moves and updates them in place.
 
-use super::list_tools::ListTools;
-use super::list_view::{ListView, Sort};
-use super::mission_card::MissionCard;
-use super::workspace_filter::WorkspaceFilter;
+pub mod group_section;
+pub mod grouped;
+
+use self::group_section::GroupSection;
+use self::grouped::grouped;
+use crate::components::missions::list_tools::ListTools;
+use crate::components::missions::list_view::ListView;
+use crate::components::missions::workspace_filter::WorkspaceFilter;
 use crate::components::shared::empty_state::EmptyState;
-use crate::state::rows::row_memo;
-use buildd_core::client::{ClientMission, ClientMissionList};
-use buildd_core::grouping::{mission_group, MissionGroup};
-use buildd_core::{compute_progress, WorkspaceRef};
+use buildd_core::client::ClientMissionList;
+use buildd_core::grouping::MissionGroup;
+use buildd_core::WorkspaceRef;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-fn group_of(item: &ClientMission) -> MissionGroup {
-    let progress = compute_progress(&item.status, &item.tasks);
-    mission_group(item, &item.tasks, &progress, item.next_run_at.as_deref())
-}
-
-/// The ids of the missions `shown` takes, sorted as it says, by group.
-fn grouped(list: &ClientMissionList, shown: &ListView) -> Vec<(MissionGroup, Vec<String>)> {
-    let mut missions: Vec<(&ClientMission, u32)> = list
-        .missions
-        .iter()
-        .filter(|m| shown.shows(m))
-        .map(|m| (m, compute_progress(&m.status, &m.tasks).progress))
-        .collect();
-    match shown.sort {
-        Sort::Activity => {
-            missions.sort_by(|(a, _), (b, _)| b.last_activity_at.cmp(&a.last_activity_at))
-        }
-        Sort::Progress => missions.sort_by(|(a, pa), (b, pb)| {
-            pb.cmp(pa).then(b.last_activity_at.cmp(&a.last_activity_at))
-        }),
-        Sort::Title => missions.sort_by_key(|(m, _)| m.title.to_lowercase()),
-    }
-    let mut groups: BTreeMap<MissionGroup, Vec<String>> = BTreeMap::new();
-    for (item, _) in missions {
-        groups
-            .entry(group_of(item))
-            .or_default()
-            .push(item.id.clone());
-    }
-    groups.into_iter().collect()
-}
 
 const NO_MISSIONS: &str = "Create one with New mission: a goal your agents plan and work toward.";
 
@@ -91,31 +62,7 @@ pub fn MissionGroups(
             Body::Groups
         }
     });
-    let mission = move |id: String| {
-        row_memo(move || list.with(|l| l.missions.iter().find(|m| m.id == id).cloned()))
-    };
-    let group = move |group: MissionGroup| {
-        let ids = Memo::new(move |_| {
-            groups.with(|g| {
-                g.iter()
-                    .find(|(g, _)| *g == group)
-                    .map(|(_, ids)| ids.clone())
-                    .unwrap_or_default()
-            })
-        });
-        view! {
-            <section class="group" data-testid=format!("group-{}", group.slug())>
-                <h2 class="group__title">
-                    {group.label()} <span class="group__count">{move || ids.with(Vec::len)}</span>
-                </h2>
-                <div class="mission-rows">
-                    <For each=move || ids.get() key=String::clone let:id>
-                        <MissionCard mission=mission(id) />
-                    </For>
-                </div>
-            </section>
-        }
-    };
+    let group = move |group: MissionGroup| view! { <GroupSection group list groups /> };
     view! {
         <header class="page__head">
             <div>
