@@ -3,47 +3,18 @@
 //! person closes it once its work is done (`requiresReview`). Pause and Resume are the
 //! organizer's controls; Close mission is where completion is discussed.
 
+pub mod offered;
+pub mod status_buttons;
+
+use self::status_buttons::StatusButtons;
 use crate::api;
 use crate::components::shared::form_error::FormError;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::client::ClientMission;
-use buildd_core::lifecycle::check_mission_transition;
 use buildd_core::requests::missions::MissionPatch;
 use buildd_core::requests::Patch;
 use buildd_core::MissionStatus;
 use leptos::prelude::*;
-
-/// The status changes offered from `from`: (button, test id, status sent, what it does).
-fn offered(from: &MissionStatus) -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
-    let mut actions = Vec::new();
-    let to_active = check_mission_transition(from, &MissionStatus::Active).is_ok();
-    match from {
-        MissionStatus::Completed if to_active => actions.push((
-            "Reopen",
-            "reopen-mission",
-            "active",
-            "It becomes active again and plans its next step.",
-        )),
-        MissionStatus::Archived if to_active => actions.push((
-            "Restore",
-            "restore-mission",
-            "active",
-            "It becomes active again.",
-        )),
-        _ => {}
-    }
-    if *from != MissionStatus::Archived
-        && check_mission_transition(from, &MissionStatus::Archived).is_ok()
-    {
-        actions.push((
-            "Archive",
-            "archive-mission",
-            "archived",
-            "It moves to Completed in the lists and nothing plans or runs; Restore brings it back.",
-        ));
-    }
-    actions
-}
 
 const PERSON_CLOSES: &str = "A person closes it: once its work is done it waits for Close \
                              mission, and its PRs wait for a person";
@@ -98,30 +69,6 @@ pub fn MissionStatusCard(mission: Memo<ClientMission>, refresh: Callback<()>) ->
             })
         })
     };
-    let buttons = move || {
-        offered(&status.get())
-            .into_iter()
-            .map(|(label, testid, to, why)| {
-                view! {
-                    <li>
-                        <button
-                            class="button"
-                            data-testid=testid
-                            prop:disabled=busy
-                            on:click=move |_| {
-                                review.clear();
-                                move_to.dispatch(to);
-                            }
-                        >
-                            {label}
-                        </button>
-                        " "
-                        <span class="muted small">{why}</span>
-                    </li>
-                }
-            })
-            .collect_view()
-    };
     view! {
         <section class="card" data-testid="mission-status-card">
             <h2 class="card__title">"Mission"</h2>
@@ -141,7 +88,9 @@ pub fn MissionStatusCard(mission: Memo<ClientMission>, refresh: Callback<()>) ->
                 />
                 {PERSON_CLOSES}
             </label>
-            <ul class="status-actions">{buttons}</ul>
+            <ul class="status-actions">
+                <StatusButtons status move_to review busy />
+            </ul>
             <FormError error=move || error() testid="mission-status-error" />
         </section>
     }
