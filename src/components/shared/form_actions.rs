@@ -26,8 +26,9 @@ pub fn FormActions(
     /// Cancel's classes: some forms make it a ghost button.
     #[prop(default = "button")]
     cancel_class: &'static str,
-    /// Cancel's `data-testid`, where a test presses it.
-    #[prop(optional)]
+    /// Cancel's `data-testid`, where a test presses it (an `Option`, so a wrapper passes
+    /// its own on).
+    #[prop(optional_no_strip)]
     cancel_testid: Option<&'static str>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {

@@ -4,9 +4,8 @@
 use super::hour_select::HourSelect;
 use super::hours_draft::{describe, HoursDraft};
 use super::zones::zones;
-use crate::components::mission::organizer::unstored_notice::{Unstored, UnstoredNotice};
-use crate::components::shared::form_actions::FormActions;
-use crate::components::shared::form_error::FormError;
+use crate::components::mission::organizer::checked_save_tail::CheckedSaveTail;
+use crate::components::mission::organizer::unstored_notice::Unstored;
 use crate::state::mutation::Mutation;
 use buildd_core::requests::missions::MissionPatch;
 use buildd_core::schedule::ActiveHoursJson;
@@ -93,22 +92,14 @@ pub fn HoursForm(
             <p class="muted small" data-testid="hours-preview">
                 {preview}
             </p>
-            <FormError error=move || save.error() testid="hours-error" />
-            <UnstoredNotice
+            <CheckedSaveTail
+                save
                 what="active hours"
-                state=unstored
-                busy=Signal::derive(move || save.busy())
-                turn_on=turn_on
-            />
-            <FormActions
+                unstored
+                turn_on
+                error_testid="hours-error"
                 save_testid="save-hours"
-                busy=move || save.busy()
-                working="Saving…"
-                on_cancel=move |_| {
-                    hours.set(None);
-                    save.clear();
-                    unstored.set(Unstored::No);
-                }
+                close=Callback::new(move |()| hours.set(None))
             />
         </form>
     }

@@ -1,9 +1,8 @@
 //! `<ChecklistForm>`: the Organizer checklist being edited as text, with its length against
 //! the limit, and Reset to default.
 
-use crate::components::mission::organizer::unstored_notice::{Unstored, UnstoredNotice};
-use crate::components::shared::form_actions::FormActions;
-use crate::components::shared::form_error::FormError;
+use crate::components::mission::organizer::checked_save_tail::CheckedSaveTail;
+use crate::components::mission::organizer::unstored_notice::Unstored;
 use crate::state::mutation::Mutation;
 use buildd_core::checkin::{CHECKLIST_LIMIT, DEFAULT_CHECKLIST};
 use buildd_core::requests::missions::MissionPatch;
@@ -54,23 +53,15 @@ pub fn ChecklistForm(
             >
                 {move || format!("{} / {CHECKLIST_LIMIT} characters", count())}
             </p>
-            <FormError error=move || save.error() testid="checklist-error" />
-            <UnstoredNotice
+            <CheckedSaveTail
+                save
                 what="Organizer checklist"
-                state=unstored
-                busy=Signal::derive(move || save.busy())
-                turn_on=turn_on
-            />
-            <FormActions
+                unstored
+                turn_on
+                error_testid="checklist-error"
                 save_testid="save-checklist"
-                busy=move || save.busy()
-                working="Saving…"
                 cancel_testid="cancel-checklist"
-                on_cancel=move |_| {
-                    checklist.set(None);
-                    save.clear();
-                    unstored.set(Unstored::No);
-                }
+                close=Callback::new(move |()| checklist.set(None))
             >
                 <button
                     class="button button--ghost"
@@ -85,7 +76,7 @@ pub fn ChecklistForm(
                 >
                     "Reset to default"
                 </button>
-            </FormActions>
+            </CheckedSaveTail>
         </form>
     }
 }
