@@ -5,6 +5,7 @@
 pub mod activity;
 pub mod command;
 pub mod mission;
+pub mod missions;
 pub mod shared;
 pub mod task;
 pub mod workspace;

@@ -3,6 +3,7 @@
 //! the browser refused to another origin and a key that may only read are told apart.
 
 use crate::api::Connection;
+use crate::components::shared::form_error::FormError;
 use crate::state::connect_check::{check_key, limited_notice, why_not, KeyCheck};
 use crate::state::connection::{normalize_base, use_connection};
 use crate::state::mutation::Mutation;
@@ -125,17 +126,7 @@ pub fn ConnectPage() -> impl IntoView {
                             }
                         })
                 }}
-                {move || {
-                    check
-                        .error()
-                        .map(|e| {
-                            view! {
-                                <p class="form__error" role="alert" data-testid="connect-error">
-                                    {e}
-                                </p>
-                            }
-                        })
-                }}
+                <FormError error=move || check.error() testid="connect-error" />
                 <div class="actions">
                     <button
                         class="button button--primary"

@@ -4,9 +4,9 @@
 
 use super::polled_api;
 use crate::api;
-use crate::components::mission::list_view::ListView;
-use crate::components::mission::mission_groups::MissionGroups;
-use crate::components::mission::new_mission::NewMission;
+use crate::components::missions::list_view::ListView;
+use crate::components::missions::mission_groups::MissionGroups;
+use crate::components::missions::new_mission::NewMission;
 use crate::components::shared::polled::Polled;
 use crate::state::title::page_title;
 use leptos::prelude::*;

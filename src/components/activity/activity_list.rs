@@ -4,6 +4,7 @@
 use super::activity_row::ActivityRow;
 use super::choices::Choices;
 use crate::components::shared::empty_state::EmptyState;
+use crate::components::shared::form_error::FormError;
 use crate::state::activity::ActivityRead;
 use crate::state::rows::row_memo;
 use buildd_core::activity::{groups, Grouping};
@@ -110,16 +111,7 @@ pub fn ActivityList(
             key=String::clone
             children=group
         />
-        {move || {
-            more.error()
-                .map(|e| {
-                    view! {
-                        <p class="form__error" role="alert" data-testid="activity-more-error">
-                            {e}
-                        </p>
-                    }
-                })
-        }}
+        <FormError error=move || more.error() testid="activity-more-error" />
         {move || {
             read.next_cursor()
                 .map(|_| {

@@ -4,6 +4,7 @@
 
 use crate::api;
 use crate::components::shared::answer_choices::AnswerChoices;
+use crate::components::shared::form_error::FormError;
 use crate::state::mutation::{refused, Mutation};
 use leptos::prelude::*;
 
@@ -47,17 +48,7 @@ pub fn AnswerQuestion(
     view! {
         <div class="answer" data-testid="answer-question">
             <AnswerChoices choices text busy send empty />
-            {move || {
-                answer
-                    .error()
-                    .map(|e| {
-                        view! {
-                            <p class="form__error" role="alert" data-testid="answer-error">
-                                {e}
-                            </p>
-                        }
-                    })
-            }}
+            <FormError error=move || answer.error() testid="answer-error" />
         </div>
     }
 }

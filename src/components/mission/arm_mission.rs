@@ -1,6 +1,7 @@
 //! A held mission says so, and Arm lets its tasks be claimed (and an auto mission plan).
 
 use crate::api;
+use crate::components::shared::form_error::FormError;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::client::ClientMission;
 use leptos::prelude::*;
@@ -42,16 +43,7 @@ pub fn ArmMission(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) -> i
                     >
                         "Arm"
                     </button>
-                    {move || {
-                        arm.error()
-                            .map(|e| {
-                                view! {
-                                    <p class="form__error" role="alert" data-testid="arm-error">
-                                        {e}
-                                    </p>
-                                }
-                            })
-                    }}
+                    <FormError error=move || arm.error() testid="arm-error" />
                 </section>
             }
         })

@@ -3,6 +3,8 @@
 //! names, and what was typed stays.
 
 use crate::api;
+use crate::components::shared::form_actions::FormActions;
+use crate::components::shared::form_error::FormError;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::client::ClientMission;
 use buildd_core::requests::missions::MissionPatch;
@@ -59,32 +61,20 @@ pub fn MissionEditor(mission: Memo<Arc<ClientMission>>, on_done: Callback<()>) -
         });
     };
     let error_at = move |field: &'static str| {
-        move || {
-            save.error()
-                .filter(|(f, _)| f.as_deref() == Some(field))
-                .map(|(_, e)| {
-                    view! {
-                        <p
-                            class="form__error"
-                            role="alert"
-                            data-testid=format!("mission-edit-error-{field}")
-                        >
-                            {e}
-                        </p>
-                    }
-                })
+        view! {
+            <FormError
+                error=move || {
+                    save.error().filter(|(f, _)| f.as_deref() == Some(field)).map(|(_, e)| e)
+                }
+                testid=format!("mission-edit-error-{field}")
+            />
         }
     };
+    // What no field is to blame for: the server's other refusals, a lost connection.
     let other_error = move || {
         save.error()
             .filter(|(f, _)| !matches!(f.as_deref(), Some("title" | "description" | "priority")))
-            .map(|(_, e)| {
-                view! {
-                    <p class="form__error" role="alert" data-testid="mission-edit-error">
-                        {e}
-                    </p>
-                }
-            })
+            .map(|(_, e)| e)
     };
     let field = |f: fn(&mut Draft) -> &mut String| {
         move |ev| draft.update(|d| *f(d) = event_target_value(&ev))
@@ -122,24 +112,13 @@ pub fn MissionEditor(mission: Memo<Arc<ClientMission>>, on_done: Callback<()>) -
                 />
             </label>
             {error_at("priority")}
-            {other_error}
-            <div class="actions">
-                <button
-                    class="button button--primary"
-                    type="submit"
-                    prop:disabled=move || save.busy()
-                    data-testid="mission-edit-save"
-                >
-                    "Save"
-                </button>
-                <button
-                    class="button button--ghost"
-                    type="button"
-                    on:click=move |_| on_done.run(())
-                >
-                    "Cancel"
-                </button>
-            </div>
+            <FormError error=other_error testid="mission-edit-error" />
+            <FormActions
+                save_testid="mission-edit-save"
+                busy=move || save.busy()
+                on_cancel=on_done
+                cancel_class="button button--ghost"
+            />
         </form>
     }
 }

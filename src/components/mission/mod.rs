@@ -1,21 +1,15 @@
-//! The mission list's and a mission page's pieces.
+//! A mission page's pieces (the mission list's are in `missions`).
 
 pub mod arm_mission;
 pub mod budget_card;
 pub mod close_mission;
 pub mod confirm;
 pub mod feed;
-pub mod list_tools;
-pub mod list_view;
 pub mod merge_policy_editor;
-pub mod mission_card;
 pub mod mission_editor;
-pub mod mission_groups;
 pub mod mission_head;
 pub mod mission_status_card;
 pub mod mission_waiting;
-pub mod new_mission;
-pub mod note;
 pub mod organizer;
 pub mod pictures;
 pub mod pr_item;
@@ -26,4 +20,3 @@ pub mod progress_legend;
 pub mod task_pr_list;
 pub mod task_row;
 pub mod task_sections;
-pub mod workspace_filter;

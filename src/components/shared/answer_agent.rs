@@ -4,6 +4,7 @@
 
 use super::answer_choices::AnswerChoices;
 use crate::api;
+use crate::components::shared::form_error::FormError;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::waiting::Responded;
 use leptos::prelude::*;
@@ -68,17 +69,7 @@ pub fn AnswerAgent(
                         }
                     })
             }}
-            {move || {
-                answer
-                    .error()
-                    .map(|e| {
-                        view! {
-                            <p class="form__error" role="alert" data-testid="answer-error">
-                                {e}
-                            </p>
-                        }
-                    })
-            }}
+            <FormError error=move || answer.error() testid="answer-error" />
         </div>
     }
 }

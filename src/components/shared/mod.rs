@@ -1,6 +1,6 @@
 //! What several features use: the app's header and a page's guard, panel states, chips and
-//! badges, Markdown, the progress bar, a PR's checks, Merge on Buildd, the merge-policy
-//! form, Raise budget, Stop and New task.
+//! badges, a form's error line and buttons, Markdown, the progress bar, a PR's checks,
+//! Merge on Buildd, the merge-policy form, Raise budget, Stop and New task.
 
 pub mod answer_agent;
 pub mod answer_choices;
@@ -8,6 +8,8 @@ pub mod app_header;
 pub mod class_badge;
 pub mod empty_state;
 pub mod error_panel;
+pub mod form_actions;
+pub mod form_error;
 pub mod health_chip;
 pub mod inline_markdown;
 pub mod loading;

@@ -1,6 +1,8 @@
 //! The New task form: where it goes (when the page lets a person pick), its title
 //! (required, said in place when missing) and what to do; the server's refusal under it.
 
+use crate::components::shared::form_actions::FormActions;
+use crate::components::shared::form_error::FormError;
 use crate::state::mutation::Mutation;
 use buildd_core::requests::tasks::NewTask as NewTaskRequest;
 use leptos::prelude::*;
@@ -81,30 +83,14 @@ pub fn NewTaskForm(
                     }
                 ></textarea>
             </div>
-            {move || {
-                create
-                    .error()
-                    .map(|e| {
-                        view! {
-                            <p class="form__error" role="alert" data-testid="new-task-error">
-                                {e}
-                            </p>
-                        }
-                    })
-            }}
-            <div class="actions">
-                <button
-                    class="button button--primary"
-                    type="submit"
-                    data-testid="create-task"
-                    prop:disabled=move || create.busy()
-                >
-                    {move || if create.busy() { "Filing…" } else { "File task" }}
-                </button>
-                <button class="button" type="button" on:click=move |_| cancel.run(())>
-                    "Cancel"
-                </button>
-            </div>
+            <FormError error=move || create.error() testid="new-task-error" />
+            <FormActions
+                save_testid="create-task"
+                busy=move || create.busy()
+                label="File task"
+                working="Filing…"
+                on_cancel=cancel
+            />
         </form>
     }
 }

@@ -1,6 +1,7 @@
 //! "Message agent": steer a running task's agent, and read what was said so far.
 
 use crate::api;
+use crate::components::shared::form_error::FormError;
 use crate::format::time_ago_ms;
 use crate::state::mutation::Mutation;
 use crate::state::rows::row_memo;
@@ -63,20 +64,7 @@ pub fn MessageAgent(
                         on:input=move |ev| text.set(event_target_value(&ev))
                         data-testid="agent-message-input"
                     ></textarea>
-                    {move || {
-                        send.error()
-                            .map(|e| {
-                                view! {
-                                    <p
-                                        class="form__error"
-                                        role="alert"
-                                        data-testid="agent-message-error"
-                                    >
-                                        {e}
-                                    </p>
-                                }
-                            })
-                    }}
+                    <FormError error=move || send.error() testid="agent-message-error" />
                     {move || {
                         sent.get()
                             .then(|| {

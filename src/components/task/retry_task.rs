@@ -2,6 +2,7 @@
 //! is active again. A refusal stays on screen with its reason.
 
 use crate::api;
+use crate::components::shared::form_error::FormError;
 use crate::state::mutation::{refused, Mutation};
 use leptos::prelude::*;
 
@@ -29,16 +30,6 @@ pub fn RetryTask(task_id: String, refresh: Callback<()>) -> impl IntoView {
                 {move || if retry.busy() { "Queuing…" } else { "Run it again" }}
             </button>
         </div>
-        {move || {
-            retry
-                .error()
-                .map(|e| {
-                    view! {
-                        <p class="form__error" role="alert" data-testid="retry-error">
-                            {e}
-                        </p>
-                    }
-                })
-        }}
+        <FormError error=move || retry.error() testid="retry-error" />
     }
 }

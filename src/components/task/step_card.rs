@@ -2,7 +2,8 @@
 //! depends on; on a revision, how it changed and what became of the comments on it; while
 //! the plan is being sent back, a comment pinned to it.
 
-use super::plan_compare::{CommentOutcomeNote, Comparison};
+use super::plan_compare::comment_outcome_note::CommentOutcomeNote;
+use super::plan_compare::comparison::Comparison;
 use super::step_comment::StepComment;
 use crate::components::shared::markdown::Markdown;
 use buildd_core::enums::words;

@@ -4,6 +4,7 @@
 
 use super::task_editor::TaskEditor;
 use crate::api;
+use crate::components::shared::form_error::FormError;
 use crate::components::shared::stop_task::StopTask;
 use crate::format::{time_ago, time_until};
 use crate::state::mutation::{refused, Mutation};
@@ -127,18 +128,10 @@ pub fn TaskActions(task: Memo<ClientTask>, refresh: Callback<()>) -> impl IntoVi
                     })
             }}
         </div>
-        {move || {
-            start
-                .error()
-                .or_else(|| delete.error())
-                .map(|e| {
-                    view! {
-                        <p class="form__error" role="alert" data-testid="task-action-error">
-                            {e}
-                        </p>
-                    }
-                })
-        }}
+        <FormError
+            error=move || start.error().or_else(|| delete.error())
+            testid="task-action-error"
+        />
         {move || editing.get().then(|| view! { <TaskEditor task on_done=done_editing /> })}
     }
 }

@@ -3,6 +3,8 @@
 //! names, and what was typed stays.
 
 use crate::api;
+use crate::components::shared::form_actions::FormActions;
+use crate::components::shared::form_error::FormError;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::client::ClientTask;
 use buildd_core::requests::tasks::TaskPatch;
@@ -58,26 +60,20 @@ pub fn TaskEditor(task: Memo<ClientTask>, on_done: Callback<()>) -> impl IntoVie
         });
     };
     let error_at = move |field: &'static str| {
-        move || {
-            save.error().filter(|(f, _)| f.as_deref() == Some(field)).map(|(_, e)| {
-            view! {
-                <p class="form__error" role="alert" data-testid=format!("task-edit-error-{field}")>
-                    {e}
-                </p>
-            }
-        })
+        view! {
+            <FormError
+                error=move || {
+                    save.error().filter(|(f, _)| f.as_deref() == Some(field)).map(|(_, e)| e)
+                }
+                testid=format!("task-edit-error-{field}")
+            />
         }
     };
+    // What no field is to blame for: the server's other refusals, a lost connection.
     let other_error = move || {
         save.error()
             .filter(|(f, _)| !matches!(f.as_deref(), Some("title" | "description" | "priority")))
-            .map(|(_, e)| {
-                view! {
-                    <p class="form__error" role="alert" data-testid="task-edit-error">
-                        {e}
-                    </p>
-                }
-            })
+            .map(|(_, e)| e)
     };
     let field = |f: fn(&mut Draft) -> &mut String| {
         move |ev| draft.update(|d| *f(d) = event_target_value(&ev))
@@ -115,24 +111,13 @@ pub fn TaskEditor(task: Memo<ClientTask>, on_done: Callback<()>) -> impl IntoVie
                 />
             </label>
             {error_at("priority")}
-            {other_error}
-            <div class="actions">
-                <button
-                    class="button button--primary"
-                    type="submit"
-                    prop:disabled=move || save.busy()
-                    data-testid="task-edit-save"
-                >
-                    "Save"
-                </button>
-                <button
-                    class="button button--ghost"
-                    type="button"
-                    on:click=move |_| on_done.run(())
-                >
-                    "Cancel"
-                </button>
-            </div>
+            <FormError error=other_error testid="task-edit-error" />
+            <FormActions
+                save_testid="task-edit-save"
+                busy=move || save.busy()
+                on_cancel=on_done
+                cancel_class="button button--ghost"
+            />
         </form>
     }
 }

@@ -2,6 +2,7 @@
 //! its check-ins, the Organizer checklist, active hours, and the runs timeline.
 
 mod active_hours_editor;
+mod checked_save_tail;
 mod checklist_editor;
 mod controls;
 pub mod runs_timeline;

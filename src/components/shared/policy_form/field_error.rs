@@ -1,6 +1,7 @@
 //! A field's error under it.
 
-use super::policy_state::{field_error, Field, PolicyState};
+use super::field::Field;
+use super::policy_state::{field_error, PolicyState};
 use leptos::prelude::*;
 
 /// A field's error under it, in words, named by its input's `aria-describedby`.

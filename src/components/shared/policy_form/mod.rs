@@ -1,13 +1,17 @@
 //! The merge-policy form shared by a mission's override and a workspace's default: inherit
 //! or set a policy, the tier's fields with what is wrong with each, Save and Cancel.
 
+mod field;
 mod field_error;
 mod policy_fields;
 mod policy_state;
+mod refused;
 mod text_field;
 
 pub use policy_state::{PolicyDraft, PolicyState};
 
+use crate::components::shared::form_actions::FormActions;
+use crate::components::shared::form_error::FormError;
 use leptos::prelude::*;
 use policy_fields::PolicyFields;
 use policy_state::update;
@@ -75,36 +79,16 @@ pub fn PolicyForm(
                 </label>
             </fieldset>
             <PolicyFields state=state attempted=attempted />
-            {move || {
-                state
-                    .general_errors()
-                    .map(|e| {
-                        view! {
-                            <p class="form__error" role="alert" data-testid="policy-error">
-                                {e}
-                            </p>
-                        }
-                    })
-            }}
-            <div class="actions">
-                <button
-                    class="button button--primary"
-                    type="submit"
-                    data-testid="save-policy"
-                    prop:disabled=move || state.save.busy()
-                >
-                    {move || if state.save.busy() { "Saving…" } else { "Save" }}
-                </button>
-                <button
-                    class="button"
-                    type="button"
-                    on:click=move |_| {
-                        state.draft.set(None);
-                        state.save.clear();
-                    }
-                >
-                    "Cancel"
-                </button>
+            <FormError error=move || state.general_errors() testid="policy-error" />
+            <FormActions
+                save_testid="save-policy"
+                busy=move || state.save.busy()
+                working="Saving…"
+                on_cancel=move |_| {
+                    state.draft.set(None);
+                    state.save.clear();
+                }
+            >
                 {reset
                     .then(|| {
                         view! {
@@ -119,7 +103,7 @@ pub fn PolicyForm(
                             </button>
                         }
                     })}
-            </div>
+            </FormActions>
         </form>
     }
 }

@@ -1,7 +1,8 @@
 //! The policy form's tier and the fields of that tier.
 
+use super::field::Field;
 use super::field_error::FieldError;
-use super::policy_state::{text, update, Field, PolicyState};
+use super::policy_state::{text, update, PolicyState};
 use super::text_field::TextField;
 use crate::components::shared::policy_summary::tier_label;
 use buildd_core::merge_policy::TIERS;

@@ -1,7 +1,8 @@
-//! A merge policy as typed in its form, what the server and the rule say is wrong with it,
-//! and where in the form each error belongs: by each problem's path and code, never by
-//! its English.
+//! A merge policy as typed in its form and its save, and what the server and the rule say
+//! is wrong with each field: by each problem's path and code, never by its English.
 
+use super::field::Field;
+use super::refused::Refused;
 use crate::api::{ApiError, Connection};
 use crate::state::mutation::Mutation;
 pub use buildd_core::merge_policy::PolicyDraft;
@@ -9,43 +10,6 @@ use buildd_core::merge_policy::{MergePolicy, PolicyError, PolicyErrorCode};
 use leptos::prelude::*;
 use serde_json::Value;
 use std::future::Future;
-
-/// Why a save was refused: each field's problem as the server listed it, and the rest of
-/// its answer when it named no field of the form.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Refused {
-    fields: Vec<PolicyError>,
-    other: Option<String>,
-}
-
-impl Refused {
-    fn of(error: &ApiError) -> Self {
-        match error {
-            ApiError::Invalid(refused) => {
-                let (message, errors) = (&refused.message, &refused.errors);
-                let fields: Vec<PolicyError> = errors
-                    .iter()
-                    .filter_map(|e| serde_json::from_value(e.clone()).ok())
-                    .collect();
-                let unplaced: Vec<String> = fields
-                    .iter()
-                    .filter(|e| Field::of(e).is_none())
-                    .map(PolicyError::in_words)
-                    .collect();
-                let other = if fields.is_empty() {
-                    Some(message.clone())
-                } else {
-                    (!unplaced.is_empty()).then(|| unplaced.join(" "))
-                };
-                Self { fields, other }
-            }
-            other => Self {
-                fields: vec![],
-                other: Some(other.refusal()),
-            },
-        }
-    }
-}
 
 /// The form being edited and its save. Made by the editor that shows the form, which is
 /// not made again by a refresh, so what is typed stays.
@@ -97,47 +61,6 @@ impl PolicyState {
     /// A refusal that names no field of the form.
     pub fn general_errors(&self) -> Option<String> {
         self.save.error().and_then(|r| r.other)
-    }
-}
-
-/// The form's fields, as an error's path names them.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Field {
-    Tier,
-    MaxLines,
-    DenyPaths,
-    Reviewer,
-    EscalatePaths,
-    Gate,
-    Stall,
-}
-
-impl Field {
-    /// The field `error` is about, by its path inside the policy.
-    pub(crate) fn of(error: &PolicyError) -> Option<Field> {
-        Some(match error.path.as_str() {
-            "tier" => Field::Tier,
-            "threshold" | "threshold.maxLines" | "threshold.maxSourceLines" => Field::MaxLines,
-            "threshold.denyPaths" => Field::DenyPaths,
-            "agentReview" | "agentReview.reviewerRole" => Field::Reviewer,
-            "agentReview.escalateToPaths" => Field::EscalatePaths,
-            "agentReview.gateCondition" | "agentReview.maxConfidenceThreshold" => Field::Gate,
-            "stallNotifyMinutes" => Field::Stall,
-            _ => return None,
-        })
-    }
-
-    /// The error's element: its test id, and the id its input's `aria-describedby` names.
-    pub(crate) fn error_id(self) -> &'static str {
-        match self {
-            Field::Tier => "policy-error-tier",
-            Field::MaxLines => "policy-error-max-lines",
-            Field::DenyPaths => "policy-error-deny",
-            Field::Reviewer => "policy-error-reviewer",
-            Field::EscalatePaths => "policy-error-escalate",
-            Field::Gate => "policy-error-gate",
-            Field::Stall => "policy-error-stall",
-        }
     }
 }
 

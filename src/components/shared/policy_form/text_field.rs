@@ -1,7 +1,8 @@
 //! A text field of the policy form.
 
+use super::field::Field;
 use super::field_error::FieldError;
-use super::policy_state::{field_error, text, update, Field, PolicyDraft, PolicyState};
+use super::policy_state::{field_error, text, update, PolicyDraft, PolicyState};
 use leptos::prelude::*;
 
 /// A text field of the form: its label, hint, input (a box of lines for a list of paths)
