@@ -4,6 +4,7 @@
 //! the mission page.
 
 use crate::api::{self, ApiError, Connection};
+use crate::components::shared::form_error::FormError;
 use crate::components::shared::merge_on_buildd::MergeOnBuildd;
 use crate::state::capabilities::{use_capabilities, Offered};
 use crate::state::mutation::{refused, Mutation};
@@ -63,16 +64,7 @@ pub fn MergeFromTask(mission_id: String, task_id: String, refresh: Callback<()>)
                     >
                         "Merge…"
                     </button>
-                    {move || {
-                        read.error()
-                            .map(|e| {
-                                view! {
-                                    <p class="form__error" role="alert" data-testid="merge-error">
-                                        {e}
-                                    </p>
-                                }
-                            })
-                    }}
+                    <FormError error=Signal::derive(move || read.error()) testid="merge-error" />
                 }
             }
         >

@@ -9,6 +9,7 @@ use super::answer_question::AnswerQuestion;
 use super::merge_from_task::MergeFromTask;
 use crate::api::{self, ApiError, Connection};
 use crate::components::shared::answer_agent::AnswerAgent;
+use crate::components::shared::form_error::FormError;
 use crate::components::shared::raise_budget::RaiseBudget;
 use crate::format::time_ago;
 use crate::state::mutation::{refused, Mutation};
@@ -272,17 +273,7 @@ pub fn WaitingItem(item: Memo<WaitItem>, refresh: Callback<()>) -> impl IntoView
                 }}
             </div>
             <div class="waiting__actions">{actions}</div>
-            {move || {
-                error
-                    .get()
-                    .map(|e| {
-                        view! {
-                            <p class="form__error" role="alert" data-testid="waiting-error">
-                                {e}
-                            </p>
-                        }
-                    })
-            }}
+            <FormError error testid="waiting-error" />
         </li>
     }
 }

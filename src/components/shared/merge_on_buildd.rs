@@ -3,6 +3,7 @@
 //! `hosted_merge`): refused in place with the rail that holds it, or merged past the rails
 //! Buildd cannot show once the person confirms; Buildd's answer is shown as it comes.
 
+use super::form_error::FormError;
 use crate::api;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::hosted_merge::{hosted_merge, HostedMerge};
@@ -124,17 +125,7 @@ pub fn MergeOnBuildd(
                         }
                     })
             }}
-            {move || {
-                merge
-                    .error()
-                    .map(|e| {
-                        view! {
-                            <p class="form__error" role="alert" data-testid="merge-error">
-                                {e}
-                            </p>
-                        }
-                    })
-            }}
+            <FormError error=Signal::derive(move || merge.error()) testid="merge-error" />
         </span>
     }
 }
