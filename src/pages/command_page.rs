@@ -6,7 +6,7 @@
 use crate::components::command::command_keys::command_keys;
 use crate::components::command::mission_row::MissionRow;
 use crate::components::command::waiting_list::waiting_list;
-use crate::components::command::waiting_summary::waiting_summary;
+use crate::components::command::waiting_summary::{heading, waiting_summary};
 use crate::components::shared::error_panel::ErrorPanel;
 use crate::components::shared::polled::Polled;
 use crate::state::board::{use_board, BoardState};
@@ -158,10 +158,7 @@ pub fn CommandPage() -> impl IntoView {
                 data-testid="waiting-on-you"
             >
                 <h2 class="card__title">
-                    {move || match waiting.with(|w| w.as_ref().map(Vec::len)) {
-                        Some(n) => format!("Waiting on you ({n})"),
-                        None => "Waiting on you".to_string(),
-                    }}
+                    {move || heading(waiting.with(|w| w.as_ref().map(Vec::len)))}
                 </h2>
                 {move || {
                     extras_error.get().map(|e| view! { <ErrorPanel error=e on_retry=retry /> })

@@ -7,6 +7,14 @@ use crate::state::first_screen::{split_off, Later};
 use buildd_core::command_center::WaitItem;
 use leptos::prelude::*;
 
+/// The list's heading: with how many things wait, once that is known.
+pub fn heading(count: Option<usize>) -> String {
+    match count {
+        Some(n) => format!("Waiting on you ({n})"),
+        None => "Waiting on you".into(),
+    }
+}
+
 split_off!(
     after_first_rows,
     AnyView,
@@ -20,10 +28,7 @@ split_off!(
         Box::pin(async move {
             Ok(view! {
                 <a href="#waiting-on-you" class="command-center__summary-count">
-                    {move || match count() {
-                        Some(n) => format!("Waiting on you ({n})"),
-                        None => "Waiting on you".into(),
-                    }}
+                    {move || heading(count())}
                 </a>
                 <span class="command-center__summary-first" data-testid="waiting-summary-first">
                     {move || match (count(), first()) {

@@ -6,7 +6,6 @@ use crate::api;
 use leptos::prelude::*;
 
 pub fn retry(task_id: String, refresh: Callback<()>) -> Actions {
-    let button = BUTTON;
     let retry = mutation(refresh, "Not queued", move |c, (): &()| {
         let id = task_id.clone();
         async move { api::queue_again(&c, &id).await }
@@ -14,7 +13,7 @@ pub fn retry(task_id: String, refresh: Callback<()>) -> Actions {
     let busy = Signal::derive(move || retry.busy());
     let view = view! {
         <button
-            class=button
+            class=BUTTON
             data-testid="waiting-retry"
             prop:disabled=busy
             on:click=move |_| retry.dispatch(())
@@ -26,7 +25,6 @@ pub fn retry(task_id: String, refresh: Callback<()>) -> Actions {
 }
 
 pub fn merge(number: i64, workspace_id: String, refresh: Callback<()>) -> Actions {
-    let button = BUTTON;
     let merge = mutation(refresh, "Not merged", move |c, (): &()| {
         let workspace = workspace_id.clone();
         async move { api::merge_pr(&c, number, &workspace).await }
@@ -34,7 +32,7 @@ pub fn merge(number: i64, workspace_id: String, refresh: Callback<()>) -> Action
     let busy = Signal::derive(move || merge.busy());
     let view = view! {
         <button
-            class=button
+            class=BUTTON
             data-testid="waiting-merge"
             prop:disabled=busy
             on:click=move |_| merge.dispatch(())
@@ -47,7 +45,6 @@ pub fn merge(number: i64, workspace_id: String, refresh: Callback<()>) -> Action
 
 pub fn close(mission_id: String, refresh: Callback<()>) -> Actions {
     let confirming = RwSignal::new(false);
-    let button = BUTTON;
     let close = mutation(refresh, "Not closed", move |c, (): &()| {
         let id = mission_id.clone();
         async move { api::close_mission(&c, &id).await }
@@ -65,7 +62,7 @@ pub fn close(mission_id: String, refresh: Callback<()>) -> Actions {
         <span class="waiting__confirm" class:hidden=move || !confirming.get()>
             "Close it? Its check-ins stop. "
             <button
-                class=button
+                class=BUTTON
                 data-testid="waiting-confirm-close"
                 prop:disabled=busy
                 on:click=move |_| close.dispatch(())

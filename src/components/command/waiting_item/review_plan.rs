@@ -10,7 +10,6 @@ use leptos::prelude::*;
 pub fn review_plan(task_id: String, refresh: Callback<()>) -> Actions {
     let feedback = RwSignal::new(String::new());
     let rejecting = RwSignal::new(false);
-    let button = BUTTON;
     let id = task_id.clone();
     let approve = mutation(refresh, "Not approved", move |c, (): &()| {
         let id = id.clone();
@@ -44,7 +43,7 @@ pub fn review_plan(task_id: String, refresh: Callback<()>) -> Actions {
     };
     let view = view! {
         <button
-            class=button
+            class=BUTTON
             data-testid="waiting-approve"
             prop:disabled=busy
             on:click=move |_| {
