@@ -1,5 +1,40 @@
-//! Why a runner's claim took nothing, as Buildd's runner reads it (`reason` in the claim's
-//! answer): from how the queue the claim looked at stands.
+//! Whether a mission lets its tasks be claimed, and why a runner's claim took nothing, as
+//! Buildd's runner reads it (`reason` in the claim's answer): from how the queue the claim
+//! looked at stands.
+
+use crate::enums::MissionStatus;
+
+/// What a mission's state does to its pending tasks' claims. The server's claim queue keeps
+/// it per task (`claim_queue.stopped`) by triggers that call this rule, registered as the
+/// SQL function `buildd_claim_stop(status, is_held)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(i64)]
+pub enum ClaimStop {
+    /// Its tasks may start.
+    Open = 0,
+    /// Paused, held or archived: nothing starts until a person lets it.
+    Stopped = 1,
+    /// Out of budget: nothing starts until the budget is raised.
+    OutOfBudget = 2,
+}
+
+impl ClaimStop {
+    /// The rule: a held mission stops its tasks whatever its status; a paused or archived
+    /// one stops them; one out of budget stops them for its budget; any other lets them go.
+    pub fn of(status: &MissionStatus, held: bool) -> Self {
+        match status {
+            _ if held => Self::Stopped,
+            MissionStatus::Paused | MissionStatus::Archived => Self::Stopped,
+            MissionStatus::BudgetExhausted => Self::OutOfBudget,
+            _ => Self::Open,
+        }
+    }
+
+    /// As the claim queue stores it (`claim_queue.stopped`).
+    pub fn code(self) -> i64 {
+        self as i64
+    }
+}
 
 /// How the queue of a claim's filter stands at a moment, in the order a claim judges a
 /// task: deferred (its start time has not come), then stopped by its mission (paused, held
@@ -35,6 +70,19 @@ pub fn why_none(counts: &QueueCounts, raced: bool) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_held_paused_or_archived_mission_stops_its_tasks_and_one_out_of_budget_for_its_budget() {
+        let of = |s: &str, held| ClaimStop::of(&MissionStatus::parse(s), held).code();
+        assert_eq!(of("active", false), 0);
+        assert_eq!(of("completed", false), 0);
+        assert_eq!(of("a_status_to_come", false), 0);
+        assert_eq!(of("active", true), 1);
+        assert_eq!(of("paused", false), 1);
+        assert_eq!(of("archived", false), 1);
+        assert_eq!(of("budget_exhausted", false), 2);
+        assert_eq!(of("budget_exhausted", true), 1);
+    }
 
     #[test]
     fn the_first_reason_that_held_a_task_back_is_given() {

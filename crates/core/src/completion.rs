@@ -6,6 +6,10 @@
 //! its own, closes by the rule alone. A mission that requires review does not close by
 //! itself: it waits, dormant, for a person to close it.
 
+mod outcome;
+
+pub use outcome::Outcome;
+
 use crate::dependencies::has_open_pr;
 use crate::enums::{MissionStatus, OrchestrationMode, TaskMode, TaskStatus};
 use crate::mission::MissionTask;

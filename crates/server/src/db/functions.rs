@@ -1,28 +1,34 @@
 //! Rules of buildd-core made callable from SQL on this server's connections, so the triggers
 //! that keep the claim queue apply the same rule as the rest of the server rather than a
 //! copy of it: `buildd_dependency_satisfied(status, has_open_pr)` is
-//! `buildd_core::dependencies::dependency_satisfied`. A connection that lacks them (the
-//! `sqlite3` shell) cannot write tasks or workers.
+//! `buildd_core::dependencies::dependency_satisfied`, and `buildd_claim_stop(status,
+//! is_held)` is `buildd_core::claims::ClaimStop`. A connection that lacks them (the
+//! `sqlite3` shell) cannot write tasks, workers or missions; it reads every table.
 //!
 //! One more runs once on the writer connection, to name its SQLite thread and keep it on a
 //! CPU (see [`super::cpu`]): SQL is the only way to run code on that thread.
 
 use super::cpu;
+use buildd_core::claims::ClaimStop;
 use buildd_core::dependencies::dependency_satisfied;
-use buildd_core::TaskStatus;
+use buildd_core::{MissionStatus, TaskStatus};
 use libsqlite3_sys as ffi;
 use sqlx::SqliteConnection;
 use std::ffi::{c_int, CStr};
 use std::os::raw::c_void;
 
 const DEPENDENCY_SATISFIED: &CStr = c"buildd_dependency_satisfied";
+const CLAIM_STOP: &CStr = c"buildd_claim_stop";
 const WRITER_THREAD: &CStr = c"buildd_writer_thread";
 
 /// Registers the functions on `conn`.
 pub async fn register(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
-    let flags = ffi::SQLITE_UTF8 | ffi::SQLITE_DETERMINISTIC;
+    // Innocuous: triggers call them, and they read nothing but their arguments.
+    let flags = ffi::SQLITE_UTF8 | ffi::SQLITE_DETERMINISTIC | ffi::SQLITE_INNOCUOUS;
     let function: SqlFunction = dependency_satisfied_sql;
-    define(conn, DEPENDENCY_SATISFIED, 2, flags, Some(function)).await
+    define(conn, DEPENDENCY_SATISFIED, 2, flags, Some(function)).await?;
+    let function: SqlFunction = claim_stop_sql;
+    define(conn, CLAIM_STOP, 2, flags, Some(function)).await
 }
 
 /// Names `conn`'s SQLite thread `buildd-writer` and keeps it on `cpu` when one is given;
@@ -115,24 +121,62 @@ unsafe extern "C" fn dependency_satisfied_sql(
     argc: c_int,
     argv: *mut *mut ffi::sqlite3_value,
 ) {
-    // SAFETY: SQLite passes `argc` (2, as registered) valid values; the text pointer, when
-    // not null, points at `bytes` bytes that live until the call returns.
+    // SAFETY: SQLite passes `argc` (2, as registered) valid values, each alive until the
+    // call returns.
     unsafe {
-        let args = std::slice::from_raw_parts(argv, usize::try_from(argc).unwrap_or(0));
-        let [status, open_pr] = args else {
+        let [status, open_pr] = args(argc, argv) else {
             ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_MISUSE);
             return;
         };
-        let text = ffi::sqlite3_value_text(*status);
-        let status = if text.is_null() {
-            ""
-        } else {
-            let bytes = usize::try_from(ffi::sqlite3_value_bytes(*status)).unwrap_or(0);
-            std::str::from_utf8(std::slice::from_raw_parts(text, bytes)).unwrap_or("")
-        };
         let open_pr = ffi::sqlite3_value_int64(*open_pr) != 0;
-        let settled = dependency_satisfied(&TaskStatus::parse(status), open_pr);
+        let settled = dependency_satisfied(&TaskStatus::parse(text(*status)), open_pr);
         ffi::sqlite3_result_int(ctx, c_int::from(settled));
+    }
+}
+
+/// `buildd_claim_stop(status TEXT, is_held INTEGER) -> 0 | 1 | 2`.
+unsafe extern "C" fn claim_stop_sql(
+    ctx: *mut ffi::sqlite3_context,
+    argc: c_int,
+    argv: *mut *mut ffi::sqlite3_value,
+) {
+    // SAFETY: as `dependency_satisfied_sql`.
+    unsafe {
+        let [status, held] = args(argc, argv) else {
+            ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_MISUSE);
+            return;
+        };
+        let held = ffi::sqlite3_value_int64(*held) != 0;
+        let stop = ClaimStop::of(&MissionStatus::parse(text(*status)), held);
+        ffi::sqlite3_result_int64(ctx, stop.code());
+    }
+}
+
+/// A call's arguments.
+///
+/// # Safety
+/// `argv` holds `argc` values, as SQLite passes them to a function.
+unsafe fn args<'a>(
+    argc: c_int,
+    argv: *mut *mut ffi::sqlite3_value,
+) -> &'a [*mut ffi::sqlite3_value] {
+    // SAFETY: as the caller promises.
+    unsafe { std::slice::from_raw_parts(argv, usize::try_from(argc).unwrap_or(0)) }
+}
+
+/// A text argument, `""` when NULL or not UTF-8.
+///
+/// # Safety
+/// `value` is an argument of the running call; the text lives until the call returns.
+unsafe fn text<'a>(value: *mut ffi::sqlite3_value) -> &'a str {
+    // SAFETY: the pointer, when not null, points at `bytes` bytes alive for the call.
+    unsafe {
+        let text = ffi::sqlite3_value_text(value);
+        if text.is_null() {
+            return "";
+        }
+        let bytes = usize::try_from(ffi::sqlite3_value_bytes(value)).unwrap_or(0);
+        std::str::from_utf8(std::slice::from_raw_parts(text, bytes)).unwrap_or("")
     }
 }
 
@@ -168,6 +212,31 @@ mod tests {
             .await
             .unwrap();
         assert!(!null);
+        conn.close().await.unwrap();
+    }
+
+    /// The claim-stop function answers as the core rule over every status and hold.
+    #[tokio::test]
+    async fn the_claim_stop_function_is_the_core_rule() {
+        let mut conn = sqlx::sqlite::SqliteConnectOptions::new()
+            .in_memory(true)
+            .connect()
+            .await
+            .unwrap();
+        register(&mut conn).await.unwrap();
+        let statuses = MissionStatus::ALL.iter().map(MissionStatus::as_str);
+        for status in statuses.chain(["unknown"]) {
+            for held in [false, true] {
+                let (sql,): (i64,) = sqlx::query_as("SELECT buildd_claim_stop(?, ?)")
+                    .bind(status)
+                    .bind(held)
+                    .fetch_one(&mut conn)
+                    .await
+                    .unwrap();
+                let core = ClaimStop::of(&MissionStatus::parse(status), held).code();
+                assert_eq!(sql, core, "{status}, held {held}");
+            }
+        }
         conn.close().await.unwrap();
     }
 }

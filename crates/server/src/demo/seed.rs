@@ -18,6 +18,7 @@ use crate::store::workspaces::{self, NewWorkspace};
 use crate::time::iso;
 use buildd_core::money::Usd;
 use buildd_core::pull_request::CheckRun;
+use buildd_core::schedule::context_keys::HEARTBEAT;
 use buildd_core::{AccountLevel, MissionStatus, TaskClass, TaskMode, TaskStatus, WorkerStatus};
 use chrono::{Duration, Utc};
 use serde_json::{json, Map, Value};
@@ -669,7 +670,7 @@ async fn seed(tx: &mut Tx) -> ApiResult<()> {
         .await?;
     let mission = find_mission(s.tx, &s.team, &m).await?;
     let mut context = Map::new();
-    context.insert("heartbeat".into(), true.into());
+    context.insert(HEARTBEAT.into(), true.into());
     let schedule = NewSchedule {
         enabled: true,
         next_run_at: Some(iso(Utc::now() + Duration::minutes(40))),

@@ -12,6 +12,7 @@ use crate::store::tasks::{insert_unless_taken, planning_in_flight, NewTask, Task
 use buildd_core::completion::{completion, is_dormant};
 use buildd_core::plan::plan_in_review;
 use buildd_core::plan_output::mission_branch_name;
+use buildd_core::schedule::context_keys::CHECKLIST;
 use buildd_core::{MissionStatus, OrchestrationMode, TaskClass, TaskMode};
 use serde_json::{json, Map};
 
@@ -56,7 +57,7 @@ pub async fn open_run(
         None => None,
     }
     .unwrap_or_else(|| effective_checklist(&Map::new()));
-    let mut context = json!({"triggerSource": trigger.source, "heartbeatChecklist": checklist});
+    let mut context = json!({"triggerSource": trigger.source, CHECKLIST: checklist});
     if trigger.source == "manual" {
         context["manualRun"] = json!(true);
     }

@@ -117,8 +117,9 @@ mod tests {
     use crate::store::tasks::{self, NewTask, Requeue, TaskPatch};
     use crate::store::workers::{self, NewWorker};
     use crate::store::workspaces::{insert as insert_workspace, NewWorkspace};
+    use buildd_core::claims::ClaimStop;
     use buildd_core::dependencies::dependency_satisfied;
-    use buildd_core::TaskStatus;
+    use buildd_core::{MissionStatus, TaskStatus};
     use rand::rngs::StdRng;
     use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
@@ -169,12 +170,12 @@ mod tests {
                     t == team && dependency_satisfied(&TaskStatus::parse(s), open.contains(d))
                 })
             });
-            let stopped = match mission.as_ref().and_then(|m| missions.get(m)) {
-                Some((_, true)) => 1,
-                Some((s, false)) if s == "paused" || s == "archived" => 1,
-                Some((s, false)) if s == "budget_exhausted" => 2,
-                _ => 0,
-            };
+            let stopped = mission
+                .as_ref()
+                .and_then(|m| missions.get(m))
+                .map_or(0, |(s, held)| {
+                    ClaimStop::of(&MissionStatus::parse(s), *held).code()
+                });
             queue.insert(id.clone(), (ready, stopped, deps));
         }
         queue

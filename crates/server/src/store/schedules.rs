@@ -9,6 +9,9 @@ use crate::error::ApiResult;
 use crate::time::{iso, new_id, now};
 use buildd_core::checkin::{next_checkin, ActiveHours, DEFAULT_CHECKLIST};
 use buildd_core::organizer_runs::CheckIn;
+use buildd_core::schedule::context_keys::{
+    CHECKLIST, HEARTBEAT, HOURS_END, HOURS_START, HOURS_TIMEZONE,
+};
 use buildd_core::schedule::{ActiveHoursJson, CheckInSettings, Schedule};
 use buildd_core::ScheduleSummary;
 use chrono::{DateTime, Utc};
@@ -63,7 +66,7 @@ pub fn template_context(template: &str) -> Map<String, Value> {
 /// The checklist an organizer run follows: the mission's own, else the default.
 pub fn effective_checklist(context: &Map<String, Value>) -> String {
     context
-        .get("heartbeatChecklist")
+        .get(CHECKLIST)
         .and_then(Value::as_str)
         .filter(|c| !c.trim().is_empty())
         .unwrap_or(DEFAULT_CHECKLIST)
@@ -73,10 +76,10 @@ pub fn effective_checklist(context: &Map<String, Value>) -> String {
 pub fn active_hours(context: &Map<String, Value>) -> Option<ActiveHours> {
     let hour = |k: &str| context.get(k).and_then(Value::as_u64).map(|h| h as u32);
     Some(ActiveHours {
-        start: hour("activeHoursStart")?,
-        end: hour("activeHoursEnd")?,
+        start: hour(HOURS_START)?,
+        end: hour(HOURS_END)?,
         timezone: context
-            .get("activeHoursTimezone")
+            .get(HOURS_TIMEZONE)
             .and_then(Value::as_str)
             .unwrap_or("UTC")
             .to_string(),
@@ -122,7 +125,7 @@ impl NewSchedule {
         config: &CheckinConfig,
     ) -> Self {
         let at = now();
-        let heartbeat = context.get("heartbeat").and_then(Value::as_bool) == Some(true);
+        let heartbeat = context.get(HEARTBEAT).and_then(Value::as_bool) == Some(true);
         Self {
             id: new_id(),
             team_id: mission.team_id.clone(),
@@ -183,7 +186,7 @@ pub async fn save_context(
     mission: &MissionRow,
     context: &Map<String, Value>,
 ) -> ApiResult<()> {
-    let heartbeat = context.get("heartbeat").and_then(Value::as_bool) == Some(true);
+    let heartbeat = context.get(HEARTBEAT).and_then(Value::as_bool) == Some(true);
     sqlx::query(
         "UPDATE schedules SET task_template = ?, enabled = ?, name = ?, updated_at = ? WHERE id = ?",
     )
