@@ -11,6 +11,7 @@ use crate::components::shared::error_panel::ErrorPanel;
 use crate::components::shared::polled::Polled;
 use crate::state::board::{use_board, BoardState};
 use crate::state::first_screen::use_first_screen;
+use crate::state::rows::positions;
 use crate::state::title::page_title;
 use buildd_core::planning_loop::loop_step;
 use buildd_core::MissionStatus;
@@ -80,6 +81,11 @@ pub fn CommandPage() -> impl IntoView {
     let navigate = use_navigate();
     let go = Callback::new(move |to: String| navigate(&to, Default::default()));
     let help = RwSignal::new(false);
+    let at = positions(move || {
+        missions
+            .with_data(|all| all.iter().map(|m| m.id.clone()).collect())
+            .unwrap_or_default()
+    });
     let section = move |planning: bool| {
         let ids = Memo::new(move |_| {
             rows.with(|r| {
@@ -100,6 +106,7 @@ pub fn CommandPage() -> impl IntoView {
                         <MissionRow
                             id=id.clone()
                             missions
+                            at
                             selected=Signal::derive(move || {
                                 rows.with(|r| {
                                     r.get(selected.get()).is_some_and(|(at, _)| *at == id)

@@ -3,6 +3,8 @@
 //! only the rows whose item changed.
 
 use leptos::prelude::*;
+use std::collections::HashMap;
+use std::hash::Hash;
 
 /// The item `find` finds, as a memo that changes only when that item does. A row is made
 /// for an item of its list; once the item has left the list the row is going away, and it
@@ -19,6 +21,35 @@ where
     // Read now, while its item is in the list.
     row.with_untracked(|_| ());
     row
+}
+
+/// Where each item of a list stands, by its key: made once per change of the list, so each
+/// of its rows finds its item at once ([`row_at`]) rather than scanning the list. A key
+/// that repeats stands where it is first seen.
+pub fn positions<K>(keys: impl Fn() -> Vec<K> + Send + Sync + 'static) -> Memo<HashMap<K, usize>>
+where
+    K: Eq + Hash + Send + Sync + 'static,
+{
+    Memo::new(move |_| {
+        let mut at = HashMap::new();
+        for (i, key) in keys().into_iter().enumerate() {
+            at.entry(key).or_insert(i);
+        }
+        at
+    })
+}
+
+/// The row of the item keyed `key`: [`row_memo`] of what `item` gives at its position.
+pub fn row_at<K, T>(
+    positions: Memo<HashMap<K, usize>>,
+    key: K,
+    item: impl Fn(usize) -> Option<T> + Send + Sync + 'static,
+) -> Memo<T>
+where
+    K: Eq + Hash + Send + Sync + 'static,
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    row_memo(move || positions.with(|p| p.get(&key).copied()).and_then(&item))
 }
 
 /// `keys` made unique: a key seen before gets its count ("a", "a #2"), so a list that

@@ -6,7 +6,7 @@ use super::choices::Choices;
 use crate::components::shared::empty_state::EmptyState;
 use crate::components::shared::form_error::FormError;
 use crate::state::activity::ActivityRead;
-use crate::state::rows::row_memo;
+use crate::state::rows::{positions, row_at};
 use buildd_core::activity::{groups, Grouping};
 use leptos::prelude::*;
 
@@ -41,8 +41,9 @@ pub fn ActivityList(
         })
     });
     let refresh = read.first.reload;
+    let at = positions(move || tasks.with(|l| l.iter().map(|t| t.id.clone()).collect()));
     let row = move |id: String| {
-        let task = row_memo(move || tasks.with(|l| l.iter().find(|t| t.id == id).cloned()));
+        let task = row_at(at, id, move |i| tasks.with(|l| l.get(i).cloned()));
         view! { <ActivityRow task choices refresh /> }
     };
     let group = move |label: String| {

@@ -8,7 +8,7 @@ use crate::components::shared::not_offered::NotOffered;
 use crate::state::board::Extras;
 use crate::state::first_screen::{split_off, Later};
 use crate::state::refresh::PolledRead;
-use crate::state::rows::row_memo;
+use crate::state::rows::{positions, row_at};
 use buildd_core::command_center::{WaitItem, WaitKind};
 use leptos::prelude::*;
 
@@ -42,14 +42,10 @@ split_off!(
                     .collect::<Vec<_>>()
             })
         };
+        let at = positions(keys);
         let item = move |key: (WaitKind, String)| {
-            row_memo(move || {
-                waiting.with(|w| {
-                    w.iter()
-                        .flatten()
-                        .find(|i| i.key() == (key.0, key.1.as_str()))
-                        .cloned()
-                })
+            row_at(at, key, move |i| {
+                waiting.with(|w| w.as_ref().and_then(|w| w.get(i)).cloned())
             })
         };
         Box::pin(async move {

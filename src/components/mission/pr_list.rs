@@ -7,7 +7,7 @@ use super::pr_item::PrItem;
 use super::task_pr_list::TaskPrList;
 use crate::components::shared::polled::Polled;
 use crate::state::refresh::PolledRead;
-use crate::state::rows::row_memo;
+use crate::state::rows::{positions, row_at};
 use buildd_core::merge_policy::EffectivePolicy;
 use buildd_core::pull_request::{PullRequest, PullRequestList};
 use buildd_core::task_prs::TaskPr;
@@ -29,8 +29,9 @@ fn listed(prs: Memo<Vec<PullRequest>>, refresh: Callback<()>) -> impl IntoView {
     let empty = Memo::new(move |_| prs.with(Vec::is_empty));
     // The PR whose merge is being confirmed: one at a time.
     let confirming = RwSignal::new(None::<i64>);
+    let at = positions(move || prs.with(|p| p.iter().map(|pr| pr.number).collect()));
     let item = move |number: i64| {
-        let pr = row_memo(move || prs.with(|p| p.iter().find(|pr| pr.number == number).cloned()));
+        let pr = row_at(at, number, move |i| prs.with(|p| p.get(i).cloned()));
         view! { <PrItem pr confirming refresh /> }
     };
     move || {

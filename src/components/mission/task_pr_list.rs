@@ -3,7 +3,7 @@
 //! by the mission's merge policy before Buildd is asked.
 
 use crate::components::shared::merge_on_buildd::MergeOnBuildd;
-use crate::state::rows::row_memo;
+use crate::state::rows::{positions, row_at};
 use buildd_core::markdown::is_web_address;
 use buildd_core::merge_policy::EffectivePolicy;
 use buildd_core::task_prs::{TaskPr, TaskPrStage};
@@ -33,8 +33,9 @@ pub fn TaskPrList(
     refresh: Callback<()>,
 ) -> impl IntoView {
     let empty = Memo::new(move |_| prs.with(Vec::is_empty));
+    let at = positions(move || prs.with(|p| p.iter().map(|pr| pr.task_id.clone()).collect()));
     let item = move |task_id: String| {
-        let pr = row_memo(move || prs.with(|p| p.iter().find(|pr| pr.task_id == task_id).cloned()));
+        let pr = row_at(at, task_id, move |i| prs.with(|p| p.get(i).cloned()));
         let link = move || {
             pr.with(|pr| {
                 let label = pr

@@ -1,6 +1,7 @@
 //! A PR's checks on its head commit, each with its state and, where CI gave one, a link to
 //! its log.
 
+use crate::state::rows::positions;
 use buildd_core::enums::words;
 use buildd_core::markdown::is_web_address;
 use buildd_core::pull_request::{head_checks, CheckOutcome, PullRequest};
@@ -43,8 +44,12 @@ fn shown(pr: &PullRequest) -> Vec<Shown> {
 #[component]
 pub fn PrChecks(#[prop(into)] pr: Signal<PullRequest>) -> impl IntoView {
     let checks = Memo::new(move |_| pr.with(shown));
+    let at = positions(move || checks.with(|c| c.iter().map(|c| c.name.clone()).collect()));
     let check = move |name: String| {
-        let check = Memo::new(move |_| checks.with(|c| c.iter().find(|c| c.name == name).cloned()));
+        let check = Memo::new(move |_| {
+            let i = at.with(|p| p.get(&name).copied())?;
+            checks.with(|c| c.get(i).cloned())
+        });
         move || {
             check.get().map(|c| {
                 let name = match c.log {

@@ -4,7 +4,7 @@ use crate::api;
 use crate::components::shared::form_error::FormError;
 use crate::format::time_ago_ms;
 use crate::state::mutation::Mutation;
-use crate::state::rows::row_memo;
+use crate::state::rows::{positions, row_at};
 use buildd_core::InstructionEntry;
 use leptos::prelude::*;
 
@@ -89,8 +89,9 @@ pub fn MessageAgent(
             }
         })
     };
+    let at = positions(move || history.with(|h| h.iter().map(key).collect()));
     let entry = move |k: Key| {
-        let e = row_memo(move || history.with(|h| h.iter().find(|e| key(e) == k).cloned()));
+        let e = row_at(at, k, move |i| history.with(|h| h.get(i).cloned()));
         let line = move || {
             e.with(|e| {
                 let who = if e.kind == "response" { "Agent" } else { "You" };

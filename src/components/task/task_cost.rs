@@ -2,6 +2,7 @@
 //! the task's total, since a retry is paid for too. An attempt whose cost the answer does not
 //! state says so rather than reading as $0.
 
+use crate::state::rows::positions;
 use buildd_core::budget::SPEND_NOT_REPORTED;
 use buildd_core::client::ClientTask;
 use buildd_core::spend::{attempt_usage, task_total, tokens_text};
@@ -47,9 +48,11 @@ fn total(task: &ClientTask) -> String {
 pub fn TaskCost(task: Memo<ClientTask>) -> impl IntoView {
     let rows = Memo::new(move |_| task.with(attempts));
     let has_rows = Memo::new(move |_| rows.with(|r| !r.is_empty()));
+    let at = positions(move || rows.with(|r| r.iter().map(|(id, _)| id.clone()).collect()));
     let row = move |id: String| {
         let attempt = Memo::new(move |_| {
-            rows.with(|r| r.iter().find(|(i, _)| *i == id).map(|(_, a)| a.clone()))
+            let i = at.with(|p| p.get(&id).copied())?;
+            rows.with(|r| r.get(i).map(|(_, a)| a.clone()))
         });
         let cell = move |f: fn(&Attempt) -> String| {
             move || attempt.with(|a| a.as_ref().map(f).unwrap_or_default())

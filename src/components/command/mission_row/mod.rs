@@ -10,19 +10,21 @@ use crate::state::refresh::PolledRead;
 use buildd_core::client::ClientMission;
 use buildd_core::planning_loop::LoopStep;
 use leptos::prelude::*;
+use std::collections::HashMap;
 
-/// Mission `id` of `missions`. Its row is drawn again in place when what it shows changes.
+/// Mission `id` of `missions`, found at its place in `at`. Its row is drawn again in place
+/// when what it shows changes.
 #[component]
 pub fn MissionRow(
     id: String,
     missions: PolledRead<Vec<ClientMission>>,
+    at: Memo<HashMap<String, usize>>,
     selected: Signal<bool>,
 ) -> impl IntoView {
     let href = format!("/missions/{id}");
     let shown = Memo::new(move |_| {
-        missions
-            .with_data(|all| all.iter().find(|m| m.id == id).map(row))
-            .flatten()
+        let i = at.with(|p| p.get(&id).copied())?;
+        missions.with_data(|all| all.get(i).map(row)).flatten()
     });
     let title_href = href.clone();
     let content = move || {

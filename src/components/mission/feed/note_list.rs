@@ -6,7 +6,7 @@ use super::note::reply::Reply;
 use super::note_thread::NoteThread;
 use super::older_pages::OlderPages;
 use crate::components::shared::form_error::FormError;
-use crate::state::rows::row_memo;
+use crate::state::rows::{positions, row_at};
 use buildd_core::note::{threads, NotesPage};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -23,9 +23,9 @@ pub fn NoteList(page: Memo<Arc<NotesPage>>, older: OlderPages, reply: Reply) -> 
                 .collect::<Vec<_>>()
         })
     });
-    let note = Callback::new(move |id: String| {
-        row_memo(move || shown.with(|s| s.iter().find(|n| n.id == id).cloned()))
-    });
+    let at = positions(move || shown.with(|s| s.iter().map(|n| n.id.clone()).collect()));
+    let note =
+        Callback::new(move |id: String| row_at(at, id, move |i| shown.with(|s| s.get(i).cloned())));
     let more = Memo::new(move |_| {
         page.with(|p| p.has_more && p.next_cursor.is_some()) && !older.done.get()
     });

@@ -4,7 +4,7 @@ use crate::components::shared::not_offered::NotOffered;
 use crate::components::shared::polled::Polled;
 use crate::format::time_ago;
 use crate::state::refresh::PolledRead;
-use crate::state::rows::{row_memo, unique_keys};
+use crate::state::rows::{positions, row_at, unique_keys};
 use buildd_core::enums::words;
 use buildd_core::organizer_runs::{MissionRuns, UNLABELLED};
 use leptos::prelude::*;
@@ -68,9 +68,12 @@ pub fn RunsTimeline(
     let timeline = move |runs: Memo<Arc<Option<MissionRuns>>>| {
         let entries = Memo::new(move |_| runs.with(|r| r.as_ref().as_ref().map(entries)));
         let state = Memo::new(move |_| entries.with(|e| e.as_ref().map(Vec::is_empty)));
+        let at = positions(move || {
+            entries.with(|e| e.iter().flatten().map(|e| e.key.clone()).collect())
+        });
         let entry = move |key: String| {
-            let e = row_memo(move || {
-                entries.with(|e| e.iter().flatten().find(|e| e.key == key).cloned())
+            let e = row_at(at, key, move |i| {
+                entries.with(|e| e.as_ref().and_then(|e| e.get(i)).cloned())
             });
             view! {
                 <li

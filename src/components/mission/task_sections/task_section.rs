@@ -2,7 +2,7 @@
 //! finished work folds away under its count.
 
 use crate::components::mission::task_row::TaskRow;
-use crate::state::rows::row_memo;
+use crate::state::rows::{positions, row_at};
 use buildd_core::task_groups::TaskGroup;
 use buildd_core::MissionTask;
 use leptos::prelude::*;
@@ -27,11 +27,9 @@ pub fn TaskSection(
     expanded: RwSignal<HashSet<TaskGroup>>,
     refresh: Callback<()>,
 ) -> impl IntoView {
+    let at = positions(move || tasks.with(|t| t.iter().map(|t| t.id.clone()).collect()));
     let row = move |id: String| {
-        let task = {
-            let id = id.clone();
-            row_memo(move || tasks.with(|t| t.iter().find(|t| t.id == id).cloned()))
-        };
+        let task = row_at(at, id.clone(), move |i| tasks.with(|t| t.get(i).cloned()));
         let waiting_on = {
             let id = id.clone();
             Memo::new(move |_| waiting.with(|w| w.get(&id).cloned().unwrap_or_default()))

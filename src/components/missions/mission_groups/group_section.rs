@@ -2,7 +2,7 @@
 //! refresh moves and updates them in place.
 
 use crate::components::missions::mission_card::MissionCard;
-use crate::state::rows::row_memo;
+use crate::state::rows::{positions, row_at};
 use buildd_core::client::ClientMissionList;
 use buildd_core::grouping::MissionGroup;
 use leptos::prelude::*;
@@ -15,9 +15,9 @@ pub fn GroupSection(
     /// Each group's mission ids, as shown.
     groups: Memo<Vec<(MissionGroup, Vec<String>)>>,
 ) -> impl IntoView {
-    let mission = move |id: String| {
-        row_memo(move || list.with(|l| l.missions.iter().find(|m| m.id == id).cloned()))
-    };
+    let at = positions(move || list.with(|l| l.missions.iter().map(|m| m.id.clone()).collect()));
+    let mission =
+        move |id: String| row_at(at, id, move |i| list.with(|l| l.missions.get(i).cloned()));
     let ids = Memo::new(move |_| {
         groups.with(|g| {
             g.iter()
