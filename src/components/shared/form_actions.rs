@@ -7,7 +7,8 @@ use leptos::prelude::*;
 #[component]
 pub fn FormActions(
     /// The submit button's `data-testid`.
-    save_testid: &'static str,
+    #[prop(into)]
+    save_testid: String,
     /// Whether the form's request is on its way (tracked).
     #[prop(into)]
     busy: Signal<bool>,

@@ -6,6 +6,7 @@ pub mod answer_agent;
 pub mod answer_choices;
 pub mod app_header;
 pub mod class_badge;
+pub mod details_editor;
 pub mod empty_state;
 pub mod error_panel;
 pub mod form_actions;

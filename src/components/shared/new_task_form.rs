@@ -52,21 +52,13 @@ pub fn NewTaskForm(
                         draft.update(|d| d.title = v)
                     }
                 />
-                {move || {
-                    title_error
-                        .get()
-                        .then(|| {
-                            view! {
-                                <p
-                                    class="form__error"
-                                    id="task-title-error"
-                                    data-testid="new-task-title-error"
-                                >
-                                    "Give the task a title."
-                                </p>
-                            }
-                        })
-                }}
+                <FormError
+                    error=Signal::derive(move || {
+                        title_error.get().then(|| "Give the task a title.".to_string())
+                    })
+                    id="task-title-error"
+                    testid="new-task-title-error"
+                />
             </div>
             <div class="field">
                 <label class="field__label" for="task-description">

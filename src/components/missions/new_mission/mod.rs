@@ -85,21 +85,13 @@ pub fn NewMission(
                             set(|d, v| d.title = v)(ev)
                         }
                     />
-                    {move || {
-                        title_error
-                            .get()
-                            .then(|| {
-                                view! {
-                                    <p
-                                        class="form__error"
-                                        id="mission-title-error"
-                                        data-testid="new-mission-title-error"
-                                    >
-                                        "Give the mission a title."
-                                    </p>
-                                }
-                            })
-                    }}
+                    <FormError
+                        error=Signal::derive(move || {
+                            title_error.get().then(|| "Give the mission a title.".to_string())
+                        })
+                        id="mission-title-error"
+                        testid="new-mission-title-error"
+                    />
                 </div>
                 <div class="field">
                     <label class="field__label" for="mission-description">
