@@ -185,15 +185,21 @@ mod tests {
     use super::*;
     use sqlx::{ConnectOptions, Connection};
 
-    /// The SQL function answers as the core rule over every status and open-PR state.
-    #[tokio::test]
-    async fn the_sql_function_is_the_core_rule() {
+    /// A connection of its own with the functions registered.
+    async fn registered() -> SqliteConnection {
         let mut conn = sqlx::sqlite::SqliteConnectOptions::new()
             .in_memory(true)
             .connect()
             .await
             .unwrap();
         register(&mut conn).await.unwrap();
+        conn
+    }
+
+    /// The SQL function answers as the core rule over every status and open-PR state.
+    #[tokio::test]
+    async fn the_sql_function_is_the_core_rule() {
+        let mut conn = registered().await;
         let statuses = TaskStatus::ALL.iter().map(TaskStatus::as_str);
         for status in statuses.chain(["unknown"]) {
             for open_pr in [false, true] {
@@ -218,12 +224,7 @@ mod tests {
     /// The claim-stop function answers as the core rule over every status and hold.
     #[tokio::test]
     async fn the_claim_stop_function_is_the_core_rule() {
-        let mut conn = sqlx::sqlite::SqliteConnectOptions::new()
-            .in_memory(true)
-            .connect()
-            .await
-            .unwrap();
-        register(&mut conn).await.unwrap();
+        let mut conn = registered().await;
         let statuses = MissionStatus::ALL.iter().map(MissionStatus::as_str);
         for status in statuses.chain(["unknown"]) {
             for held in [false, true] {
