@@ -4,11 +4,7 @@
 //! `buildd_core::dependencies::dependency_satisfied`, and `buildd_claim_stop(status,
 //! is_held)` is `buildd_core::claims::ClaimStop`. A connection that lacks them (the
 //! `sqlite3` shell) cannot write tasks, workers or missions; it reads every table.
-//!
-//! One more runs once on the writer connection, to name its SQLite thread and keep it on a
-//! CPU (see [`super::cpu`]): SQL is the only way to run code on that thread.
 
-use super::cpu;
 use buildd_core::claims::ClaimStop;
 use buildd_core::dependencies::dependency_satisfied;
 use buildd_core::{MissionStatus, TaskStatus};
@@ -19,7 +15,6 @@ use std::os::raw::c_void;
 
 const DEPENDENCY_SATISFIED: &CStr = c"buildd_dependency_satisfied";
 const CLAIM_STOP: &CStr = c"buildd_claim_stop";
-const WRITER_THREAD: &CStr = c"buildd_writer_thread";
 
 /// Registers the functions on `conn`.
 pub async fn register(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
@@ -31,28 +26,12 @@ pub async fn register(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
     define(conn, CLAIM_STOP, 2, flags, Some(function)).await
 }
 
-/// Names `conn`'s SQLite thread `buildd-writer` and keeps it on `cpu` when one is given;
-/// returns the thread's id. The function that does it exists only for this one call.
-pub async fn writer_thread(
-    conn: &mut SqliteConnection,
-    cpu: Option<usize>,
-) -> Result<i64, sqlx::Error> {
-    let function: SqlFunction = writer_thread_sql;
-    define(conn, WRITER_THREAD, 1, ffi::SQLITE_UTF8, Some(function)).await?;
-    let tid = sqlx::query_scalar::<_, i64>("SELECT buildd_writer_thread(?)")
-        .bind(cpu.map(|cpu| i64::try_from(cpu).unwrap_or(i64::MAX)))
-        .fetch_one(&mut *conn)
-        .await;
-    define(conn, WRITER_THREAD, 1, ffi::SQLITE_UTF8, None).await?;
-    tid
-}
-
-type SqlFunction =
+pub(super) type SqlFunction =
     unsafe extern "C" fn(*mut ffi::sqlite3_context, c_int, *mut *mut ffi::sqlite3_value);
 
 /// Defines SQL function `name` of `args` arguments on `conn` as `function`, or removes it
 /// (`None`).
-async fn define(
+pub(super) async fn define(
     conn: &mut SqliteConnection,
     name: &CStr,
     args: c_int,
@@ -83,35 +62,6 @@ async fn define(
         Err(sqlx::Error::Protocol(format!(
             "registering {name:?} failed with SQLite code {code}"
         )))
-    }
-}
-
-/// `buildd_writer_thread(cpu INTEGER | NULL) -> thread id`, run on the connection's own
-/// thread: names it, and keeps it on `cpu` unless that is NULL.
-unsafe extern "C" fn writer_thread_sql(
-    ctx: *mut ffi::sqlite3_context,
-    argc: c_int,
-    argv: *mut *mut ffi::sqlite3_value,
-) {
-    // SAFETY: SQLite passes `argc` (1, as registered) valid values; the message is copied
-    // by SQLite before the call returns (its length is given).
-    unsafe {
-        let args = std::slice::from_raw_parts(argv, usize::try_from(argc).unwrap_or(0));
-        let [cpu] = args else {
-            ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_MISUSE);
-            return;
-        };
-        cpu::name_current_thread(cpu::WRITER_THREAD_NAME);
-        if ffi::sqlite3_value_type(*cpu) != ffi::SQLITE_NULL {
-            let cpu = usize::try_from(ffi::sqlite3_value_int64(*cpu)).unwrap_or(usize::MAX);
-            if let Err(e) = cpu::pin_current_thread(cpu) {
-                let message = format!("keeping SQLite's thread on CPU {cpu}: {e}");
-                let len = c_int::try_from(message.len()).unwrap_or(0);
-                ffi::sqlite3_result_error(ctx, message.as_ptr().cast(), len);
-                return;
-            }
-        }
-        ffi::sqlite3_result_int64(ctx, cpu::current_thread_id());
     }
 }
 

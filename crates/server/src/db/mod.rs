@@ -1,22 +1,27 @@
 //! The SQLite database: one writer connection (so writes queue instead of failing with
 //! SQLITE_BUSY) shared by group commit (see [`writer`]), and a pool of readers, in WAL mode,
-//! migrated at open. How long a write waits for the writer is recorded
-//! (`buildd_db_write_wait_seconds`): the first sign that writes queue. When the queue would
-//! take longer than its bound to drain, a new write is refused at once ([`WriteError::Busy`])
-//! rather than left to wait; a person's writes have a longer bound than workers'. A
-//! request's write runs on a thread of its own ([`write_thread`], through [`Db::transact`]),
-//! so the writer is held only as long as the write's own statements take. A server keeps that
-//! thread and the writer's SQLite thread on one CPU ([`cpu`], [`Db::open_with_writes_on`]).
-//! Committed pages are copied back into the database file by a connection of its own, beside
-//! the writer rather than inside its commits ([`checkpointer`]).
+//! migrated at open.
+//!
+//! A write's way, from handler to disk: the handler calls [`Db::transact`] with its lane
+//! and its work (`work!(|tx| { … })`). If the writes queued ahead would take longer than the
+//! lane's bound to drain, it is refused at once ([`WriteError::Busy`], a 503 with
+//! Retry-After); a person's writes have a longer bound than workers'. Otherwise the work is
+//! sent to the write thread, which waits for the writer connection ([`Writer::begin`],
+//! recorded as `buildd_db_write_wait_seconds`, the first sign that writes queue), opens a
+//! savepoint in the group's transaction and runs the work's statements. On success the
+//! savepoint is released into the group and the connection passes to the next write; the
+//! group commits (one fsync for all its members) when nobody else waits or it is full, and
+//! only then does the handler get its answer. On failure the savepoint is rolled back and
+//! the rest of the group is untouched. The checkpointer later copies committed pages from
+//! the log into the database file.
+//!
+//! What makes that fast without changing it (the write thread, CPU pinning, the
+//! checkpointer) lives apart in [`tuning`].
 
-mod checkpointer;
-pub mod cpu;
 mod functions;
-mod write_thread;
+mod tuning;
 mod writer;
 
-use checkpointer::Checkpointer;
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection, SqliteConnection, SqlitePool};
@@ -26,25 +31,9 @@ use std::ops::{Deref, DerefMut};
 use std::path::Path;
 use std::pin::Pin;
 use std::time::Duration;
-use write_thread::WriteThread;
+pub use tuning::cpu;
+use tuning::{write_thread_id, Checkpointer, WriteThread, BACKSTOP_PAGES};
 use writer::{Durable, Member, Writer};
-
-/// The write thread's id, keeping it on `cpu` when one is given (from the thread itself).
-async fn write_thread_id(thread: &WriteThread, cpu: Option<usize>) -> Result<i64, sqlx::Error> {
-    let (answer, answered) = tokio::sync::oneshot::channel();
-    let sent = thread.send(Box::pin(async move {
-        let pinned = match cpu {
-            Some(cpu) => cpu::pin_current_thread(cpu)
-                .map_err(|e| format!("keeping the write thread on CPU {cpu}: {e}")),
-            None => Ok(()),
-        };
-        let _ = answer.send(pinned.map(|()| cpu::current_thread_id()));
-    }));
-    match answered.await {
-        Ok(tid) if sent => tid.map_err(sqlx::Error::Protocol),
-        _ => Err(sqlx::Error::Protocol("the write thread is gone".into())),
-    }
-}
 
 /// The migrations this binary carries.
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
@@ -152,6 +141,16 @@ impl From<sqlx::Error> for WriteError {
 /// The work of a request's write: what [`Db::transact`] runs with its transaction.
 pub type WriteWork<'t, T, E> = Pin<Box<dyn Future<Output = Result<T, E>> + Send + 't>>;
 
+/// A request's write for [`Db::transact`]: `work!(|tx| { … })` stands for
+/// `move |tx| Box::pin(async move { … })`, the boxed future that lets the body borrow the
+/// transaction while it runs (a closure cannot yet say that its future does).
+macro_rules! work {
+    (|$tx:ident| $body:block) => {
+        move |$tx| Box::pin(async move $body)
+    };
+}
+pub(crate) use work;
+
 #[derive(Clone)]
 pub struct Db {
     read: SqlitePool,
@@ -195,16 +194,13 @@ impl Db {
             .pragma("temp_store", "memory")
             // Committed pages are copied into the database file beside the writer; its own
             // commits do so only past this (see [`checkpointer`]).
-            .pragma(
-                "wal_autocheckpoint",
-                checkpointer::BACKSTOP_PAGES.to_string(),
-            )
+            .pragma("wal_autocheckpoint", BACKSTOP_PAGES.to_string())
             .statement_cache_capacity(STATEMENTS_KEPT)
             .busy_timeout(Duration::from_secs(10));
         let mut conn = options.connect().await?;
         functions::register(&mut conn).await?;
         MIGRATOR.run(&mut conn).await?;
-        let sqlite_thread = functions::writer_thread(&mut conn, cpu).await?;
+        let sqlite_thread = tuning::writer_thread(&mut conn, cpu).await?;
         let writer = Writer::new(conn);
         let commits = writer.clone();
         let checkpoints = Checkpointer::start(&options, move || commits.commits()).await?;

@@ -54,14 +54,22 @@ struct State {
     /// `None` once closed.
     conn: Option<SqliteConnection>,
     group: Option<Group>,
-    /// A member was dropped without committing: its savepoint is still open, and whoever
-    /// takes the connection next rolls it back first.
-    abandoned: bool,
-    /// A member finished with others waiting: its savepoint is still open, and whoever takes
-    /// the connection next releases it into the group first.
-    unreleased: bool,
+    /// The savepoint the connection's last holder left open, if any.
+    left: LeftOpen,
     /// When the connection was last taken.
     taken_at: Option<Instant>,
+}
+
+/// What the connection's last holder left of its savepoint, for whoever takes it next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LeftOpen {
+    /// Nothing: released into the group, or rolled back.
+    Nothing,
+    /// A member finished with others waiting: its savepoint is released into the group
+    /// first.
+    ToRelease,
+    /// A member was dropped without committing: its savepoint is rolled back first.
+    ToRollBack,
 }
 
 /// The transaction that members join, each in a savepoint released into it.
@@ -109,8 +117,7 @@ impl Writer {
             state: Arc::new(Mutex::new(State {
                 conn: Some(conn),
                 group: None,
-                abandoned: false,
-                unreleased: false,
+                left: LeftOpen::Nothing,
                 taken_at: None,
             })),
             waiting: AtomicUsize::new(0),
@@ -177,7 +184,7 @@ impl Writer {
         state.tidy(&self.shared).await;
         let saved = if state.group.is_none() {
             state.open().await
-        } else if std::mem::take(&mut state.unreleased) {
+        } else if std::mem::replace(&mut state.left, LeftOpen::Nothing) == LeftOpen::ToRelease {
             let sql = "RELEASE member; SAVEPOINT member";
             state.conn()?.execute(sql).await.map(drop)
         } else {
@@ -252,9 +259,10 @@ impl State {
 
     /// Rolls back the savepoint of a member dropped without committing.
     async fn tidy(&mut self, shared: &Shared) {
-        if !std::mem::take(&mut self.abandoned) {
+        if self.left != LeftOpen::ToRollBack {
             return;
         }
+        self.left = LeftOpen::Nothing;
         let Ok(conn) = self.conn() else { return };
         if let Err(e) = conn.execute("ROLLBACK TO member; RELEASE member").await {
             // The savepoint is gone with the whole transaction (SQLite rolls back on an I/O
@@ -269,7 +277,7 @@ impl State {
         self.tidy(shared).await;
         match &self.group {
             Some(g) if g.members > 0 => {
-                let sql = if self.unreleased {
+                let sql = if self.left == LeftOpen::ToRelease {
                     "RELEASE member; COMMIT"
                 } else {
                     "COMMIT"
@@ -292,7 +300,7 @@ impl State {
         let Some(group) = self.group.take() else {
             return Ok(());
         };
-        self.unreleased = false;
+        self.left = LeftOpen::Nothing;
         let committed = match self.conn() {
             Ok(conn) => {
                 let started = Instant::now();
@@ -322,7 +330,7 @@ impl State {
         if let Some(group) = self.group.take() {
             group.outcome.send_replace(Some(Err(why.to_string())));
         }
-        self.unreleased = false;
+        self.left = LeftOpen::Nothing;
         if let Ok(conn) = self.conn() {
             let _ = conn.execute("ROLLBACK").await;
         }
@@ -372,7 +380,7 @@ impl Member {
             shared.record_hold(since.elapsed());
             return committed.map(|()| Durable(None));
         }
-        state.unreleased = true;
+        state.left = LeftOpen::ToRelease;
         let group = state
             .group
             .as_mut()
@@ -417,7 +425,7 @@ impl Drop for Member {
     /// woken so that happens even if nobody else writes.
     fn drop(&mut self) {
         if let Some(mut state) = self.state.take() {
-            state.abandoned = true;
+            state.left = LeftOpen::ToRollBack;
             drop(state);
             self.shared.record_hold(self.since.elapsed());
             self.shared.wake.notify_one();

@@ -5,6 +5,7 @@
 use super::caller::Caller;
 use super::state::AppState;
 use crate::body::Body;
+use crate::db::work;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::prs::open::{open_pr, Opening};
 use crate::store::workers::{find_worker, WorkerRow};
@@ -26,8 +27,9 @@ pub async fn open(
     let (worker_id, opening) = read_request(&request)?;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let worker = find_worker(tx, &caller.team_id, &worker_id).await?;
                 may_open(&worker, &caller)?;
                 let title = opening.title.clone();
@@ -48,8 +50,8 @@ pub async fn open(
                     },
                     deduplicated,
                 }))
-            })
-        })
+            }),
+        )
         .await
 }
 

@@ -6,6 +6,7 @@ use super::cache::{read_key, Lookup};
 use super::caller::Caller;
 use super::state::AppState;
 use crate::body::{Body, Params};
+use crate::db::work;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::notes::post;
@@ -152,8 +153,9 @@ pub async fn create(
 
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 find_mission(tx, &caller.team_id, &id).await?;
                 if let Some(t) = &task_id {
                     if !is_in_mission(tx, t, &id).await? {
@@ -174,8 +176,8 @@ pub async fn create(
                 )
                 .await?;
                 Ok((StatusCode::CREATED, Json(note)))
-            })
-        })
+            }),
+        )
         .await
 }
 
@@ -191,8 +193,9 @@ pub async fn reply(
     let text = request.body_text;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 find_mission(tx, &caller.team_id, &id).await?;
                 if find_note(tx, &id, &note_id).await?.is_none() {
                     return Err(ApiError::NotFound("Note not found"));
@@ -204,8 +207,8 @@ pub async fn reply(
                 };
                 let note = post(tx, &caller.team_id, &id, new).await?;
                 Ok((StatusCode::CREATED, Json(note)))
-            })
-        })
+            }),
+        )
         .await
 }
 

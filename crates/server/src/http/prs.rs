@@ -4,6 +4,7 @@ use super::cache::{read_key, Lookup};
 use super::caller::Caller;
 use super::state::AppState;
 use crate::body::{Body, Params};
+use crate::db::work;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::prs::merge::{maybe_auto_merge, merge};
@@ -120,8 +121,9 @@ pub async fn record_check(
     let (conclusion, details_url) = (request.conclusion, request.details_url);
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let pr = team_pr(tx, &caller, &workspace, number).await?;
                 let check = CheckRun {
                     name,
@@ -141,8 +143,8 @@ pub async fn record_check(
                     .ok_or(ApiError::NotFound("Pull request not found"))?;
                 let out = view(tx, &pr).await?;
                 Ok((StatusCode::CREATED, Json(out)))
-            })
-        })
+            }),
+        )
         .await
 }
 
@@ -162,8 +164,9 @@ pub async fn merge_endpoint(
     let workspace = workspace_of(&request.workspace_id)?;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let pr = team_pr(tx, &caller, &workspace, number).await?;
                 if pr.state != "open" {
                     return Err(ApiError::Conflict(format!(
@@ -204,7 +207,7 @@ pub async fn merge_endpoint(
                 out["ok"] = json!(true);
                 out["merged"] = json!(true);
                 Ok(Json(out))
-            })
-        })
+            }),
+        )
         .await
 }

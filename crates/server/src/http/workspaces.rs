@@ -3,6 +3,7 @@
 use super::caller::Caller;
 use super::state::AppState;
 use crate::body::Body;
+use crate::db::work;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::prs::review::start_reviews;
 use crate::store::workspaces::{
@@ -62,8 +63,9 @@ pub async fn create(
     let (name, repo) = (request.name()?, request.repo()?);
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 if name_taken(tx, &caller.team_id, &name, "").await? {
                     return Err(ApiError::Conflict(format!(
                         "name: a workspace called \"{name}\" already exists"
@@ -81,8 +83,8 @@ pub async fn create(
                         workspace: row.to_workspace(),
                     }),
                 ))
-            })
-        })
+            }),
+        )
         .await
 }
 
@@ -96,8 +98,9 @@ pub async fn update(
     let (mut patch, git_config) = patch_of(request)?;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let row = team_workspace(tx, &caller.team_id, &id).await?;
                 if let Some(n) = &patch.name {
                     if name_taken(tx, &caller.team_id, n, &id).await? {
@@ -119,8 +122,8 @@ pub async fn update(
                     start_reviews(tx, None, Some(&id)).await?;
                 }
                 Ok(Json(Success { success: true }))
-            })
-        })
+            }),
+        )
         .await
 }
 

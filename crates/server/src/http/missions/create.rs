@@ -2,6 +2,7 @@
 //! when it plans by itself.
 
 use crate::body::Body;
+use crate::db::work;
 use crate::error::ApiResult;
 use crate::flows::missions;
 use crate::http::caller::Caller;
@@ -33,8 +34,9 @@ pub async fn create(
     let checkin_config = state.checkins;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 if let Some(ws) = &mission.workspace_id {
                     team_workspace(tx, &caller.team_id, ws).await?;
                 }
@@ -51,8 +53,8 @@ pub async fn create(
                         heartbeat_info: None,
                     }),
                 ))
-            })
-        })
+            }),
+        )
         .await
 }
 

@@ -1,5 +1,6 @@
 //! `DELETE /api/missions/{id}`: the mission and its check-in schedule.
 
+use crate::db::work;
 use crate::error::ApiResult;
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
@@ -16,12 +17,13 @@ pub async fn delete(
     caller.require_admin()?;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let row = find_mission(tx, &caller.team_id, &id).await?;
                 missions::delete(tx, &id, row.schedule_id.as_deref()).await?;
                 Ok(Json(Success { success: true }))
-            })
-        })
+            }),
+        )
         .await
 }

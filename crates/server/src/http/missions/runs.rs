@@ -2,6 +2,7 @@
 //! `GET /api/missions/{id}/runs` lists them, each labelled by its trigger, with its
 //! check-ins and their outcome — newest first.
 
+use crate::db::work;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::budget;
 use crate::flows::organizer::{dependency_blocked, open_run, RunOutcome, Trigger};
@@ -57,8 +58,9 @@ pub async fn run(
     caller.require_admin()?;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let mission = find_mission(tx, &caller.team_id, &id).await?;
                 // As Buildd: spend that reached the budget stops the mission instead of planning.
                 if exhausts(&mission.status(), mission.spend(), mission.budget()) {
@@ -119,7 +121,7 @@ pub async fn run(
                         (StatusCode::OK, Json(json!({"task": task, "deduped": true})))
                     }
                 })
-            })
-        })
+            }),
+        )
         .await
 }

@@ -2,6 +2,7 @@
 //! policy or check-ins, or arms a held mission.
 
 use crate::body::Body;
+use crate::db::work;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::missions::{self, MissionChange};
 use crate::http::caller::Caller;
@@ -26,8 +27,9 @@ pub async fn update(
     let checkin_config = state.checkins;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let row = find_mission(tx, &caller.team_id, &id).await?;
                 if let Some(to) = &change.fields.status {
                     check_mission_transition(&row.status(), to).map_err(ApiError::BadRequest)?;
@@ -35,8 +37,8 @@ pub async fn update(
                 missions::update(tx, &row, &change, &checkins, &checkin_config).await?;
                 let row = find_mission(tx, &caller.team_id, &id).await?;
                 Ok(Json(row.to_mission()))
-            })
-        })
+            }),
+        )
         .await
 }
 

@@ -1,6 +1,7 @@
 //! `POST /api/tasks`: a task filed through the API.
 
 use crate::body::Body;
+use crate::db::work;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::task_checks::resolve_workspace;
@@ -26,8 +27,9 @@ pub async fn create(
 ) -> ApiResult<Json<TaskCreated>> {
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let task = task_of(request, tx, &caller).await?;
                 file(tx, &task).await?;
                 let row = find_task(tx, &caller.team_id, &task.id).await?;
@@ -38,8 +40,8 @@ pub async fn create(
                         task_id: task.id,
                     }),
                 }))
-            })
-        })
+            }),
+        )
         .await
 }
 

@@ -1,6 +1,7 @@
 //! Deleting a task: who may, and what goes with it.
 
 use crate::body::Params;
+use crate::db::work;
 use crate::error::{ApiError, ApiResult};
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
@@ -24,26 +25,29 @@ pub async fn delete(
         return Err(ApiError::admin_required());
     }
     let force = query.force()?;
-    state.db.transact(caller.lane(), move |tx| {
-        Box::pin(async move {
-            let row = find_task(tx, &caller.team_id, &id).await?;
-            if caller.level != AccountLevel::Admin
-                && row.created_by_account_id.as_deref() != Some(caller.account_id.as_str())
-            {
-                return Err(ApiError::Forbidden(
-                    "A worker key deletes only the tasks its account created".into(),
-                ));
-            }
-            let status = row.status();
-            if !force && matches!(status, TaskStatus::Assigned | TaskStatus::InProgress) {
-                return Err(ApiError::bad(format!(
-                    "Cannot delete {status} tasks while a worker is on them. Wait for it to finish, or \
-                     delete with force=true"
-                )));
-            }
-            tasks::delete(tx, &caller.team_id, &id).await?;
-            Ok(Json(Success { success: true }))
-        })
-    })
-    .await
+    state
+        .db
+        .transact(
+            caller.lane(),
+            work!(|tx| {
+                let row = find_task(tx, &caller.team_id, &id).await?;
+                if caller.level != AccountLevel::Admin
+                    && row.created_by_account_id.as_deref() != Some(caller.account_id.as_str())
+                {
+                    return Err(ApiError::Forbidden(
+                        "A worker key deletes only the tasks its account created".into(),
+                    ));
+                }
+                let status = row.status();
+                if !force && matches!(status, TaskStatus::Assigned | TaskStatus::InProgress) {
+                    return Err(ApiError::bad(format!(
+                "Cannot delete {status} tasks while a worker is on them. Wait for it to finish, or \
+                 delete with force=true"
+            )));
+                }
+                tasks::delete(tx, &caller.team_id, &id).await?;
+                Ok(Json(Success { success: true }))
+            }),
+        )
+        .await
 }

@@ -3,6 +3,7 @@
 //! mission's feed instead (409, as Buildd answers).
 
 use crate::body::Body;
+use crate::db::work;
 use crate::error::{ApiError, ApiResult};
 use crate::http::caller::Caller;
 use crate::http::notes::read_note;
@@ -24,8 +25,9 @@ pub async fn create_note(
     let input = read_note(&request, &caller, &AGENT_NOTE_TYPES)?;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let task = find_task(tx, &caller.team_id, &id).await?;
                 if task.mission_id.is_some() {
                     return Err(ApiError::Conflict(
@@ -36,7 +38,7 @@ pub async fn create_note(
                 let note =
                     insert_note(tx, &caller.team_id, None, input.as_new(Some(id), None)).await?;
                 Ok((StatusCode::CREATED, Json(note)))
-            })
-        })
+            }),
+        )
         .await
 }

@@ -5,6 +5,7 @@
 //! the revision's context beside it, so the organizer reads which step each remark is about.
 
 use crate::body::Body;
+use crate::db::work;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::http::caller::Caller;
@@ -68,8 +69,9 @@ pub async fn approve_plan(
     caller.require_admin()?;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let (plan_task, output) = plan_under_review(tx, &caller, &id).await?;
                 let plan =
                     validate_planning_output(&output).map_err(|e| ApiError::bad(e.join("; ")))?;
@@ -117,8 +119,8 @@ pub async fn approve_plan(
                     tasks::insert(tx, &task).await?;
                 }
                 Ok(Json(ApprovedPlan { tasks: ids }))
-            })
-        })
+            }),
+        )
         .await
 }
 
@@ -132,8 +134,9 @@ pub async fn reject_plan(
     let feedback = request.feedback()?;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let (old, output) = plan_under_review(tx, &caller, &id).await?;
                 let refs: Vec<&str> = output["plan"]
                     .as_array()
@@ -186,7 +189,7 @@ pub async fn reject_plan(
                 })?;
                 record_plan_rejection(tx, &id, &rejection, &at).await?;
                 Ok(Json(RejectedPlan { task_id: revision }))
-            })
-        })
+            }),
+        )
         .await
 }

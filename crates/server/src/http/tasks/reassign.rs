@@ -3,6 +3,7 @@
 //! Buildd's, which finds any team's task by id.
 
 use crate::body::Params;
+use crate::db::work;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::reassign::{self, Asker, Reassign};
 use crate::http::caller::Caller;
@@ -29,8 +30,9 @@ pub async fn reassign(
     let force = query.force()?;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let task = find_task(tx, &caller.team_id, &id).await?;
                 let asker = Asker {
                     admin: caller.level == AccountLevel::Admin,
@@ -67,7 +69,7 @@ pub async fn reassign(
                         }),
                     )),
                 }
-            })
-        })
+            }),
+        )
         .await
 }

@@ -3,6 +3,7 @@
 //! its `gateReason`), so a start time is never passed over by accident.
 
 use crate::body::Body;
+use crate::db::work;
 use crate::error::{ApiError, ApiResult};
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
@@ -25,8 +26,9 @@ pub async fn start(
     let force = request.force_override == Some(true);
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let task = find_task(tx, &caller.team_id, &id).await?;
                 if task.status() != TaskStatus::Pending {
                     return Err(ApiError::Detailed(
@@ -54,7 +56,7 @@ pub async fn start(
                     task_id: id,
                     target_local_ui_url: None,
                 }))
-            })
-        })
+            }),
+        )
         .await
 }

@@ -1,6 +1,7 @@
 //! `PATCH /api/tasks/{id}`: a person edits a task, or moves its status.
 
 use crate::body::Body;
+use crate::db::work;
 use crate::error::ApiResult;
 use crate::flows::task_edits::edit;
 use crate::http::caller::Caller;
@@ -34,12 +35,13 @@ pub async fn update(
     };
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let row = find_task(tx, &caller.team_id, &id).await?;
                 let updated = edit(tx, &row, &patch).await?;
                 Ok(Json(updated.to_task()))
-            })
-        })
+            }),
+        )
         .await
 }

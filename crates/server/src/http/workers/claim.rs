@@ -4,6 +4,7 @@
 //! `diagnostics.reason`.
 
 use crate::body::Body;
+use crate::db::work;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::claims;
@@ -78,8 +79,9 @@ pub async fn claim(
 
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let filter = QueueFilter {
                     team_id: &caller.team_id,
                     workspace_id: workspace_id.as_deref(),
@@ -105,8 +107,8 @@ pub async fn claim(
                     workers: claimed,
                     diagnostics: None,
                 }))
-            })
-        })
+            }),
+        )
         .await
 }
 

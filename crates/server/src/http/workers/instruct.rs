@@ -2,6 +2,7 @@
 //! worker receives it with the answer to its next report.
 
 use crate::body::Body;
+use crate::db::work;
 use crate::error::{ApiError, ApiResult};
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
@@ -22,8 +23,9 @@ pub async fn instruct(
     let message = request.message()?;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let worker = find_worker(tx, &caller.team_id, &id).await?;
                 if worker.is_finished() {
                     return Err(ApiError::bad("Cannot instruct completed or failed workers"));
@@ -35,7 +37,7 @@ pub async fn instruct(
                         .into(),
                     worker_id: id,
                 }))
-            })
-        })
+            }),
+        )
         .await
 }

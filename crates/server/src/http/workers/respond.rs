@@ -3,6 +3,7 @@
 //! worker's own key; here a person's (admin) key answers any of the team's agents.
 
 use crate::body::Body;
+use crate::db::work;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::answers::answer;
 use crate::http::caller::Caller;
@@ -23,8 +24,9 @@ pub async fn respond(
     let message = request.message()?;
     state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let worker = find_worker(tx, &caller.team_id, &id).await?;
                 let own = worker.account_id.as_deref() == Some(caller.account_id.as_str());
                 if caller.level != AccountLevel::Admin && !own {
@@ -32,7 +34,7 @@ pub async fn respond(
                 }
                 let answered = answer(tx, &caller.team_id, &worker, message, &caller.name).await?;
                 Ok(Json(answered))
-            })
-        })
+            }),
+        )
         .await
 }

@@ -4,6 +4,7 @@
 
 use super::pr_report::pr_report;
 use crate::body::Body;
+use crate::db::work;
 use crate::error::{ApiError, ApiResult};
 use crate::flows::prs::record::PrReport;
 use crate::flows::reports::{self, Applied, Ending, Report, Step};
@@ -34,8 +35,9 @@ pub async fn update(
         instructions,
     } = state
         .db
-        .transact(caller.lane(), move |tx| {
-            Box::pin(async move {
+        .transact(
+            caller.lane(),
+            work!(|tx| {
                 let worker = find_worker(tx, &caller.team_id, &id).await?;
                 let pr = pr_report(&fields.request, worker.pr_number);
                 if worker.account_id.as_deref() != Some(caller.account_id.as_str()) {
@@ -45,8 +47,8 @@ pub async fn update(
                 still_working(&worker, &task)?;
                 let report = fields.into_report(&worker, &task, pr)?;
                 reports::apply(tx, &worker, &task, report).await
-            })
-        })
+            }),
+        )
         .await?;
     let mut out = serde_json::to_value(worker.to_worker())?;
     if let Some(text) = instructions {

@@ -20,7 +20,7 @@ use tokio::task::JoinHandle;
 
 /// The log's size, in pages, past which the writer's own commit checkpoints (SQLite's
 /// `wal_autocheckpoint`): about 32 MB of log with 4 KB pages.
-pub(super) const BACKSTOP_PAGES: i64 = 8_000;
+pub(crate) const BACKSTOP_PAGES: i64 = 8_000;
 
 /// How often committed pages are copied.
 const EVERY: Duration = Duration::from_millis(50);
@@ -28,7 +28,7 @@ const EVERY: Duration = Duration::from_millis(50);
 /// The checkpointing task; cheap to clone. It stops when [`Checkpointer::close`] is called
 /// or every clone is gone.
 #[derive(Clone)]
-pub(super) struct Checkpointer {
+pub(crate) struct Checkpointer {
     stop: Arc<watch::Sender<bool>>,
     task: Arc<Mutex<Option<JoinHandle<()>>>>,
 }
@@ -43,7 +43,7 @@ struct Pass {
 impl Checkpointer {
     /// Opens a connection of its own with `options` and starts copying; `commits` counts the
     /// writer's commits, so an idle database is left alone.
-    pub(super) async fn start(
+    pub(crate) async fn start(
         options: &SqliteConnectOptions,
         commits: impl Fn() -> u64 + Send + 'static,
     ) -> Result<Self, sqlx::Error> {
@@ -58,7 +58,7 @@ impl Checkpointer {
 
     /// Stops copying and closes the connection. Called after the other connections closed,
     /// it is the last: SQLite then copies the whole log and removes it.
-    pub(super) async fn close(&self) {
+    pub(crate) async fn close(&self) {
         self.stop.send_replace(true);
         if let Some(task) = self.task.lock().await.take() {
             let _ = task.await;
@@ -110,8 +110,8 @@ async fn pass(conn: &mut SqliteConnection) -> Result<Pass, sqlx::Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Db, Lane, Tx, WriteError};
     use super::*;
+    use crate::db::{Db, Lane, Tx, WriteError};
 
     async fn insert_team(tx: &mut Tx, i: usize) -> Result<(), WriteError> {
         // A row of its own page or so, so the log grows by pages.

@@ -10,7 +10,7 @@ use std::io;
 use std::time::Duration;
 
 /// The name of the writer connection's SQLite thread, as `top -H` shows it.
-pub(super) const WRITER_THREAD_NAME: &CStr = c"buildd-writer";
+pub(crate) const WRITER_THREAD_NAME: &CStr = c"buildd-writer";
 
 /// The CPU the writes run on when the operator leaves it to the server: the last one this
 /// process may use, or none when it may use only one (there is nothing to keep apart).
@@ -39,7 +39,7 @@ pub fn allowed_cpus() -> io::Result<Vec<usize>> {
 
 /// Keeps the calling thread on `cpu`.
 #[cfg(target_os = "linux")]
-pub(super) fn pin_current_thread(cpu: usize) -> io::Result<()> {
+pub(crate) fn pin_current_thread(cpu: usize) -> io::Result<()> {
     if cpu >= libc::CPU_SETSIZE as usize {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -59,14 +59,14 @@ pub(super) fn pin_current_thread(cpu: usize) -> io::Result<()> {
 
 /// The calling thread's id.
 #[cfg(target_os = "linux")]
-pub(super) fn current_thread_id() -> i64 {
+pub(crate) fn current_thread_id() -> i64 {
     // SAFETY: gettid has no arguments and cannot fail.
     i64::from(unsafe { libc::gettid() })
 }
 
 /// Names the calling thread `name` (at most 15 bytes are kept).
 #[cfg(target_os = "linux")]
-pub(super) fn name_current_thread(name: &CStr) {
+pub(crate) fn name_current_thread(name: &CStr) {
     // SAFETY: PR_SET_NAME reads a NUL-terminated string, which `name` is.
     unsafe {
         libc::prctl(libc::PR_SET_NAME, name.as_ptr() as libc::c_ulong, 0, 0, 0);
@@ -75,7 +75,7 @@ pub(super) fn name_current_thread(name: &CStr) {
 
 /// The CPU time, user and system, that thread `tid` of this process has used.
 #[cfg(target_os = "linux")]
-pub(super) fn thread_cpu(tid: i64) -> io::Result<Duration> {
+pub(crate) fn thread_cpu(tid: i64) -> io::Result<Duration> {
     let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat"))?;
     let unreadable = || io::Error::new(io::ErrorKind::InvalidData, format!("thread {tid}: {stat}"));
     // The name may hold spaces and parentheses: fields are counted after its last `)`, from
@@ -98,15 +98,15 @@ pub(super) fn thread_cpu(tid: i64) -> io::Result<Duration> {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(super) fn current_thread_id() -> i64 {
+pub(crate) fn current_thread_id() -> i64 {
     0
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(super) fn name_current_thread(_name: &CStr) {}
+pub(crate) fn name_current_thread(_name: &CStr) {}
 
 #[cfg(not(target_os = "linux"))]
-pub(super) fn thread_cpu(_tid: i64) -> io::Result<Duration> {
+pub(crate) fn thread_cpu(_tid: i64) -> io::Result<Duration> {
     Err(io::ErrorKind::Unsupported.into())
 }
 
@@ -116,6 +116,6 @@ pub fn allowed_cpus() -> io::Result<Vec<usize>> {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(super) fn pin_current_thread(_cpu: usize) -> io::Result<()> {
+pub(crate) fn pin_current_thread(_cpu: usize) -> io::Result<()> {
     Err(io::ErrorKind::Unsupported.into())
 }
