@@ -257,7 +257,7 @@ impl Db {
     }
 
     /// Runs `work`, a request's write in `lane`, in a transaction on the write thread
-    /// (see [`write_thread`]), and returns once it is committed and durable. An `Err` from
+    /// (see [`tuning`]), and returns once it is committed and durable. An `Err` from
     /// `work` rolls back everything it did. Refused at once ([`WriteError::Busy`]) when the
     /// writes queued ahead would take longer than the lane's bound. A request given up
     /// before its write is committed leaves nothing of it.
