@@ -36,6 +36,13 @@ macro_rules! string_enum {
             Other(String),
         }
 
+        /// As stored: what a row reads (`#[sqlx(try_from = "String")]`).
+        impl From<String> for $name {
+            fn from(s: String) -> Self {
+                Self::known(&s).unwrap_or($name::Other(s))
+            }
+        }
+
         impl $name {
             /// Every known value, in declaration order.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];

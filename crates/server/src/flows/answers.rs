@@ -12,7 +12,7 @@ use crate::store::tasks::{find_task, NewTask};
 use crate::store::workers::{append_instruction, record_session, Session, WorkerRow};
 use crate::time::now;
 use buildd_core::waiting::{follow_up, Responded, WaitingFor};
-use buildd_core::{TaskClass, TaskMode};
+use buildd_core::TaskMode;
 use serde_json::json;
 
 /// Answers `worker`'s question with `answer`, from `by` (the key's account).
@@ -54,7 +54,7 @@ pub async fn answer(
             description: Some(description),
             context,
             mode: TaskMode::Execution,
-            task_class: TaskClass::parse(&task.task_class),
+            task_class: task.task_class.clone(),
             role_slug: task.role_slug.clone(),
             creation_source: Some("dashboard".into()),
             ..NewTask::new(team_id, &task.workspace_id, title)

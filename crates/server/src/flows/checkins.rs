@@ -61,7 +61,7 @@ pub async fn check_in(
         .map(|c| c.with_timezone(&Utc))
         .max();
     let key = state_key(&tasks);
-    let mode = OrchestrationMode::parse(&mission.orchestration_mode);
+    let mode = mission.orchestration_mode.clone();
     let facts = CheckinFacts {
         out_of_budget: (mission.status() == MissionStatus::BudgetExhausted)
             .then(|| (mission.spend(), mission.budget())),

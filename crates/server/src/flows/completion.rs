@@ -18,7 +18,7 @@ use buildd_core::completion::{
     Completion,
 };
 use buildd_core::plan::newest_run;
-use buildd_core::OrchestrationMode;
+use buildd_core::MissionStatus;
 
 /// The feed note of a completion proposal the rule does not honour yet.
 const AWAITING: &str = "Mission awaiting verification";
@@ -37,7 +37,7 @@ pub async fn maybe_complete(tx: &mut Tx, id: &str) -> ApiResult<bool> {
 /// the caller has just asked.
 pub async fn complete_if_done(tx: &mut Tx, mission: &MissionRow, open: bool) -> ApiResult<bool> {
     let id = mission.id.as_str();
-    if mission.status != "active" {
+    if mission.status != MissionStatus::Active {
         return Ok(false);
     }
     // Most tasks finish while others are open: that is decided without reading them all.
@@ -50,7 +50,7 @@ pub async fn complete_if_done(tx: &mut Tx, mission: &MissionRow, open: bool) -> 
         return Ok(false);
     }
     let tasks = mission_tasks(tx, &mission.team_id, id).await?;
-    let mode = OrchestrationMode::parse(&mission.orchestration_mode);
+    let mode = mission.orchestration_mode.clone();
     match completion(&mode, &tasks) {
         Completion::Complete if !mission.requires_review => {}
         Completion::AwaitingVerification(why) => {

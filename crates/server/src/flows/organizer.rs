@@ -114,7 +114,7 @@ pub async fn wake(
         return Ok(None);
     };
     if mission.status() != MissionStatus::Active
-        || OrchestrationMode::parse(&mission.orchestration_mode) != OrchestrationMode::Auto
+        || mission.orchestration_mode.clone() != OrchestrationMode::Auto
         || mission.is_held
         || dependency_blocked(&mission)
     {
@@ -122,7 +122,7 @@ pub async fn wake(
     }
     let tasks = mission_tasks(tx, &mission.team_id, mission_id).await?;
     // A plan waiting for a person, or finished work waiting to be closed, is left alone.
-    let mode = OrchestrationMode::parse(&mission.orchestration_mode);
+    let mode = mission.orchestration_mode.clone();
     if plan_in_review(&tasks).is_some()
         || is_dormant(&mission.status(), mission.requires_review, &mode, &tasks)
     {
@@ -139,12 +139,12 @@ pub async fn after_task_finished(tx: &mut Tx, task: &TaskRow, open: bool) -> Api
     let Some(mission_id) = &task.mission_id else {
         return Ok(());
     };
-    if task.mode == "planning" || open {
+    if task.mode == TaskMode::Planning || open {
         return Ok(());
     }
     let tasks = mission_tasks(tx, &task.team_id, mission_id).await?;
     if let Some(mission) = mission_by_id(tx, mission_id).await? {
-        let mode = OrchestrationMode::parse(&mission.orchestration_mode);
+        let mode = mission.orchestration_mode.clone();
         if completion(&mode, &tasks).waits_on_merges_only() {
             return Ok(());
         }

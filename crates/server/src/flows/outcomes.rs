@@ -106,7 +106,7 @@ async fn maybe_aggregate(tx: &mut Tx, parent_id: &str) -> ApiResult<()> {
             .is_some_and(|m| m.status() == MissionStatus::Completed),
         None => false,
     };
-    if TaskMode::parse(&parent.mode) != TaskMode::Planning || mission_done {
+    if parent.mode != TaskMode::Planning || mission_done {
         return Ok(());
     }
     let children = tasks::children(tx, parent_id).await?;

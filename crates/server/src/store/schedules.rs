@@ -13,6 +13,7 @@ use buildd_core::schedule::context_keys::{
     CHECKLIST, HEARTBEAT, HOURS_END, HOURS_START, HOURS_TIMEZONE,
 };
 use buildd_core::schedule::{ActiveHoursJson, CheckInSettings, Schedule};
+use buildd_core::MissionStatus;
 use buildd_core::ScheduleSummary;
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
@@ -133,7 +134,7 @@ impl NewSchedule {
             name: format!("Mission: {}", mission.title),
             cron_expression: cron_for(config).map(str::to_string),
             task_template: template(&mission.title, mission.priority, context),
-            enabled: heartbeat && mission.status == "active",
+            enabled: heartbeat && mission.status == MissionStatus::Active,
             next_run_at: Some(iso(Utc::now() + config.interval)),
             last_run_at: None,
             total_runs: 0,
@@ -191,7 +192,7 @@ pub async fn save_context(
         "UPDATE schedules SET task_template = ?, enabled = ?, name = ?, updated_at = ? WHERE id = ?",
     )
     .bind(template(&mission.title, mission.priority, context))
-    .bind(heartbeat && mission.status == "active")
+    .bind(heartbeat && mission.status == MissionStatus::Active)
     .bind(format!("Mission: {}", mission.title))
     .bind(now())
     .bind(&schedule.id)

@@ -10,6 +10,7 @@ use crate::store::tasks::TaskRow;
 use crate::store::workers::WorkerRow;
 use crate::time::now;
 use buildd_core::pull_request::PrFile;
+use buildd_core::TaskClass;
 
 /// A PR's file listing as reported.
 pub enum PrFiles {
@@ -57,7 +58,7 @@ pub async fn record_pr(
     match find_pr(tx, &task.workspace_id, number).await? {
         Some(existing) => {
             // A fix pushed by an attempt (a reviewer retry) stays its deliverable's PR.
-            let keeps_task = task.task_class == "attempt" && existing.task_id.is_some();
+            let keeps_task = task.task_class == TaskClass::Attempt && existing.task_id.is_some();
             let reported = Reported {
                 url: url.as_deref(),
                 title: title.as_deref(),

@@ -28,7 +28,7 @@ use serde_json::{json, Value};
 /// The planning task `id` and its output, if it is in review; otherwise Buildd's refusal.
 async fn plan_under_review(tx: &mut Tx, caller: &Caller, id: &str) -> ApiResult<(TaskRow, Value)> {
     let task = find_task(tx, &caller.team_id, id).await?;
-    if TaskMode::parse(&task.mode) != TaskMode::Planning {
+    if task.mode != TaskMode::Planning {
         return Err(ApiError::bad("Task is not a planning task"));
     }
     if task.status() != TaskStatus::Completed {

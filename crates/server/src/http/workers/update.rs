@@ -214,7 +214,7 @@ enum Output {
 /// Checks `structured` against what `task` must deliver: a planning run a valid plan, a
 /// reviewer a verdict, a `pr_required` task a PR (`has_pr`).
 fn check_output(task: &TaskRow, structured: Option<Value>, has_pr: bool) -> ApiResult<Output> {
-    let planning = TaskMode::parse(&task.mode) == TaskMode::Planning;
+    let planning = task.mode == TaskMode::Planning;
     // A reviewer's answer is its verdict on a PR.
     let reviewer = serde_json::from_str::<Value>(&task.context)
         .ok()

@@ -3,7 +3,7 @@
 use crate::store::json_text::json_opt;
 use buildd_core::budget::budget_of;
 use buildd_core::money::Usd;
-use buildd_core::{Mission, MissionStatus, OrchestrationMode};
+use buildd_core::{Mission, MissionStatus, OrchestrationMode, WorkMode};
 
 #[derive(sqlx::FromRow, Clone, Debug)]
 pub struct MissionRow {
@@ -12,7 +12,8 @@ pub struct MissionRow {
     pub workspace_id: Option<String>,
     pub title: String,
     pub description: Option<String>,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: MissionStatus,
     pub cost_budget_usd: Option<String>,
     pub priority: i64,
     pub default_output_requirement: Option<String>,
@@ -27,13 +28,15 @@ pub struct MissionRow {
     pub working_branch: Option<String>,
     pub requires_review: bool,
     pub merge_policy: Option<String>,
-    pub orchestration_mode: String,
+    #[sqlx(try_from = "String")]
+    pub orchestration_mode: OrchestrationMode,
     pub is_held: bool,
     pub start_at: Option<String>,
     pub goal_criteria: Option<String>,
     pub created_at: String,
     pub updated_at: String,
-    pub mode: String,
+    #[sqlx(try_from = "String")]
+    pub mode: WorkMode,
     pub spend_micros: i64,
 }
 
@@ -47,7 +50,7 @@ pub(in crate::store) const MISSION_COLUMNS: &str =
 
 impl MissionRow {
     pub fn status(&self) -> MissionStatus {
-        MissionStatus::parse(&self.status)
+        self.status.clone()
     }
 
     /// What its tasks cost so far.
@@ -90,7 +93,7 @@ impl MissionRow {
             last_notified_sha: None,
             requires_review: self.requires_review,
             merge_policy: json_opt(self.merge_policy.as_deref()),
-            orchestration_mode: OrchestrationMode::parse(&self.orchestration_mode),
+            orchestration_mode: self.orchestration_mode.clone(),
             decomposition_skipped: false,
             is_held: self.is_held,
             start_at: self.start_at.clone(),
@@ -104,7 +107,7 @@ impl MissionRow {
             created_by_user_id: None,
             created_at: self.created_at.clone(),
             updated_at: self.updated_at.clone(),
-            mode: self.mode.clone(),
+            mode: self.mode.as_str().to_string(),
             spend_usd: Some(self.spend().to_decimal_string()),
         }
     }

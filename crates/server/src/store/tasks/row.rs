@@ -18,10 +18,13 @@ pub struct TaskRow {
     pub title: String,
     pub description: Option<String>,
     pub context: String,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: TaskStatus,
     pub priority: i64,
-    pub mode: String,
-    pub task_class: String,
+    #[sqlx(try_from = "String")]
+    pub mode: TaskMode,
+    #[sqlx(try_from = "String")]
+    pub task_class: TaskClass,
     pub runner_preference: String,
     pub required_capabilities: String,
     pub claimed_by: Option<String>,
@@ -71,7 +74,7 @@ pub(super) const TASK_COLUMNS: &str = "t.id, t.team_id, t.workspace_id, t.missio
 
 impl TaskRow {
     pub fn status(&self) -> TaskStatus {
-        TaskStatus::parse(&self.status)
+        self.status.clone()
     }
 
     pub fn depends_on(&self) -> Vec<String> {
@@ -98,7 +101,7 @@ impl TaskRow {
             context: json_or(Some(&self.context), Value::Object(Default::default())),
             status: self.status(),
             priority: self.priority,
-            mode: TaskMode::parse(&self.mode),
+            mode: self.mode.clone(),
             runner_preference: Some(self.runner_preference.clone()),
             required_capabilities: strings(&self.required_capabilities),
             claimed_by: self.claimed_by.clone(),
@@ -145,7 +148,7 @@ impl TaskRow {
             subject_dedupe_scope: None,
             subject_superseded_by_task_id: None,
             subject_resolution: None,
-            task_class: Some(TaskClass::parse(&self.task_class)),
+            task_class: Some(self.task_class.clone()),
             created_at: Some(self.created_at.clone()),
             updated_at: Some(self.updated_at.clone()),
             workspace: None,
@@ -172,7 +175,7 @@ impl TaskRow {
             title: self.title.clone(),
             status: self.status(),
             priority: self.priority,
-            mode: TaskMode::parse(&self.mode),
+            mode: self.mode.clone(),
             runner_preference: Some(self.runner_preference.clone()),
             required_capabilities: strings(&self.required_capabilities),
             claimed_by: self.claimed_by.clone(),
