@@ -6,7 +6,7 @@
 
 use crate::client::ClientMission;
 use crate::completion::is_dormant;
-use crate::enums::{words, MissionStatus, TaskStatus};
+use crate::enums::{words, MissionStatus, PrStatus, TaskStatus};
 use crate::grouping::{mission_state, MissionState};
 use crate::mission::SegmentState;
 use crate::money::Usd;
@@ -234,7 +234,7 @@ pub fn waiting_on_you(
         return with_rest(items, missions, questions, agents);
     };
     for pr in prs.iter().filter(|p| {
-        p.state == "open"
+        p.state == PrStatus::Open
             && p.evaluation.state == PrState::Held
             // Held for a person: the human tier, an escalated or approve-only review, or a
             // rail that only a person may merge past.

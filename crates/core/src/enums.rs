@@ -43,6 +43,12 @@ macro_rules! string_enum {
             }
         }
 
+        impl From<&str> for $name {
+            fn from(s: &str) -> Self {
+                Self::parse(s)
+            }
+        }
+
         impl $name {
             /// Every known value, in declaration order.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
@@ -213,6 +219,15 @@ string_enum!(
         ArtifactRequired => "artifact_required" as "artifact required",
         None => "none",
         Auto => "auto",
+    }
+);
+
+string_enum!(
+    /// `pullRequests.state`: whether a PR is still open, and how it ended.
+    PrStatus {
+        Open => "open",
+        Merged => "merged",
+        Closed => "closed",
     }
 );
 

@@ -3,6 +3,7 @@
 //! `merge_rails`, `pr_rails` and `migrations` (the last two server side); these shapes are
 //! read by the dashboard too.
 
+use crate::enums::PrStatus;
 use crate::merge_policy::EffectivePolicy;
 use serde::{Deserialize, Serialize};
 
@@ -160,8 +161,7 @@ pub struct PullRequest {
     pub base_branch: Option<String>,
     pub head_branch: Option<String>,
     pub head_sha: Option<String>,
-    /// `open`, `merged` or `closed`.
-    pub state: String,
+    pub state: PrStatus,
     pub merged_at: Option<String>,
     /// When the PR was first reported.
     pub created_at: Option<String>,
@@ -253,9 +253,9 @@ pub fn head_checks<'a>(checks: &'a [CheckRun], head: &str) -> Vec<&'a CheckRun> 
 /// What merges a PR, or what stops it, in one sentence for a person: "Merges
 /// automatically: …", "Waiting for you to merge: …", "Blocked because …".
 pub fn merge_outlook(pr: &PullRequest) -> String {
-    match pr.state.as_str() {
-        "merged" => return "Merged.".into(),
-        "closed" => return "Closed without merging.".into(),
+    match pr.state {
+        PrStatus::Merged => return "Merged.".into(),
+        PrStatus::Closed => return "Closed without merging.".into(),
         _ => {}
     }
     let e = &pr.evaluation;

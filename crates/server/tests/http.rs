@@ -116,7 +116,11 @@ async fn the_demo_seeds_once_and_shows_every_state() {
                 .find(|p| p.number == number)
                 .expect("PR listed");
             assert_eq!(pr.mission_id.as_deref(), Some(m.mission.id.as_str()));
-            assert_eq!(pr.state == "merged", w.merged_at.is_some(), "PR #{number}");
+            assert_eq!(
+                pr.state.as_str() == "merged",
+                w.merged_at.is_some(),
+                "PR #{number}"
+            );
             shown += 1;
         }
     }

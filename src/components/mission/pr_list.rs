@@ -11,13 +11,14 @@ use crate::state::rows::{positions, row_at};
 use buildd_core::merge_policy::EffectivePolicy;
 use buildd_core::pull_request::{PullRequest, PullRequestList};
 use buildd_core::task_prs::TaskPr;
+use buildd_core::PrStatus;
 use leptos::prelude::*;
 use std::sync::Arc;
 
 /// The numbers of the PRs `landed` (merged or closed) or not.
 fn numbers(prs: &[PullRequest], landed: bool) -> Vec<i64> {
     prs.iter()
-        .filter(|pr| matches!(pr.state.as_str(), "merged" | "closed") == landed)
+        .filter(|pr| matches!(pr.state, PrStatus::Merged | PrStatus::Closed) == landed)
         .map(|pr| pr.number)
         .collect()
 }

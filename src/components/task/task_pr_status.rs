@@ -6,6 +6,7 @@ use crate::format::size_line;
 use crate::state::refresh::PolledRead;
 use crate::state::rows::row_memo;
 use buildd_core::pull_request::{merge_outlook, PullRequestList};
+use buildd_core::PrStatus;
 use leptos::prelude::*;
 
 #[component]
@@ -28,7 +29,7 @@ pub fn TaskPrStatus(
     move || {
         shown.get().then(|| {
             let pr = row_memo(move || found.get());
-            let open = Memo::new(move |_| pr.with(|p| p.state == "open"));
+            let open = Memo::new(move |_| pr.with(|p| p.state == PrStatus::Open));
             view! {
                 <div class="task-pr" data-testid="task-pr-status">
                     <p data-testid="pr-outlook">{move || pr.with(merge_outlook)}</p>

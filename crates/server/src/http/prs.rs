@@ -23,6 +23,7 @@ use buildd_core::pull_request::{CheckRun, PullRequest, PullRequestList};
 use buildd_core::requests::prs::{workspace_of, CheckRunReport, MergePr};
 use buildd_core::requests::queries::PrListQuery;
 use buildd_core::AccountLevel;
+use buildd_core::PrStatus;
 use serde_json::{json, Value};
 
 /// A PR as the API shows it: files without patches, check runs, policy and evaluation.
@@ -133,7 +134,7 @@ pub async fn record_check(
                     details_url,
                 };
                 insert_check(tx, &pr.id, &check, &now()).await?;
-                if pr.state == "open" && !maybe_auto_merge(tx, &pr).await? {
+                if pr.state == PrStatus::Open && !maybe_auto_merge(tx, &pr).await? {
                     request_review(tx, &pr).await?;
                     // An approval that waited for CI on this commit is decided now.
                     recheck_approval(tx, &pr).await?;
@@ -168,7 +169,7 @@ pub async fn merge_endpoint(
             caller.lane(),
             work!(|tx| {
                 let pr = team_pr(tx, &caller, &workspace, number).await?;
-                if pr.state != "open" {
+                if pr.state != PrStatus::Open {
                     return Err(ApiError::Conflict(format!(
                         "Pull request is already {}",
                         pr.state

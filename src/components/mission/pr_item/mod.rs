@@ -18,6 +18,7 @@ use crate::format::size_line;
 use crate::state::mutation::Mutation;
 use buildd_core::markdown::is_web_address;
 use buildd_core::pull_request::{merge_outlook, PullRequest};
+use buildd_core::PrStatus;
 use leptos::prelude::*;
 
 /// PR `pr`; `confirming` is the one PR of the list whose merge is being confirmed.
@@ -29,7 +30,7 @@ pub fn PrItem(
 ) -> impl IntoView {
     let (number, workspace) = pr.with_untracked(|p| (p.number, p.workspace_id.clone()));
     let state = Memo::new(move |_| pr.with(|p| state_label(p.evaluation.state)));
-    let open = Memo::new(move |_| pr.with(|p| p.state == "open"));
+    let open = Memo::new(move |_| pr.with(|p| p.state == PrStatus::Open));
     let can_merge = Memo::new(move |_| pr.with(|p| p.evaluation.mergeable_by_person) && open.get());
     // Rails hold it, beyond the tier's own hold: the person merges past them.
     let held = Memo::new(move |_| {

@@ -12,6 +12,7 @@ use buildd_core::merge_policy::{effective_policy, EffectivePolicy, MergePolicy};
 use buildd_core::migrations::{MigrationLayout, OpenMigration};
 use buildd_core::pr_rails::{evaluate_pr, Files, PrFacts, RailSettings};
 use buildd_core::pull_request::{CheckRun, PrEvaluation, PrReview, ReviewStatus};
+use buildd_core::PrStatus;
 use serde_json::Value;
 
 fn policy_at(value: Option<&Value>) -> Option<MergePolicy> {
@@ -49,8 +50,8 @@ impl PrContext {
             head_sha: pr.head_sha.as_deref(),
             files: &self.files,
             checks: &self.checks,
-            merged: pr.state == "merged",
-            closed: pr.state == "closed",
+            merged: pr.state == PrStatus::Merged,
+            closed: pr.state == PrStatus::Closed,
             review: self.review_status(pr),
         }
     }

@@ -10,6 +10,7 @@ use crate::store::tasks::TaskRow;
 use crate::store::workers::WorkerRow;
 use crate::time::now;
 use buildd_core::pull_request::PrFile;
+use buildd_core::PrStatus;
 use buildd_core::TaskClass;
 
 /// A PR's file listing as reported.
@@ -113,7 +114,7 @@ pub async fn route_pr(
         },
         None => None,
     };
-    if let Some(pr) = pr.filter(|p| p.state == "open") {
+    if let Some(pr) = pr.filter(|p| p.state == PrStatus::Open) {
         if !maybe_auto_merge(tx, &pr).await? && done {
             request_review(tx, &pr).await?;
         }

@@ -19,6 +19,7 @@ use buildd_core::reviewer::{
     decide_review, escalations, ReviewContext, ReviewOutcome, ReviewerOutput, MAX_REVIEW_ITERATIONS,
 };
 use buildd_core::reviewer_patch::{render_reviewer_patch, DEFAULT_TOKEN_BUDGET};
+use buildd_core::PrStatus;
 use buildd_core::TaskClass;
 use serde_json::{json, Value};
 
@@ -118,7 +119,11 @@ fn reviewer_brief(ctx: &PrContext, pr: &PrRow, title: &str, iteration: i64) -> S
 /// Starts the review of `pr`'s head commit when its tier is agent-review and that commit has
 /// none: a reviewer task, or straight to a person when an escalation trigger already fires.
 pub async fn request_review(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
-    let Some(head) = pr.head_sha.as_deref().filter(|_| pr.state == "open") else {
+    let Some(head) = pr
+        .head_sha
+        .as_deref()
+        .filter(|_| pr.state == PrStatus::Open)
+    else {
         return Ok(());
     };
     let ctx = context(tx, pr).await?;
@@ -217,8 +222,8 @@ pub async fn apply_verdict(tx: &mut Tx, task: &TaskRow, output: &ReviewerOutput)
         return Ok(());
     };
     let pr = pr_by_id(tx, &review.pr_id).await?;
-    if pr.state != "open" || pr.head_sha != review.head_sha {
-        let why = if pr.state != "open" {
+    if pr.state != PrStatus::Open || pr.head_sha != review.head_sha {
+        let why = if pr.state != PrStatus::Open {
             format!("the PR is already {}: the verdict is not needed", pr.state)
         } else {
             "the PR's head changed since the review began: the verdict is stale".into()
@@ -374,7 +379,7 @@ async fn open_fix(
 pub async fn review_run_ended(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
     if let Some(review) = pending_review(tx, &task.id).await? {
         let pr = pr_by_id(tx, &review.pr_id).await?;
-        if pr.state != "open" || pr.head_sha != review.head_sha {
+        if pr.state != PrStatus::Open || pr.head_sha != review.head_sha {
             let why = ["the reviewer stopped after the PR moved on".to_string()];
             return record_decision(tx, &review.id, None, "stale", &why).await;
         }
@@ -399,7 +404,7 @@ async fn fix_ended(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
     };
     // The review that asked for this fix, still the latest on the PR's head.
     let asked = latest_retry(tx, &pr).await?;
-    let Some(review) = asked.filter(|_| pr.state == "open") else {
+    let Some(review) = asked.filter(|_| pr.state == PrStatus::Open) else {
         return Ok(());
     };
     let why = format!(

@@ -2,6 +2,7 @@
 
 use buildd_core::pr_rails::Files;
 use buildd_core::pull_request::PrFile;
+use buildd_core::PrStatus;
 
 #[derive(sqlx::FromRow, Clone, Debug)]
 pub struct PrRow {
@@ -18,7 +19,8 @@ pub struct PrRow {
     pub head_sha: Option<String>,
     pub files: Option<String>,
     pub files_state: String,
-    pub state: String,
+    #[sqlx(try_from = "String")]
+    pub state: PrStatus,
     pub merged_at: Option<String>,
     pub created_at: String,
     pub stall_notified_at: Option<String>,

@@ -5,6 +5,7 @@ use super::row::PrRow;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::{new_id, now};
+use buildd_core::PrStatus;
 
 /// A PR about to be written. [`NewPr::new`] gives the schema's defaults: open, its file
 /// listing missing.
@@ -25,8 +26,7 @@ pub struct NewPr {
     pub files: Option<String>,
     /// `listed`, `missing` or `malformed`.
     pub files_state: String,
-    /// `open`, `merged` or `closed`.
-    pub state: String,
+    pub state: PrStatus,
     pub merged_at: Option<String>,
     pub merged_by: Option<String>,
     pub created_at: String,
@@ -81,7 +81,7 @@ pub async fn insert(tx: &mut Tx, pr: &NewPr) -> ApiResult<()> {
     .bind(&pr.head_sha)
     .bind(&pr.files)
     .bind(&pr.files_state)
-    .bind(&pr.state)
+    .bind(pr.state.as_str())
     .bind(&pr.merged_at)
     .bind(&pr.merged_by)
     .bind(&pr.created_at)
