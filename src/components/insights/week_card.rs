@@ -21,6 +21,9 @@ pub fn WeekCard(
     what: &'static str,
     /// What the answers do not carry, when they do not.
     missing: Option<&'static str>,
+    /// Drawn even so, from what they do carry.
+    #[prop(optional)]
+    partly: bool,
 ) -> impl IntoView {
     let said = RwSignal::new(None);
     let summary = Signal::derive(move || {
@@ -39,7 +42,7 @@ pub fn WeekCard(
                 .collect()
         })
     });
-    let drawn = missing.is_none();
+    let drawn = partly || missing.is_none();
     view! {
         <Picture
             title

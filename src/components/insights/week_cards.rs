@@ -8,6 +8,8 @@ use buildd_core::duration::span;
 use buildd_core::insights::weekly::{Figures, Week};
 use leptos::prelude::*;
 
+const NO_MERGES_PARTLY: &str = "Buildd's answers carry no merge times, so merges are not \
+                                drawn; a failure is dated by its task's last change.";
 pub const NO_MERGES: &str =
     "Buildd's answers carry no merge times, so merges and the times to merge are not drawn.";
 pub const NO_SPEND: &str = "Buildd's answers carry no spend, so costs are not drawn.";
@@ -120,7 +122,8 @@ pub fn WeekCards(weeks: Memo<Vec<Week>>, ws: Memo<Option<String>>, hosted: bool)
             value_label=|v| format!("{v:.0}")
             legend=&[("done", "Merged"), ("failed", "Failed"), ("awaiting", "Retried")]
             what="deliverables merged, tasks failed and retried"
-            missing=missing(NO_MERGES)
+            missing=missing(NO_MERGES_PARTLY)
+            partly=true
         />
         <WeekCard
             title="Median time to merge"
