@@ -56,6 +56,7 @@ pub fn MissionSpendCard(
     });
     let summary = Signal::derive(move || {
         spent.with(|s| match s.first() {
+            _ if hosted => "Not known on this server.".into(),
             Some((id, u)) => format!(
                 "{} missions spent; the most, {u}, by {}.",
                 s.len(),

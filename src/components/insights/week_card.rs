@@ -26,9 +26,11 @@ pub fn WeekCard(
     partly: bool,
 ) -> impl IntoView {
     let said = RwSignal::new(None);
+    let drawn = partly || missing.is_none();
     let summary = Signal::derive(move || {
         let weeks = bars.with(|b| b.labels.len());
         match bars.with(|b| b.said.last().cloned()) {
+            _ if !drawn => "Not known on this server.".to_string(),
             Some(last) => format!("{weeks} weeks of {what}; the latest, {last}."),
             None => format!("No weeks of {what} yet."),
         }
@@ -42,7 +44,6 @@ pub fn WeekCard(
                 .collect()
         })
     });
-    let drawn = partly || missing.is_none();
     view! {
         <Picture
             title
