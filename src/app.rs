@@ -41,6 +41,7 @@ pub fn App() -> impl IntoView {
                     />
                     <Route path=path!("/missions") view=Page::Missions />
                     <Route path=path!("/activity") view=Page::Activity />
+                    <Route path=path!("/insights") view=Page::Insights />
                     <Route path=path!("/connect") view=Page::Connect />
                     <Route path=path!("/missions/:id") view=Page::Mission />
                     <Route path=path!("/tasks/:id") view=Page::Task />

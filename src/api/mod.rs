@@ -3,12 +3,14 @@
 mod activity;
 mod connection;
 mod error;
+mod insights;
 mod runs;
 mod stream;
 
 pub use activity::{activity, query_string, ActivitySource};
 pub use connection::Connection;
 pub use error::ApiError;
+pub use insights::insights;
 pub use runs::{
     active_tasks, arm_mission, delete_task, respond, start_task, stop_task, waiting_agents,
 };

@@ -4,6 +4,7 @@
 
 pub mod activity;
 pub mod command;
+pub mod insights;
 pub mod mission;
 pub mod missions;
 pub mod shared;

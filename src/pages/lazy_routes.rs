@@ -4,11 +4,12 @@
 //! smaller download. Without it (`trunk serve`, `cargo clippy`), they load with the app, as
 //! the split build needs its post-processing to run.
 //!
-//! All seven are one route view, [`Page`]: the router's code for a route is then in the first
+//! All eight are one route view, [`Page`]: the router's code for a route is then in the first
 //! download once, not once per page.
 
 use super::activity_page::ActivityPage;
 use super::connect_page::ConnectPage;
+use super::insights_page::InsightsPage;
 use super::mission_page::MissionPage;
 use super::missions_page::MissionsPage;
 use super::task_page::TaskPage;
@@ -26,6 +27,7 @@ use leptos_router::ChooseView;
 pub enum Page {
     Activity,
     Connect,
+    Insights,
     Missions,
     Mission,
     Task,
@@ -39,6 +41,7 @@ impl ChooseView for Page {
         let page = match self {
             Page::Activity => activity().await,
             Page::Connect => connect().await,
+            Page::Insights => insights().await,
             Page::Missions => missions().await,
             Page::Mission => mission().await,
             Page::Task => task().await,
@@ -84,6 +87,7 @@ macro_rules! page_chunk {
 
 page_chunk!(activity, activity_page, connected ActivityPage);
 page_chunk!(connect, connect_page, ConnectPage);
+page_chunk!(insights, insights_page, connected InsightsPage);
 page_chunk!(missions, missions_page, connected MissionsPage);
 page_chunk!(mission, mission_page, connected MissionPage);
 page_chunk!(task, task_page, connected TaskPage);

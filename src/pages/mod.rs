@@ -4,6 +4,7 @@
 mod activity_page;
 pub mod command_page;
 mod connect_page;
+mod insights_page;
 pub mod lazy_routes;
 mod mission_page;
 mod missions_page;

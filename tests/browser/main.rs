@@ -12,6 +12,7 @@ mod command_center;
 mod connect;
 mod csp;
 mod first_load;
+mod insights;
 mod layout_shift;
 mod live_updates;
 mod mission_page;

@@ -40,10 +40,12 @@ pub enum Extra {
     /// `GET /api/tasks/waiting-input` and `POST /api/workers/{id}/respond` answer a person's
     /// (admin) key.
     WaitingAgents,
+    /// `GET /api/insights`: the rows of the team's weekly figures and busiest hours.
+    Insights,
 }
 
 impl Extra {
-    pub const ALL: [Extra; 12] = [
+    pub const ALL: [Extra; 13] = [
         Extra::PullRequests,
         Extra::OrganizerRuns,
         Extra::TeamNotes,
@@ -56,6 +58,7 @@ impl Extra {
         Extra::Activity,
         Extra::LiveRuns,
         Extra::WaitingAgents,
+        Extra::Insights,
     ];
 
     /// Its name in the capability list.
@@ -73,6 +76,7 @@ impl Extra {
             Extra::Activity => "missionControl.activity",
             Extra::LiveRuns => "missionControl.liveRuns",
             Extra::WaitingAgents => "missionControl.waitingAgents",
+            Extra::Insights => "missionControl.insights",
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod events;
 pub mod path;
 pub mod scale;
 pub mod spend_series;
+pub mod team;
 pub mod timeline;
 pub mod weekly;
 pub mod what_if;

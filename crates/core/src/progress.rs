@@ -69,17 +69,21 @@ pub fn is_deliverable(task: &MissionTask) -> bool {
 pub fn is_attempt(task: &MissionTask) -> bool {
     match &task.task_class {
         Some(class) => *class == TaskClass::Attempt,
-        None => {
-            task.parent_task_id.is_some() && {
-                // The prefixes are ASCII, so an ASCII-insensitive match is Unicode
-                // lowercasing's verdict without its tables in the first download.
-                ATTEMPT_TITLES.iter().any(|p| {
-                    task.title
-                        .get(..p.len())
-                        .is_some_and(|head| head.eq_ignore_ascii_case(p))
-                }) || task.mode != TaskMode::Execution
-            }
-        }
+        None => looks_like_attempt(&task.title, task.parent_task_id.is_some(), &task.mode),
+    }
+}
+
+/// Buildd's heuristic for a task without a class: a child task whose title says it is a
+/// retry or a reviewer's pass, or that does not execute.
+pub(crate) fn looks_like_attempt(title: &str, has_parent: bool, mode: &TaskMode) -> bool {
+    has_parent && {
+        // The prefixes are ASCII, so an ASCII-insensitive match is Unicode
+        // lowercasing's verdict without its tables in the first download.
+        ATTEMPT_TITLES.iter().any(|p| {
+            title
+                .get(..p.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(p))
+        }) || *mode != TaskMode::Execution
     }
 }
 

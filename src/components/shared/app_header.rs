@@ -84,6 +84,10 @@ pub fn AppHeader() -> impl IntoView {
                     aria-current=current("/activity")>
                     "Activity"
                 </a>
+                <a href="/insights" class="topbar__link" data-testid="nav-insights"
+                    aria-current=current("/insights")>
+                    "Insights"
+                </a>
                 <a href="/workspaces" class="topbar__link" data-testid="nav-workspaces"
                     aria-current=current("/workspaces")>
                     "Workspaces"

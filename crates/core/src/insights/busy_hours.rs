@@ -25,15 +25,33 @@ pub struct BusyInterval {
 impl BusyInterval {
     /// A worker row's span; a worker that stopped without completing ended at its last update.
     pub fn of_worker(worker: &Worker) -> Option<BusyInterval> {
-        let ended_at = match (&worker.completed_at, worker.status.is_live()) {
-            (Some(done), _) => Some(done.clone()),
+        BusyInterval::of_times(
+            worker.started_at.clone(),
+            worker.completed_at.clone(),
+            worker.updated_at.clone(),
+            worker.status.is_live(),
+            Some(worker.workspace_id.clone()),
+        )
+    }
+
+    /// A worker's span from its times: to its completion, else on while it is live, else
+    /// to its last update; `None` when it never started.
+    pub fn of_times(
+        started_at: Option<String>,
+        completed_at: Option<String>,
+        updated_at: String,
+        live: bool,
+        workspace_id: Option<String>,
+    ) -> Option<BusyInterval> {
+        let ended_at = match (completed_at, live) {
+            (Some(done), _) => Some(done),
             (None, true) => None,
-            (None, false) => Some(worker.updated_at.clone()),
+            (None, false) => Some(updated_at),
         };
         Some(BusyInterval {
-            started_at: worker.started_at.clone()?,
+            started_at: started_at?,
             ended_at,
-            workspace_id: Some(worker.workspace_id.clone()),
+            workspace_id,
         })
     }
 

@@ -10,6 +10,7 @@ mod caller;
 mod capabilities;
 mod events;
 mod github_pr;
+mod insights;
 mod keys;
 mod missions;
 mod notes;
@@ -61,6 +62,7 @@ pub fn router(db: Db, checkins: CheckinConfig, changes: ChangeFeed) -> Router {
         )
         .route("/events", get(events::stream))
         .route("/activity", get(activity::list))
+        .route("/insights", get(insights::read))
         .route("/notes", get(notes::team_list))
         .route("/prs", get(prs::list))
         .route("/prs/{number}/checks", post(prs::record_check))

@@ -8,6 +8,7 @@ pub mod accounts;
 pub mod checkins;
 pub mod claim_queue;
 pub mod generation;
+pub mod insights;
 mod json_text;
 pub mod mission_runs;
 pub mod mission_tasks;
