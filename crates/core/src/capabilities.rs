@@ -42,10 +42,13 @@ pub enum Extra {
     WaitingAgents,
     /// `GET /api/insights`: the rows of the team's weekly figures and busiest hours.
     Insights,
+    /// `GET /api/insights/prs`: the team's PRs with every fact their merge decision reads,
+    /// for the merge policy's what-if.
+    PolicyReplay,
 }
 
 impl Extra {
-    pub const ALL: [Extra; 13] = [
+    pub const ALL: [Extra; 14] = [
         Extra::PullRequests,
         Extra::OrganizerRuns,
         Extra::TeamNotes,
@@ -59,6 +62,7 @@ impl Extra {
         Extra::LiveRuns,
         Extra::WaitingAgents,
         Extra::Insights,
+        Extra::PolicyReplay,
     ];
 
     /// Its name in the capability list.
@@ -77,6 +81,7 @@ impl Extra {
             Extra::LiveRuns => "missionControl.liveRuns",
             Extra::WaitingAgents => "missionControl.waitingAgents",
             Extra::Insights => "missionControl.insights",
+            Extra::PolicyReplay => "missionControl.policyReplay",
         }
     }
 }

@@ -121,7 +121,14 @@ pub struct PrReview {
 impl PrReview {
     /// The status this review gives its PR.
     pub fn status(&self) -> ReviewStatus {
-        match self.outcome.as_deref() {
+        ReviewStatus::of_outcome(self.outcome.as_deref())
+    }
+}
+
+impl ReviewStatus {
+    /// The status a review with `outcome` (`None`: the reviewer still works) gives its PR.
+    pub fn of_outcome(outcome: Option<&str>) -> Self {
+        match outcome {
             None => ReviewStatus::Pending,
             Some("retry") => ReviewStatus::ChangesRequested,
             Some("escalated") => ReviewStatus::Escalated,

@@ -16,6 +16,7 @@ use crate::merge_rails::{
     decide, escalations, no_migrations, Decision, Files, MigrationLayout, PrFacts, Rail,
 };
 use crate::pull_request::{CheckRun, MigrationReport, PrFile, ReviewStatus};
+use crate::PrStatus;
 use serde::{Deserialize, Serialize};
 
 /// Whether a PR's file listing was had.
@@ -37,8 +38,8 @@ pub struct RecordedPr {
     pub mission_id: Option<String>,
     #[serde(default)]
     pub title: Option<String>,
-    /// `open`, `merged` or `closed`: what became of it.
-    pub state: String,
+    /// What became of it.
+    pub state: PrStatus,
     pub opened_at: String,
     #[serde(default)]
     pub merged_at: Option<String>,
@@ -77,7 +78,34 @@ fn on() -> bool {
     true
 }
 
+/// `GET /api/insights/prs?weeks=N`: the team's PRs opened from `since` on, as a replay
+/// reads them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordedPrs {
+    pub since: String,
+    pub prs: Vec<RecordedPr>,
+}
+
 impl RecordedPr {
+    /// Its migrations judged by the server's classifier, as if no other PR were open, and
+    /// its patches left out: the verdict has read them, and a replay needs nothing more.
+    #[cfg(feature = "sql")]
+    pub fn with_verdict(mut self) -> Self {
+        use crate::migrations::classify_pr_migrations;
+        use crate::pull_request::Verdict;
+        if self.listing == Listing::Listed {
+            let layout = self.layout();
+            let report = classify_pr_migrations(&self.files, &layout, &[], Some(self.number));
+            let shown = !report.files.is_empty() || report.verdict == Verdict::Contract;
+            self.migrations = shown.then_some(report);
+        }
+        for file in &mut self.files {
+            file.patch = None;
+        }
+        self
+    }
+
     fn layout(&self) -> MigrationLayout {
         let defaults = MigrationLayout::default();
         MigrationLayout {
@@ -128,7 +156,7 @@ pub struct ReplayedPr {
     pub mission_id: Option<String>,
     pub title: Option<String>,
     /// What became of it in fact.
-    pub state: String,
+    pub state: PrStatus,
     pub policy: EffectivePolicy,
     pub outcome: Replayed,
     /// Each rail that held it, once, in the order of its reasons.

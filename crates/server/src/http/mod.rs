@@ -63,6 +63,7 @@ pub fn router(db: Db, checkins: CheckinConfig, changes: ChangeFeed) -> Router {
         .route("/events", get(events::stream))
         .route("/activity", get(activity::list))
         .route("/insights", get(insights::read))
+        .route("/insights/prs", get(insights::prs))
         .route("/notes", get(notes::team_list))
         .route("/prs", get(prs::list))
         .route("/prs/{number}/checks", post(prs::record_check))

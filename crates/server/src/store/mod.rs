@@ -16,6 +16,7 @@ pub mod mission_views;
 pub mod missions;
 pub mod notes;
 pub mod prs;
+pub mod recorded_prs;
 pub mod schedules;
 pub mod task_memo;
 pub mod tasks;

@@ -25,7 +25,7 @@ fn pr(number: i64, files: Vec<PrFile>) -> RecordedPr {
         workspace_id: "ws".into(),
         mission_id: Some("m".into()),
         title: None,
-        state: "merged".into(),
+        state: PrStatus::Merged,
         opened_at: "2026-11-20T10:00:00Z".into(),
         merged_at: Some("2026-11-20T12:00:00Z".into()),
         head_sha: Some(HEAD.into()),
@@ -67,7 +67,7 @@ fn history() -> Vec<RecordedPr> {
     let mut migration = pr(4, vec![file("migrations/0007_drop.sql", 1)]);
     migration.migrations = Some(contract());
     let mut red = pr(5, vec![file("src/lib.rs", 4)]);
-    red.state = "closed".into();
+    red.state = PrStatus::Closed;
     red.checks = vec![check_run("test", HEAD, "completed", Some("failure"))];
     let mut reviewed = pr(6, vec![file("src/lib.rs", 4)]);
     reviewed.mission_requires_review = true;
@@ -259,7 +259,6 @@ fn a_recorded_pr_reads_from_json() {
 #[cfg(feature = "sql")]
 #[test]
 fn the_replay_agrees_with_the_server() {
-    use crate::migrations::classify_pr_migrations;
     use crate::pr_rails::{evaluate_pr, RailSettings};
 
     let added = |path: &str, sql: &str| PrFile {
@@ -355,22 +354,20 @@ fn the_replay_agrees_with_the_server() {
                         Files::Missing => (Listing::Missing, vec![]),
                         Files::Malformed => (Listing::Malformed, vec![]),
                     };
-                    // What the server records: the classifier's verdict, when there is one
-                    // to show.
-                    let verdict = classify_pr_migrations(&listed, &layout, &[], Some(12));
-                    let shown = !verdict.files.is_empty() || verdict.verdict == Verdict::Contract;
+                    // As the server records it: the classifier's verdict, patches left out.
                     let recorded = RecordedPr {
                         number: 12,
                         listing,
                         files: listed,
                         checks: checks.clone(),
-                        migrations: shown.then_some(verdict),
                         review,
                         workspace_policy: workspace.clone(),
                         mission_policy: None,
                         auto_merge_on_green,
                         ..pr(12, vec![])
-                    };
+                    }
+                    .with_verdict();
+                    assert!(recorded.files.iter().all(|f| f.patch.is_none()));
                     let replayed = replay_pr(&recorded, None);
                     assert_eq!(replayed.policy, policy);
                     assert_eq!(decide_recorded(&recorded, &policy).evaluation, server);
