@@ -4,6 +4,7 @@
 
 use super::{get, ApiError, Connection};
 use buildd_core::insights::team::{of_buildd_tasks, InsightsQuery, TeamInsights};
+use buildd_core::insights::what_if::RecordedPrs;
 use buildd_core::requests;
 use buildd_core::TaskList;
 
@@ -27,4 +28,12 @@ pub async fn insights(
         since,
         ..TeamInsights::default()
     })
+}
+
+/// The team's PRs of the last `weeks` with every fact their merge decision reads, which the
+/// merge policy's what-if replays (this server's `GET /api/insights/prs`).
+pub async fn recorded_prs(conn: &Connection, weeks: i64) -> Result<RecordedPrs, ApiError> {
+    let query = InsightsQuery { weeks: Some(weeks) };
+    requests::check(&query).map_err(ApiError::Invalid)?;
+    get(conn, &format!("/api/insights/prs?weeks={weeks}")).await
 }

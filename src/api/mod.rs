@@ -10,7 +10,7 @@ mod stream;
 pub use activity::{activity, query_string, ActivitySource};
 pub use connection::Connection;
 pub use error::ApiError;
-pub use insights::insights;
+pub use insights::{insights, recorded_prs};
 pub use runs::{
     active_tasks, arm_mission, delete_task, respond, start_task, stop_task, waiting_agents,
 };

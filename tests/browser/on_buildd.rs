@@ -213,6 +213,13 @@ async fn workspace_settings_are_read_from_the_workspace_list() {
     assert!(on.browser.absent("[data-testid=settings-error]").await);
     let list = on.asked("GET", "/api/workspaces");
     assert!(!list.is_empty(), "the row comes from the list");
+    // Buildd records no PR facts to replay: the what-if says so and asks for nothing.
+    on.browser
+        .click("[data-testid=workspace-policy] [data-testid=edit-policy]")
+        .await;
+    let said = any_text(&on.browser, "[data-testid=what-if-not-offered]").await;
+    assert!(said.starts_with("Not known on this server"), "{said}");
+    assert!(on.asked("GET", "/api/insights/prs").is_empty());
     on.browser.close().await;
 }
 
@@ -350,8 +357,10 @@ async fn spend_buildd_does_not_report_is_said_and_a_budget_is_set_through_its_pa
     assert_eq!(text, "No budget · spend not reported by this Buildd");
     assert!(!text.contains("$0"), "{text}");
 
-    // Set budget sends Buildd's own PATCH {costBudgetUsd}.
+    // Set budget sends Buildd's own PATCH {costBudgetUsd}; with no spend reported there is
+    // nothing to replay it over, and nothing is said of what it would have done.
     on.browser.fill("[data-testid=budget-input]", "25").await;
+    assert_eq!(on.browser.texts("[data-testid=budget-what-if]").await, [""]);
     on.browser.click("[data-testid=raise-budget-button]").await;
     let path = format!("/api/missions/{MISSION}");
     let sent = loop {

@@ -1,11 +1,16 @@
 //! What a mission spent, against its budget when it has one: a bar with both figures in
 //! words (the bar's colour only repeats them), the spend alone when there is no budget, and
 //! "not reported" where the API does not say (Buildd's missions carry no spend). Raise
-//! budget sits here, so a mission that ran out is resumed where its spend is read.
+//! budget sits here, so a mission that ran out is resumed where its spend is read, with
+//! what the amount typed would have done: buildd-core's `replay_budget` over the mission's
+//! recorded spend (when it would have stopped it, and what that would have saved).
 
+use crate::components::mission::pictures::frame::offset_secs;
 use crate::components::shared::raise_budget::RaiseBudget;
 use buildd_core::budget::{budget_bar, SPEND_NOT_REPORTED};
 use buildd_core::client::ClientMission;
+use buildd_core::insights::spend_series::SpendPoint;
+use buildd_core::insights::what_if::replay_budget;
 use buildd_core::money::Usd;
 use buildd_core::MissionStatus;
 use leptos::prelude::*;
@@ -40,6 +45,25 @@ pub fn BudgetCard(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) -> i
     let id = mission.with_untracked(|m| m.id.clone());
     let spend = Memo::new(move |_| mission.with(|m| m.spend()));
     let budget = Memo::new(move |_| mission.with(|m| m.budget()));
+    // Replayed only where the spend is known: Buildd's missions do not report it.
+    let points = Memo::new(move |_| {
+        mission.with(|m| {
+            m.spend().map(|_| {
+                (m.tasks.iter())
+                    .filter_map(|t| SpendPoint::of_task(t, None))
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    let what_if = Callback::new(move |typed: Usd| {
+        points.with(|p| match p {
+            Some(points) => format!(
+                "What it would have done: {}",
+                replay_budget(points, Some(typed)).describe(offset_secs())
+            ),
+            None => String::new(),
+        })
+    });
     let exhausted =
         Memo::new(move |_| mission.with(|m| m.status == MissionStatus::BudgetExhausted));
     let figures = move || {
@@ -84,7 +108,7 @@ pub fn BudgetCard(mission: Memo<Arc<ClientMission>>, refresh: Callback<()>) -> i
             >
                 {OUT_OF_BUDGET}
             </p>
-            <RaiseBudget mission_id=id budget refresh />
+            <RaiseBudget mission_id=id budget refresh what_if />
         </section>
     }
 }

@@ -5,6 +5,7 @@ use crate::api;
 use crate::components::shared::policy_form::{PolicyDraft, PolicyForm, PolicyState};
 use crate::components::shared::policy_summary::{tier_label, PolicySummary};
 use buildd_core::client::ClientMission;
+use buildd_core::insights::what_if::Proposal;
 use buildd_core::requests::missions::MissionPatch;
 use buildd_core::requests::Patch;
 use leptos::prelude::*;
@@ -12,6 +13,10 @@ use leptos::prelude::*;
 #[component]
 pub fn MergePolicyEditor(mission: Memo<ClientMission>, refresh: Callback<()>) -> impl IntoView {
     let id = mission.with_untracked(|m| m.id.clone());
+    let scope = Proposal::Mission {
+        mission_id: id.clone(),
+        policy: None,
+    };
     let state = PolicyState::new(refresh, move |c, value| {
         let id = id.clone();
         let change = MissionPatch {
@@ -90,6 +95,7 @@ pub fn MergePolicyEditor(mission: Memo<ClientMission>, refresh: Callback<()>) ->
                                 inherited.get_untracked(),
                             )
                             override_label="Override for this mission"
+                            scope=scope.clone()
                             reset=true
                         />
                     }

@@ -2,7 +2,8 @@
 //! `PATCH /api/missions/{id} {costBudgetUsd}` (this server's and Buildd's alike). A refusal
 //! shows the server's reason and keeps the typed amount; a raise above the spend resumes a
 //! mission that ran out, and `refresh` shows it. The mission page and "Waiting on you"
-//! share it, so a raise behaves the same wherever it is made.
+//! share it, so a raise behaves the same wherever it is made. Where the mission's spend is
+//! known, what the amount typed would have done to it is said before it is sent.
 
 use crate::api;
 use crate::state::mutation::{refused, Mutation};
@@ -17,6 +18,9 @@ pub fn RaiseBudget(
     #[prop(into)]
     budget: Signal<Option<Usd>>,
     refresh: Callback<()>,
+    /// What a budget of the amount typed would have done, said under it before it is sent.
+    #[prop(optional)]
+    what_if: Option<Callback<Usd, String>>,
 ) -> impl IntoView {
     let amount = RwSignal::new(String::new());
     let input_id = format!("budget-{mission_id}");
@@ -55,6 +59,10 @@ pub fn RaiseBudget(
         }
     };
     let described = error_id.clone();
+    let replayed = move || {
+        let typed = typed_budget(&amount.get()).ok()?;
+        what_if.map(|w| w.run(typed))
+    };
     view! {
         <form class="raise-budget" data-testid="raise-budget" on:submit=submit novalidate>
             <label class="small" for=input_id.clone()>
@@ -82,6 +90,9 @@ pub fn RaiseBudget(
             </button>
             <p class="form__error" role="alert" id=error_id data-testid="budget-error">
                 {move || raise.error()}
+            </p>
+            <p class="muted small budget__what-if" aria-live="polite" data-testid="budget-what-if">
+                {replayed}
             </p>
         </form>
     }

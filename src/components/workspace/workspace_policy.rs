@@ -4,6 +4,7 @@
 use crate::api;
 use crate::components::shared::policy_form::{PolicyDraft, PolicyForm, PolicyState};
 use crate::components::shared::policy_summary::{tier_label, PolicySummary};
+use buildd_core::insights::what_if::Proposal;
 use buildd_core::merge_policy::{MergePolicy, DEFAULT_MAX_LINES};
 use buildd_core::requests::workspaces::WorkspacePatch;
 use buildd_core::requests::Patch;
@@ -31,6 +32,10 @@ fn headline(policy: Option<&MergePolicy>) -> String {
 #[component]
 pub fn WorkspacePolicy(workspace: Memo<Arc<Workspace>>, refresh: Callback<()>) -> impl IntoView {
     let id = workspace.with_untracked(|w| w.id.clone());
+    let scope = Proposal::Workspace {
+        workspace_id: id.clone(),
+        policy: None,
+    };
     let state = PolicyState::new(refresh, move |c, value| {
         let id = id.clone();
         let mut git = serde_json::Map::new();
@@ -83,6 +88,7 @@ pub fn WorkspacePolicy(workspace: Memo<Arc<Workspace>>, refresh: Callback<()>) -
                             state
                             inherit_label=builtin.clone()
                             override_label="Set a default for this workspace"
+                            scope=scope.clone()
                         />
                     }
                         .into_any()

@@ -10,6 +10,7 @@ const TEXT: &str = "[data-testid=budget-card] [data-testid=budget-text]";
 const INPUT: &str = "[data-testid=budget-card] [data-testid=budget-input]";
 const RAISE: &str = "[data-testid=budget-card] [data-testid=raise-budget-button]";
 const ERROR: &str = "[data-testid=budget-card] [data-testid=budget-error]";
+const WHAT_IF: &str = "[data-testid=budget-card] [data-testid=budget-what-if]";
 
 /// Whether `css` is shown (not hidden by its class).
 async fn shown(browser: &buildd_testkit::Browser, css: &str) -> bool {
@@ -44,8 +45,16 @@ async fn a_spent_budget_is_shown_with_both_figures_and_raised_in_place() {
     browser.click(RAISE).await;
     text_with(&browser, ERROR, "not an amount in dollars").await;
 
-    // Still below the spend: the server's reason, and the amount stays for another try.
+    // What an amount would have done is said as it is typed: $1.20 would have stopped the
+    // mission at its second report, after which nothing was spent.
     browser.fill(INPUT, "1.20").await;
+    let replayed = text_with(&browser, WHAT_IF, "would have stopped the mission on").await;
+    assert!(
+        replayed.starts_with("What it would have done: A $1.20 budget")
+            && replayed.ends_with("at $1.40 spent; it would have saved $0.00."),
+        "{replayed}"
+    );
+    // Still below the spend: the server's reason, and the amount stays for another try.
     browser.click(RAISE).await;
     text_is(
         &browser,
@@ -58,6 +67,12 @@ async fn a_spent_budget_is_shown_with_both_figures_and_raised_in_place() {
 
     // Above it: the mission is active again, and the page says so.
     browser.fill(INPUT, "5").await;
+    text_is(
+        &browser,
+        WHAT_IF,
+        "What it would have done: A $5.00 budget would not have stopped the mission: $1.40 spent.",
+    )
+    .await;
     browser.click(RAISE).await;
     text_is(&browser, TEXT, "$1.40 of $5.00 spent").await;
     let m = mission(&server, &id).await;

@@ -1,8 +1,8 @@
 //! The mission's merge policy: what is in effect, and where it comes from.
 
-use crate::fixtures::api::mission;
-use crate::fixtures::check::{any_text, text_is};
-use crate::fixtures::on_new_mission_settings;
+use crate::fixtures::api::{mission, pr_of, task_with_green_pr};
+use crate::fixtures::check::{any_text, text_is, text_with};
+use crate::fixtures::{on_new_mission_settings, open, Page};
 use serde_json::json;
 
 /// Where the page says which policy is in effect, and what it says when none is set.
@@ -124,5 +124,93 @@ async fn every_setting_saved_is_in_the_summary_and_a_missing_reviewer_is_named_o
         json!({"tier": "auto-threshold", "threshold": {"maxLines": 400, "denyPaths": ["db/", "infra/"]},
                "stallNotifyMinutes": 45})
     );
+    browser.close().await;
+}
+
+/// The what-if under the form, on a seeded history of the mission's three PRs with green CI:
+/// a small one (merged by itself), one of 900 lines (over the built-in 800-line cap) and one
+/// under `infra/`. Each policy typed is replayed before Save, by the server's own decision.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_policy_typed_is_replayed_over_the_missions_prs_before_save() {
+    const PROPOSED: &str = "[data-testid=what-if-proposed]";
+    let (server, browser, id) = on_new_mission_settings("Replayed").await;
+    let file = |path: &str, lines: i64| json!([{"path": path, "status": "modified", "additions": lines, "deletions": 0}]);
+    task_with_green_pr(&server, &id, 901, file("src/cart.rs", 20)).await;
+    task_with_green_pr(&server, &id, 902, file("src/big.rs", 900)).await;
+    task_with_green_pr(&server, &id, 903, file("infra/prod.tf", 4)).await;
+    assert_eq!(pr_of(&server, &id, 901).await["state"], "merged");
+    assert_eq!(pr_of(&server, &id, 902).await["state"], "open");
+
+    browser.click("[data-testid=edit-policy]").await;
+    let now = "As things stand: Of 3 PRs, 2 would have merged by themselves; 1 would have \
+               waited for a person (size cap 1).";
+    text_is(&browser, "[data-testid=what-if-now]", now).await;
+    // Inherit, as the mission stands: the same figures.
+    text_is(
+        &browser,
+        PROPOSED,
+        &now.replace("As things stand", "With this policy"),
+    )
+    .await;
+
+    // A higher cap lets the big one through.
+    browser.click("[data-testid=policy-override]").await;
+    browser.fill("[data-testid=policy-max-lines]", "1000").await;
+    text_is(
+        &browser,
+        PROPOSED,
+        "With this policy: Of 3 PRs, 3 would have merged by themselves.",
+    )
+    .await;
+    // A typo names its field, and nothing is replayed until it is fixed.
+    browser.fill("[data-testid=policy-max-lines]", "lots").await;
+    text_with(&browser, PROPOSED, "fix the fields above").await;
+    browser.fill("[data-testid=policy-max-lines]", "").await;
+
+    // Infra protected: the infra PR waits for a person, by the protected-path rail.
+    browser.fill("[data-testid=policy-deny]", "infra/").await;
+    text_is(
+        &browser,
+        PROPOSED,
+        "With this policy: Of 3 PRs, 1 would have merged by itself; 2 would have waited for \
+         a person (size cap 1, protected path 1).",
+    )
+    .await;
+    // Each PR one click away, with why it would wait.
+    browser.click("[data-testid=what-if-prs] summary").await;
+    let rows = browser.texts("[data-testid=what-if-prs] tbody tr").await;
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert!(
+        rows[0].starts_with("#901") && rows[0].contains("merged"),
+        "{rows:?}"
+    );
+    assert!(
+        rows[2].contains("Merged by itself")
+            && rows[2].contains("Waited for a person")
+            && rows[2].contains("touches protected path infra/prod.tf (matched infra/)"),
+        "{rows:?}"
+    );
+    // Nothing was saved: the what-if only reads.
+    assert_eq!(mission(&server, &id).await["mergePolicy"], json!(null));
+
+    // Open, with its PRs shown, it has no serious accessibility violation in either theme.
+    let mut serious = String::new();
+    for theme in ["light", "dark"] {
+        browser
+            .run(&format!("localStorage.setItem('buildd.theme', '{theme}')"))
+            .await;
+        open(&browser, &server, Page::MissionSettings(&id)).await;
+        browser.click("[data-testid=edit-policy]").await;
+        browser.click("[data-testid=policy-override]").await;
+        browser.fill("[data-testid=policy-deny]", "infra/").await;
+        text_with(&browser, PROPOSED, "protected path 1").await;
+        browser.click("[data-testid=what-if-prs] summary").await;
+        for violation in browser.axe().await {
+            if violation.is_serious() {
+                serious.push_str(&format!("{theme}: {violation}"));
+            }
+        }
+    }
+    assert!(serious.is_empty(), "axe, serious and critical:\n{serious}");
     browser.close().await;
 }

@@ -131,6 +131,32 @@ pub enum Proposal {
     },
 }
 
+impl Proposal {
+    /// The same scope with `policy` proposed instead (`None`: cleared, inherited).
+    pub fn with(&self, policy: Option<MergePolicy>) -> Proposal {
+        match self {
+            Proposal::Workspace { workspace_id, .. } => Proposal::Workspace {
+                workspace_id: workspace_id.clone(),
+                policy,
+            },
+            Proposal::Mission { mission_id, .. } => Proposal::Mission {
+                mission_id: mission_id.clone(),
+                policy,
+            },
+        }
+    }
+
+    /// Whether `pr` is one the proposal could change: of its workspace, or its mission.
+    pub fn covers(&self, pr: &RecordedPr) -> bool {
+        match self {
+            Proposal::Workspace { workspace_id, .. } => pr.workspace_id == *workspace_id,
+            Proposal::Mission { mission_id, .. } => {
+                pr.mission_id.as_deref() == Some(mission_id.as_str())
+            }
+        }
+    }
+}
+
 /// What a PR would have come to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Replayed {
@@ -142,6 +168,17 @@ pub enum Replayed {
     WaitedForReviewer,
     /// A rail, the tier or the reviewer sends it to a person.
     WaitedForPerson,
+}
+
+impl Replayed {
+    pub fn label(self) -> &'static str {
+        match self {
+            Replayed::MergedByItself => "Merged by itself",
+            Replayed::WaitedForCi => "Waited for CI",
+            Replayed::WaitedForReviewer => "Went to the reviewer",
+            Replayed::WaitedForPerson => "Waited for a person",
+        }
+    }
 }
 
 /// Rails that leave a PR to a person.

@@ -1,5 +1,6 @@
 //! The merge-policy form shared by a mission's override and a workspace's default: inherit
-//! or set a policy, the tier's fields with what is wrong with each, Save and Cancel.
+//! or set a policy, the tier's fields with what is wrong with each, what it would have done
+//! to recent PRs, Save and Cancel.
 
 mod field;
 mod field_error;
@@ -7,23 +8,30 @@ mod policy_fields;
 mod policy_state;
 mod refused;
 mod text_field;
+mod what_if;
+mod what_if_prs;
 
 pub use policy_state::{PolicyDraft, PolicyState};
 
 use crate::components::shared::form_actions::FormActions;
 use crate::components::shared::form_error::FormError;
+use buildd_core::insights::what_if::Proposal;
 use leptos::prelude::*;
 use policy_fields::PolicyFields;
 use policy_state::update;
+use what_if::PolicyWhatIf;
 
 /// The edit form: inherit or set a policy, the tier's fields with what is wrong with each,
-/// Save and Cancel, and with `reset` a "Reset to inherited" that saves `null` at once. A
-/// draft with an error is not sent: the first field in error takes the focus.
+/// what the policy would have done to the scope's recent PRs, Save and Cancel, and with
+/// `reset` a "Reset to inherited" that saves `null` at once. A draft with an error is not
+/// sent: the first field in error takes the focus.
 #[component]
 pub fn PolicyForm(
     state: PolicyState,
     #[prop(into)] inherit_label: String,
     override_label: &'static str,
+    /// Whose policy it sets, for the what-if.
+    scope: Proposal,
     #[prop(optional)] reset: bool,
 ) -> impl IntoView {
     let attempted = RwSignal::new(false);
@@ -79,6 +87,7 @@ pub fn PolicyForm(
                 </label>
             </fieldset>
             <PolicyFields state=state attempted=attempted />
+            <PolicyWhatIf state scope />
             <FormError error=move || state.general_errors() testid="policy-error" />
             <FormActions
                 save_testid="save-policy"

@@ -220,6 +220,35 @@ fn under_agent_review_the_reviewer_decides_unless_it_sent_the_pr_on() {
 }
 
 #[test]
+fn a_proposal_covers_its_workspace_or_its_mission_and_keeps_its_scope() {
+    let mut elsewhere = pr(9, vec![]);
+    elsewhere.workspace_id = "other".into();
+    elsewhere.mission_id = None;
+    let ws = Proposal::Workspace {
+        workspace_id: "ws".into(),
+        policy: None,
+    };
+    let mission = Proposal::Mission {
+        mission_id: "m".into(),
+        policy: None,
+    };
+    assert!(ws.covers(&pr(1, vec![])) && !ws.covers(&elsewhere));
+    assert!(mission.covers(&pr(1, vec![])) && !mission.covers(&elsewhere));
+    let human = MergePolicy {
+        tier: "human".into(),
+        ..MergePolicy::builtin()
+    };
+    assert_eq!(
+        mission.with(Some(human.clone())),
+        Proposal::Mission {
+            mission_id: "m".into(),
+            policy: Some(human)
+        }
+    );
+    assert_eq!(Replayed::WaitedForPerson.label(), "Waited for a person");
+}
+
+#[test]
 fn no_prs_and_one() {
     let none = replay_policy(&[], None, since());
     assert_eq!(none, PolicyReplay::default());
