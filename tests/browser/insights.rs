@@ -4,7 +4,7 @@
 //! answers lack said in place.
 
 use crate::fixtures::api::{id_of, new_workspace};
-use crate::fixtures::check::{any_text, text_with};
+use crate::fixtures::check::text_with;
 use crate::fixtures::{opened, Page};
 use buildd_core::insights::team::TeamInsights;
 use buildd_core::insights::weekly::weekly;
@@ -98,7 +98,10 @@ async fn a_week_is_read_out_by_keyboard_focus() {
     seeded(&server).await;
     let browser = opened(&server, Page::Insights).await;
     let readout = "[data-testid=throughput-picture-readout]";
-    assert_eq!(any_text(&browser, readout).await, "");
+    browser
+        .wait_for("[data-testid=throughput-picture-svg]")
+        .await;
+    assert_eq!(browser.texts(readout).await, [""]);
     browser
         .run("document.querySelector('[data-testid=throughput-picture-svg]').focus()")
         .await;

@@ -26,6 +26,15 @@ pub fn span(seconds: i64) -> String {
     }
 }
 
+/// An axis's tick of `hours` in the same style ("0h", "12m", "1h 30m"): a fraction of an
+/// hour is said in minutes, never rounded to a repeated "0h".
+pub fn hours_tick(hours: f64) -> String {
+    if hours <= 0.0 {
+        return "0h".into();
+    }
+    span((hours * HOUR as f64).round() as i64)
+}
+
 /// A moment `seconds` in the past: "just now" within the minute (or in the future, when
 /// clocks disagree), else "5m ago", "3h 5m ago", "2d 4h ago". Whole minutes, rounded down.
 pub fn ago(seconds: i64) -> String {
@@ -61,6 +70,12 @@ pub fn seconds_between(from_ms: f64, to_ms: f64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hour_ticks_say_minutes_below_an_hour() {
+        let ticks: Vec<String> = [0.0, 0.2, 0.4, 1.0, 1.5, 2.0].map(hours_tick).into();
+        assert_eq!(ticks, ["0h", "12m", "24m", "1h", "1h 30m", "2h"]);
+    }
 
     #[test]
     fn spans_use_the_two_largest_units() {

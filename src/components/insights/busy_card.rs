@@ -99,9 +99,9 @@ pub fn BusyCard(rows: Memo<TeamInsights>, ws: Memo<Option<String>>, hosted: bool
                             <BarChart
                                 bars
                                 series=&["busy"]
-                                value_label=|v| format!("{v:.0}h")
+                                value_label=buildd_core::duration::hours_tick
                                 label=summary
-                                testid="busy"
+                                testid="busy-picture"
                                 said
                             />
                             <Legend items=&[
@@ -115,7 +115,7 @@ pub fn BusyCard(rows: Memo<TeamInsights>, ws: Memo<Option<String>>, hosted: bool
                 view! {
                     <FiguresTable
                         caption="Agent work by hour of the day"
-                        testid="busy"
+                        testid="busy-picture"
                         heads=&["Hour", "Figures"]
                         rows=rows_of
                     />

@@ -89,7 +89,7 @@ pub fn MissionSpendCard(
                                 series=&["spent"]
                                 value_label=|v| format!("${v:.2}")
                                 label=summary
-                                testid="mission-spend"
+                                testid="mission-spend-picture"
                                 said
                             />
                         }
@@ -99,7 +99,7 @@ pub fn MissionSpendCard(
                 view! {
                     <FiguresTable
                         caption="Spend by mission in these weeks"
-                        testid="mission-spend"
+                        testid="mission-spend-picture"
                         heads=&["Mission", "Spent"]
                         rows
                     />

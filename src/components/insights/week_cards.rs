@@ -130,7 +130,7 @@ pub fn WeekCards(weeks: Memo<Vec<Week>>, ws: Memo<Option<String>>, hosted: bool)
             testid="merge-time-picture"
             bars=times
             series=&["claim", "review"]
-            value_label=|v| format!("{v:.0}h")
+            value_label=buildd_core::duration::hours_tick
             legend=&[("in-flight", "Claim to merge"), ("awaiting", "Review wait (PR to merge)")]
             what="median hours from claim to merge and from PR to merge"
             missing=missing(NO_MERGES)

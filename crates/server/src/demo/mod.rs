@@ -2,6 +2,7 @@
 //! scripted worker that works its tasks over HTTP, so the dashboard moves by itself.
 
 mod costs;
+mod history;
 mod loose_tasks;
 mod seed;
 pub mod worker;

@@ -30,24 +30,24 @@ fn ago(minutes: i64) -> String {
     iso(Utc::now() - Duration::minutes(minutes))
 }
 
-struct Seeder<'a> {
-    tx: &'a mut Tx,
+pub(super) struct Seeder<'a> {
+    pub(super) tx: &'a mut Tx,
     team: String,
     workspace: String,
     next_pr: i64,
 }
 
 #[derive(Default)]
-struct TaskSpec<'a> {
-    title: &'a str,
-    description: &'a str,
-    status: &'a str,
-    mode: &'a str,
-    class: &'a str,
-    parent: Option<&'a str>,
-    depends_on: Vec<String>,
-    result: Option<Value>,
-    minutes_ago: i64,
+pub(super) struct TaskSpec<'a> {
+    pub(super) title: &'a str,
+    pub(super) description: &'a str,
+    pub(super) status: &'a str,
+    pub(super) mode: &'a str,
+    pub(super) class: &'a str,
+    pub(super) parent: Option<&'a str>,
+    pub(super) depends_on: Vec<String>,
+    pub(super) result: Option<Value>,
+    pub(super) minutes_ago: i64,
 }
 
 /// A demo note.
@@ -61,7 +61,7 @@ struct NoteSpec<'a> {
 }
 
 /// The latest worker of a demo task.
-enum Run {
+pub(super) enum Run {
     None,
     Live(&'static str),
     Done,
@@ -89,7 +89,7 @@ impl Seeder<'_> {
         Ok(())
     }
 
-    async fn mission(
+    pub(super) async fn mission(
         &mut self,
         title: &str,
         description: &str,
@@ -125,7 +125,12 @@ impl Seeder<'_> {
         Ok(mission.id)
     }
 
-    async fn task(&mut self, mission: &str, spec: TaskSpec<'_>, run: Run) -> ApiResult<String> {
+    pub(super) async fn task(
+        &mut self,
+        mission: &str,
+        spec: TaskSpec<'_>,
+        run: Run,
+    ) -> ApiResult<String> {
         let planning = spec.mode == "planning";
         // A failed run leaves its reason in the task's result, as a runner's report does.
         let result = match (&run, spec.result) {
@@ -271,7 +276,7 @@ impl Seeder<'_> {
         insert_check(self.tx, &pr.id, &check, &opened).await
     }
 
-    async fn organizer(
+    pub(super) async fn organizer(
         &mut self,
         mission: &str,
         title: &str,
@@ -313,7 +318,7 @@ impl Seeder<'_> {
     }
 }
 
-fn step(r: &str, title: &str, description: &str, depends_on: &[&str]) -> Value {
+pub(super) fn step(r: &str, title: &str, description: &str, depends_on: &[&str]) -> Value {
     json!({
         "ref": r, "title": title, "description": description,
         "dependsOn": depends_on, "outputRequirement": "pr_required", "kind": "engineering",
@@ -625,34 +630,8 @@ async fn seed(tx: &mut Tx) -> ApiResult<()> {
     )
     .await?;
 
-    // Done.
-    let m = s
-        .mission(
-            "Search indexing",
-            "Index products in the background so search results are never stale by more than a minute.",
-            "completed",
-            0,
-            60 * 24 * 12,
-        )
-        .await?;
-    for title in [
-        "Add the indexing queue",
-        "Index on product change",
-        "Backfill the index",
-    ] {
-        s.task(
-            &m,
-            TaskSpec {
-                title,
-                description: "Search indexing work.",
-                status: "completed",
-                minutes_ago: 60 * 24 * 10,
-                ..Default::default()
-            },
-            Run::MergedPr,
-        )
-        .await?;
-    }
+    // Done, over the last weeks: the team's history the pictures draw.
+    super::history::seed(&mut s).await?;
 
     super::loose_tasks::seed(s.tx, &s.team, &s.workspace).await?;
 
