@@ -278,6 +278,75 @@ async fn the_timeline_zooms_and_scrolls_by_keyboard_and_reads_out_its_tasks() {
     browser.close().await;
 }
 
+/// Where the lane in hand is, against the timeline's scrolled box: (lane top, lane bottom,
+/// box top, box bottom, how far the box is scrolled).
+async fn lane_in_box(browser: &Browser) -> Vec<f64> {
+    let at = browser
+        .run(
+            "const box = document.querySelector('.pic__scroll').getBoundingClientRect(); \
+             const lane = document.querySelector('.pic__lane').getBoundingClientRect(); \
+             return [lane.top, lane.bottom, box.top, box.bottom, \
+                     document.querySelector('.pic__scroll').scrollTop];",
+        )
+        .await;
+    serde_json::from_value(at).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_lane_stepped_to_by_keyboard_is_scrolled_into_view() {
+    let server = TestServer::start_demo().await;
+    let id = new_mission_with(
+        &server,
+        json!({"title": "Forty tasks", "orchestrationMode": "manual", "isHeartbeat": false}),
+    )
+    .await;
+    for n in 1..=40 {
+        let body = json!({"title": format!("Task {n}"), "missionId": id,
+                          "workspaceId": mission_workspace(&server).await});
+        let (status, answer) = server.admin("POST", "/api/tasks", Some(body)).await;
+        assert!(status.is_success(), "{answer}");
+    }
+    let browser = opened(&server, Page::MissionPictures(&id)).await;
+    browser.wait_for("[data-testid=timeline-bar]").await;
+    focus(&browser, "[data-testid=timeline-svg]").await;
+    // The last lane is below the box's fold: End scrolls the box to it.
+    browser.press(fantoccini::key::Key::End).await;
+    text_with(
+        &browser,
+        "[data-testid=timeline-picture-readout]",
+        "Task 40:",
+    )
+    .await;
+    let mut at = lane_in_box(&browser).await;
+    for _ in 0..20 {
+        if at[4] > 0.0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        at = lane_in_box(&browser).await;
+    }
+    assert!(at[4] > 0.0, "the box scrolled: {at:?}");
+    assert!(
+        at[0] >= at[2] - 0.5 && at[1] <= at[3] + 0.5,
+        "the lane shows: {at:?}"
+    );
+    // Home goes back up to the first lane, in view again.
+    browser.press(fantoccini::key::Key::Home).await;
+    text_with(
+        &browser,
+        "[data-testid=timeline-picture-readout]",
+        "Task 1:",
+    )
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let at = lane_in_box(&browser).await;
+    assert!(
+        at[0] >= at[2] - 0.5 && at[1] <= at[3] + 0.5,
+        "the lane shows: {at:?}"
+    );
+    browser.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_pictures_and_their_tables_have_no_serious_accessibility_violation() {
     let server = TestServer::start_demo().await;

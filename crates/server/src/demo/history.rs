@@ -3,7 +3,7 @@
 //! and busiest hours, a finished mission's pictures and the merge policy's what-if all have
 //! something to say on first open.
 
-use super::seed::{step, Run, Seeder, TaskSpec};
+use super::seeder::{step, Run, Seeder, TaskSpec};
 use crate::error::ApiResult;
 use crate::store::missions;
 use buildd_core::money::Usd;

@@ -5,6 +5,7 @@ mod costs;
 mod history;
 mod loose_tasks;
 mod seed;
+mod seeder;
 pub mod worker;
 
 pub use seed::{dashboard_key, seed_if_empty, DEMO_TEAM};

@@ -25,6 +25,22 @@ pub fn stepped(key: &str, at: Option<usize>, count: usize) -> Option<usize> {
     })
 }
 
+/// Once drawn, scrolls the least that shows the lane in hand (`.pic__lane`) inside
+/// `container`, and the page the least that shows it too: a task stepped to by keyboard
+/// is never below the fold of a long timeline.
+pub fn show_lane(container: NodeRef<leptos::html::Div>) {
+    request_animation_frame(move || {
+        let lane = container
+            .get_untracked()
+            .and_then(|c| c.query_selector(".pic__lane").ok().flatten());
+        if let Some(lane) = lane {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            lane.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
+}
+
 /// The index of the last of `times` (ascending) at or before `t`, else the first.
 pub fn standing_at(times: impl Iterator<Item = i64>, t: i64) -> Option<usize> {
     let mut found = None;

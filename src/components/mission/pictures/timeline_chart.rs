@@ -3,7 +3,7 @@
 //! the wheel, a drag, a sideways wheel); ↑ and ↓ step through the tasks, read out.
 
 use super::axes::Axes;
-use super::cursor::{pointer_x, stepped};
+use super::cursor::{pointer_x, show_lane, stepped};
 use super::frame::{moment, WIDTH};
 use super::timeline_bars::TimelineBars;
 use super::timeline_labels::TimelineLabels;
@@ -31,6 +31,7 @@ fn moved(key: &str, v: View) -> Option<View> {
 pub fn TimelineChart(timeline: Memo<Timeline>, said: RwSignal<Option<String>>) -> impl IntoView {
     let part = RwSignal::new(View::default());
     let selected = RwSignal::new(None::<usize>);
+    let scroll = NodeRef::<leptos::html::Div>::new();
     let tall = Memo::new(move |_| timeline.with(height));
     let frame = Memo::new(move |_| timeline.with(|tl| part.get().frame(tl, tall.get())));
     Effect::new(move |_| {
@@ -74,6 +75,7 @@ pub fn TimelineChart(timeline: Memo<Timeline>, said: RwSignal<Option<String>>) -
         if let Some(i) = next {
             ev.prevent_default();
             selected.set(Some(i));
+            show_lane(scroll);
         }
     };
     let on_wheel = move |ev: web_sys::WheelEvent| {
@@ -110,7 +112,7 @@ pub fn TimelineChart(timeline: Memo<Timeline>, said: RwSignal<Option<String>>) -
         }
     };
     view! {
-        <div class="pic__scroll">
+        <div class="pic__scroll" node_ref=scroll>
             <svg
                 class="pic__svg pic__svg--timeline"
                 viewBox=move || format!("0 0 {WIDTH} {}", tall.get())
