@@ -11,6 +11,36 @@ use crate::pull_request::{
 };
 use serde::{Deserialize, Serialize};
 
+/// What a PR's merge reads of its workspace's `gitConfig`: the default policy (when it
+/// reads as one), where migrations and the schema live, and whether green auto-threshold
+/// PRs merge by themselves (`autoMergeOnGreenCI`, on unless turned off).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GitMergeConfig {
+    pub policy: Option<MergePolicy>,
+    pub migrations_path: Option<String>,
+    pub schema_file: Option<String>,
+    pub auto_merge_on_green: bool,
+}
+
+impl GitMergeConfig {
+    pub fn of(git: &serde_json::Value) -> Self {
+        let text = |key: &str| git.get(key).and_then(|v| v.as_str()).map(str::to_string);
+        Self {
+            policy: git
+                .get("mergePolicy")
+                .and_then(|p| serde_json::from_value(p.clone()).ok()),
+            migrations_path: text("migrationsPath"),
+            schema_file: text("schemaFile"),
+            auto_merge_on_green: git.get("autoMergeOnGreenCI").and_then(|v| v.as_bool())
+                != Some(false),
+        }
+    }
+
+    pub fn layout(&self) -> MigrationLayout {
+        MigrationLayout::named(self.migrations_path.as_deref(), self.schema_file.as_deref())
+    }
+}
+
 /// The PR's changed files: listed, or why not.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Files {
@@ -37,6 +67,15 @@ impl Default for MigrationLayout {
 }
 
 impl MigrationLayout {
+    /// The layout `gitConfig` names, each part it leaves out the default.
+    pub fn named(dir: Option<&str>, schema_file: Option<&str>) -> Self {
+        let defaults = Self::default();
+        Self {
+            dir: dir.map_or(defaults.dir, str::to_string),
+            schema_file: schema_file.map_or(defaults.schema_file, str::to_string),
+        }
+    }
+
     pub fn is_migration(&self, path: &str) -> bool {
         let dir = self.dir.trim_end_matches('/');
         let inside = path.starts_with(&format!("{dir}/")) || path.contains(&format!("/{dir}/"));

@@ -28,6 +28,17 @@ pub enum Listing {
     Malformed,
 }
 
+impl Listing {
+    /// A file listing as a recorded PR holds it: whether it was had, and its files.
+    pub fn of(files: Files) -> (Listing, Vec<PrFile>) {
+        match files {
+            Files::Listed(files) => (Listing::Listed, files),
+            Files::Missing => (Listing::Missing, vec![]),
+            Files::Malformed => (Listing::Malformed, vec![]),
+        }
+    }
+}
+
 /// A PR as recorded, with every fact its merge decision reads.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -107,11 +118,7 @@ impl RecordedPr {
     }
 
     fn layout(&self) -> MigrationLayout {
-        let defaults = MigrationLayout::default();
-        MigrationLayout {
-            dir: self.migrations_path.clone().unwrap_or(defaults.dir),
-            schema_file: self.schema_file.clone().unwrap_or(defaults.schema_file),
-        }
+        MigrationLayout::named(self.migrations_path.as_deref(), self.schema_file.as_deref())
     }
 }
 

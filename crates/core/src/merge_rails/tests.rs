@@ -131,3 +131,19 @@ fn the_migration_layout_finds_migrations() {
     assert!(!layout.is_migration("migrations/README.md"));
     assert!(!layout.is_migration("src/migrations.sql"));
 }
+
+#[test]
+fn git_config_gives_the_policy_layout_and_auto_merge_with_their_defaults() {
+    let none = GitMergeConfig::of(&serde_json::Value::Null);
+    assert_eq!(none.policy, None);
+    assert!(none.auto_merge_on_green, "on unless turned off");
+    assert_eq!(none.layout(), MigrationLayout::default());
+    let set = GitMergeConfig::of(&serde_json::json!({
+        "mergePolicy": {"tier": "human"}, "migrationsPath": "db/migrate/",
+        "autoMergeOnGreenCI": false
+    }));
+    assert_eq!(set.policy.as_ref().map(|p| p.tier.as_str()), Some("human"));
+    assert!(!set.auto_merge_on_green);
+    assert_eq!(set.layout().dir, "db/migrate/");
+    assert_eq!(set.layout().schema_file, "schema.sql");
+}

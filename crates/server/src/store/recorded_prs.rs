@@ -5,9 +5,10 @@
 
 use crate::db::Tx;
 use crate::error::ApiResult;
+use crate::store::prs::stored_files;
 use buildd_core::insights::what_if::{Listing, RecordedPr};
-use buildd_core::merge_policy::MergePolicy;
-use buildd_core::pull_request::{CheckRun, PrFile, ReviewStatus};
+use buildd_core::merge_rails::GitMergeConfig;
+use buildd_core::pull_request::{CheckRun, ReviewStatus};
 use buildd_core::PrStatus;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -35,25 +36,11 @@ struct Row {
     git_config: String,
 }
 
-fn listing(state: &str, files: Option<&str>) -> (Listing, Vec<PrFile>) {
-    match state {
-        "listed" => files
-            .and_then(|f| serde_json::from_str(f).ok())
-            .map_or((Listing::Malformed, vec![]), |f| (Listing::Listed, f)),
-        "malformed" => (Listing::Malformed, vec![]),
-        _ => (Listing::Missing, vec![]),
-    }
-}
-
-fn policy(value: Option<&Value>) -> Option<MergePolicy> {
-    value.and_then(|v| serde_json::from_value(v.clone()).ok())
-}
-
 impl Row {
     fn recorded(self, checks: Vec<CheckRun>, review: ReviewStatus) -> RecordedPr {
         let git: Value = serde_json::from_str(&self.git_config).unwrap_or(Value::Null);
-        let text = |key: &str| git.get(key).and_then(Value::as_str).map(str::to_string);
-        let (listing, files) = listing(&self.files_state, self.files.as_deref());
+        let git = GitMergeConfig::of(&git);
+        let (listing, files) = Listing::of(stored_files(&self.files_state, self.files.as_deref()));
         RecordedPr {
             number: self.number,
             workspace_id: self.workspace_id,
@@ -73,11 +60,10 @@ impl Row {
             mission_policy: self
                 .mission_policy
                 .and_then(|p| serde_json::from_str(&p).ok()),
-            workspace_policy: policy(git.get("mergePolicy")),
-            auto_merge_on_green: git.get("autoMergeOnGreenCI").and_then(Value::as_bool)
-                != Some(false),
-            migrations_path: text("migrationsPath"),
-            schema_file: text("schemaFile"),
+            workspace_policy: git.policy,
+            auto_merge_on_green: git.auto_merge_on_green,
+            migrations_path: git.migrations_path,
+            schema_file: git.schema_file,
         }
         .with_verdict()
     }

@@ -8,16 +8,13 @@ use crate::store::missions::mission_by_id;
 use crate::store::prs::{checks_of, other_open_prs, reviews_of, PrRow};
 use crate::store::tasks::task_by_id;
 use crate::store::workspaces::git_config;
-use buildd_core::merge_policy::{effective_policy, EffectivePolicy, MergePolicy};
+use buildd_core::merge_policy::{effective_policy, EffectivePolicy};
+use buildd_core::merge_rails::GitMergeConfig;
 use buildd_core::migrations::{MigrationLayout, OpenMigration};
 use buildd_core::pr_rails::{evaluate_pr, Files, PrFacts, RailSettings};
 use buildd_core::pull_request::{CheckRun, PrEvaluation, PrReview, ReviewStatus};
 use buildd_core::PrStatus;
 use serde_json::Value;
-
-fn policy_at(value: Option<&Value>) -> Option<MergePolicy> {
-    value.and_then(|v| serde_json::from_value(v.clone()).ok())
-}
 
 /// Everything a PR is judged by, read once.
 pub struct PrContext {
@@ -28,6 +25,8 @@ pub struct PrContext {
     pub files: Files,
     /// The workspace's `gitConfig`.
     pub git: Value,
+    /// Whether green auto-threshold PRs merge by themselves there.
+    pub auto_merge_on_green: bool,
     /// Reviews under the agent-review tier, newest first.
     pub reviews: Vec<PrReview>,
     /// The mission's integration branch, the only one a reviewer's approval merges into.
@@ -61,8 +60,7 @@ impl PrContext {
             policy: &self.policy,
             layout: &self.layout,
             open_migrations: &self.open_migrations,
-            auto_merge_on_green: self.git.get("autoMergeOnGreenCI").and_then(Value::as_bool)
-                != Some(false),
+            auto_merge_on_green: self.auto_merge_on_green,
         }
     }
 
@@ -102,25 +100,14 @@ pub async fn context(tx: &mut Tx, pr: &PrRow) -> ApiResult<PrContext> {
         ),
         None => (false, None, None),
     };
+    let config = GitMergeConfig::of(&git);
     let policy = effective_policy(
         task_review,
         mission_review,
         mission_policy.as_ref(),
-        policy_at(git.get("mergePolicy")).as_ref(),
+        config.policy.as_ref(),
     );
-    let defaults = MigrationLayout::default();
-    let layout = MigrationLayout {
-        dir: git
-            .get("migrationsPath")
-            .and_then(Value::as_str)
-            .unwrap_or(&defaults.dir)
-            .to_string(),
-        schema_file: git
-            .get("schemaFile")
-            .and_then(Value::as_str)
-            .unwrap_or(&defaults.schema_file)
-            .to_string(),
-    };
+    let layout = config.layout();
     let others = other_open_prs(tx, &pr.workspace_id, &pr.id).await?;
     let open_migrations: Vec<OpenMigration> = others
         .iter()
@@ -143,6 +130,7 @@ pub async fn context(tx: &mut Tx, pr: &PrRow) -> ApiResult<PrContext> {
         checks: checks_of(tx, &pr.id).await?,
         files: pr.files(),
         git,
+        auto_merge_on_green: config.auto_merge_on_green,
         reviews: reviews_of(tx, &pr.id).await?,
         working_branch,
     })

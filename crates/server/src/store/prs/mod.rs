@@ -14,7 +14,7 @@ pub use reviews::{
     awaiting_ci, escalate_review, insert_review, latest_retry, live_reviews, pending_review,
     record_decision, reviews_of, AwaitingCi, PendingReview,
 };
-pub use row::PrRow;
+pub use row::{stored_files, PrRow};
 pub use writes::{
     insert, mark_merged, record_release, set_stall_notified, update_reported, NewPr, Reported,
 };

@@ -32,15 +32,18 @@ pub(super) const PR_COLUMNS: &str = "p.id, p.team_id, p.workspace_id, p.task_id,
 
 impl PrRow {
     pub fn files(&self) -> Files {
-        match self.files_state.as_str() {
-            "listed" => self
-                .files
-                .as_deref()
-                .and_then(|f| serde_json::from_str::<Vec<PrFile>>(f).ok())
-                .map(Files::Listed)
-                .unwrap_or(Files::Malformed),
-            "malformed" => Files::Malformed,
-            _ => Files::Missing,
-        }
+        stored_files(&self.files_state, self.files.as_deref())
+    }
+}
+
+/// A file listing as stored: `files_state` and, when listed, the files as JSON.
+pub fn stored_files(state: &str, files: Option<&str>) -> Files {
+    match state {
+        "listed" => files
+            .and_then(|f| serde_json::from_str::<Vec<PrFile>>(f).ok())
+            .map(Files::Listed)
+            .unwrap_or(Files::Malformed),
+        "malformed" => Files::Malformed,
+        _ => Files::Missing,
     }
 }
