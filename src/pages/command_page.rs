@@ -4,10 +4,9 @@
 //! Enter opens one, a/r open its plan in review to approve or reject, ? lists the keys.
 
 use crate::components::command::command_keys::command_keys;
-use crate::components::command::mission_row::MissionRow;
-use crate::components::command::waiting_list::waiting_list;
-use crate::components::command::waiting_summary::{heading, waiting_summary};
-use crate::components::shared::error_panel::ErrorPanel;
+use crate::components::command::mission_section::MissionSection;
+use crate::components::command::waiting_card::WaitingCard;
+use crate::components::command::waiting_summary::waiting_summary;
 use crate::components::shared::polled::Polled;
 use crate::state::board::{use_board, BoardState};
 use crate::state::first_screen::use_first_screen;
@@ -23,35 +22,16 @@ use send_wrapper::SendWrapper;
 pub fn CommandPage() -> impl IntoView {
     page_title(|| Some("Command center".into()));
     let query = use_query_map();
+    let board = use_board();
     let BoardState {
-        missions,
-        extras,
-        retry,
-        waiting,
-        ..
-    } = use_board();
+        missions, waiting, ..
+    } = board;
     let first = use_first_screen();
     super::first_screen_once(missions);
     let workspace = Memo::new(move |_| query.with(|q| q.get("workspace")));
     let step_filter = Memo::new(move |_| query.with(|q| q.get("step")));
     let mode_filter = Memo::new(move |_| query.with(|q| q.get("mode")));
     let selected = RwSignal::new(0usize);
-    // The PRs' and questions' refusal, when the missions themselves were read.
-    let extras_error = Memo::new(move |_| {
-        missions.with_data(|_| ())?;
-        extras.value.with(|e| e.as_ref()?.as_ref().err().cloned())
-    });
-    // The list's code and the PRs' and questions' reading are one chunk: when it did not
-    // load, the card shows the reading's error and Retry, and the list is tried again once
-    // the reading succeeds.
-    let list_failed = RwSignal::new(false);
-    let attempt = RwSignal::new(0u32);
-    Effect::new(move |_| {
-        if list_failed.get() && extras.with_data(|_| ()).is_some() {
-            list_failed.set(false);
-            attempt.update(|a| *a += 1);
-        }
-    });
     // The missions shown with their step, planning first: the rows' order and the keys'.
     let rows = Memo::new(move |_| {
         let shown = missions
@@ -86,39 +66,6 @@ pub fn CommandPage() -> impl IntoView {
             .with_data(|all| all.iter().map(|m| m.id.clone()).collect())
             .unwrap_or_default()
     });
-    let section = move |planning: bool| {
-        let ids = Memo::new(move |_| {
-            rows.with(|r| {
-                r.iter()
-                    .filter(|(_, s)| s.is_planning() == planning)
-                    .map(|(id, _)| id.clone())
-                    .collect::<Vec<_>>()
-            })
-        });
-        let empty = Memo::new(move |_| ids.with(Vec::is_empty));
-        move || {
-            if empty.get() {
-                return view! { <p class="muted">"None."</p> }.into_any();
-            }
-            view! {
-                <ul class="command-rows">
-                    <For each=move || ids.get() key=String::clone let:id>
-                        <MissionRow
-                            id=id.clone()
-                            missions
-                            at
-                            selected=Signal::derive(move || {
-                                rows.with(|r| {
-                                    r.get(selected.get()).is_some_and(|(at, _)| *at == id)
-                                })
-                            })
-                        />
-                    </For>
-                </ul>
-            }
-            .into_any()
-        }
-    };
     view! {
         <section class="page command-center" data-testid="command-center">
             <header class="page__head">
@@ -151,41 +98,15 @@ pub fn CommandPage() -> impl IntoView {
                 <div class="command-center__rows">
                     <section data-testid="planning-missions">
                         <h2>"Planning"</h2>
-                        {section(true)}
+                        <MissionSection planning=true rows missions at selected />
                     </section>
                     <section data-testid="execution-missions">
                         <h2>"Execution"</h2>
-                        {section(false)}
+                        <MissionSection planning=false rows missions at selected />
                     </section>
                 </div>
             </Polled>
-            <section
-                class="card command-center__waiting"
-                id="waiting-on-you"
-                data-testid="waiting-on-you"
-            >
-                <h2 class="card__title">
-                    {move || heading(waiting.with(|w| w.as_ref().map(Vec::len)))}
-                </h2>
-                {move || {
-                    extras_error.get().map(|e| view! { <ErrorPanel error=e on_retry=retry /> })
-                }}
-                // The list's code comes once the first rows show (a chunk of its own).
-                {move || {
-                    attempt.track();
-                    Suspend::new(
-                        SendWrapper::new(async move {
-                            first.shown().await;
-                            waiting_list(waiting, extras, retry)
-                                .await
-                                .unwrap_or_else(|_| {
-                                    list_failed.set(true);
-                                    ().into_any()
-                                })
-                        }),
-                    )
-                }}
-            </section>
+            <WaitingCard board first />
         </section>
     }
 }

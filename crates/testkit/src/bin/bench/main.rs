@@ -16,6 +16,7 @@
 //! `buildd_testkit::agents`).
 
 mod activity;
+mod pictures;
 mod timing;
 
 use buildd_testkit::{is_chunk, Browser, TestServer, WorkerVerbs};
@@ -796,6 +797,7 @@ async fn dashboard(dist: String) {
     );
     sizes(Path::new(&dist));
     buildd_testkit::pictures_bench::print();
+    pictures::bench().await;
     first_load().await;
     let server = TestServer::start_empty().await;
     let mission = seed_big_mission(&server).await;
