@@ -94,7 +94,11 @@ pub async fn bench() {
     println!(
         "  median {median:.0} ms   worst {:.0} ms   budget: <= {BUDGET_MS:.0} ms ({})",
         times[times.len() - 1],
-        if median <= BUDGET_MS { "within" } else { "OVER" }
+        if median <= BUDGET_MS {
+            "within"
+        } else {
+            "OVER"
+        }
     );
     browser.close().await;
 }
