@@ -32,11 +32,11 @@ use buildd_core::requests::tasks::{NewTask, RejectPlan, TaskPatch};
 use buildd_core::requests::workers::Instruct;
 use buildd_core::requests::workspaces::WorkspacePatch;
 use buildd_core::requests::{self, FieldError, Patch, Request};
-use buildd_core::MissionStatus;
 use buildd_core::{
     AccountMe, ApprovedPlan, Instructed, RejectedPlan, TaskMessages, Workspace, WorkspaceEnvelope,
     WorkspaceList,
 };
+use buildd_core::{MissionStatus, NoteKind};
 use gloo_net::http::Request as HttpRequest;
 use serde::de::DeserializeOwned;
 
@@ -359,7 +359,7 @@ pub async fn older_notes(conn: &Connection, id: &str, cursor: &str) -> Result<No
 pub async fn post_note(
     conn: &Connection,
     id: &str,
-    kind: &str,
+    kind: NoteKind,
     title: &str,
 ) -> Result<MissionNote, ApiError> {
     send_note(conn, id, &NewNote::by_person(kind, title)).await

@@ -316,10 +316,7 @@ fn with_rest(
     agents: &[WaitingTask],
 ) -> Vec<WaitItem> {
     let title_of = |id: &str| title_of(missions, id);
-    for q in questions
-        .iter()
-        .filter(|q| q.kind == "question" && q.status == "open")
-    {
+    for q in questions.iter().filter(|q| q.is_open_question()) {
         let mission = q.mission_id.clone().unwrap_or_default();
         items.push(WaitItem {
             kind: WaitKind::Question,

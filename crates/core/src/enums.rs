@@ -239,6 +239,109 @@ string_enum!(
     }
 );
 
+string_enum!(
+    /// `mission_notes.type`: what a note of the feed is. The reviewer's verdicts are the
+    /// server's own; nobody posts them.
+    NoteKind {
+        Decision => "decision",
+        Question => "question",
+        Warning => "warning",
+        Suggestion => "suggestion",
+        Update => "update",
+        Reply => "reply",
+        Guidance => "guidance",
+        ReviewerApproved => "reviewer_approved" as "reviewer: approved",
+        ReviewerRequestChanges => "reviewer_request_changes" as "reviewer: changes requested",
+        ReviewerEscalated => "reviewer_escalated" as "reviewer: escalated",
+    }
+);
+
+impl NoteKind {
+    /// The kinds a note may be posted with (Buildd's `NOTE_TYPES`).
+    pub const POSTABLE: &'static [NoteKind] = &[
+        NoteKind::Decision,
+        NoteKind::Question,
+        NoteKind::Warning,
+        NoteKind::Suggestion,
+        NoteKind::Update,
+        NoteKind::Reply,
+        NoteKind::Guidance,
+    ];
+
+    /// The kinds an agent posts (Buildd's `post_note` list), and all a task's own notes take.
+    pub const AGENT: &'static [NoteKind] = &[
+        NoteKind::Decision,
+        NoteKind::Question,
+        NoteKind::Warning,
+        NoteKind::Suggestion,
+        NoteKind::Update,
+    ];
+
+    /// `kinds` joined for error messages: "decision, question, …".
+    pub fn names(kinds: &[NoteKind]) -> String {
+        kinds
+            .iter()
+            .map(NoteKind::as_str)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The status a note of this kind starts in: a question waits for an answer.
+    pub fn initial_status(&self) -> NoteStatus {
+        match self {
+            NoteKind::Question => NoteStatus::Open,
+            _ => NoteStatus::Answered,
+        }
+    }
+}
+
+string_enum!(
+    /// `mission_notes.status`.
+    NoteStatus {
+        Open => "open",
+        Answered => "answered",
+        Dismissed => "dismissed",
+    }
+);
+
+string_enum!(
+    /// `mission_notes.author_type`: who wrote a note.
+    AuthorType {
+        Agent => "agent",
+        User => "user",
+        System => "system",
+    }
+);
+
+string_enum!(
+    /// A PR file's `status`, as GitHub spells it.
+    FileStatus {
+        Added => "added",
+        Removed => "removed",
+        Modified => "modified",
+        Renamed => "renamed",
+        Copied => "copied",
+        Changed => "changed",
+        Unchanged => "unchanged",
+    }
+);
+
+string_enum!(
+    /// An instruction history entry's `type`: a person's message or the agent's answer.
+    MessageKind {
+        Instruction => "instruction",
+        Response => "response",
+    }
+);
+
+string_enum!(
+    /// An instruction's `deliveryState`: queued until the worker's next report takes it.
+    DeliveryState {
+        Pending => "pending",
+        Delivered => "delivered",
+    }
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,10 +383,33 @@ mod tests {
             WorkMode::ALL.iter().map(|v| v.label()).collect(),
             OutputRequirement::ALL.iter().map(|v| v.label()).collect(),
             AccessMode::ALL.iter().map(|v| v.label()).collect(),
+            NoteKind::ALL.iter().map(|v| v.label()).collect(),
+            NoteStatus::ALL.iter().map(|v| v.label()).collect(),
+            AuthorType::ALL.iter().map(|v| v.label()).collect(),
+            FileStatus::ALL.iter().map(|v| v.label()).collect(),
+            MessageKind::ALL.iter().map(|v| v.label()).collect(),
+            DeliveryState::ALL.iter().map(|v| v.label()).collect(),
         ];
         for label in labels.iter().flatten() {
             assert!(!label.contains('_') && !label.is_empty(), "{label}");
         }
+    }
+
+    #[test]
+    fn note_kinds_posted_by_anyone_and_by_agents() {
+        assert_eq!(
+            NoteKind::names(NoteKind::POSTABLE),
+            "decision, question, warning, suggestion, update, reply, guidance"
+        );
+        assert_eq!(
+            NoteKind::names(NoteKind::AGENT),
+            "decision, question, warning, suggestion, update"
+        );
+        assert!(NoteKind::AGENT
+            .iter()
+            .all(|k| NoteKind::POSTABLE.contains(k)));
+        assert_eq!(NoteKind::Question.initial_status(), NoteStatus::Open);
+        assert_eq!(NoteKind::Decision.initial_status(), NoteStatus::Answered);
     }
 
     #[test]

@@ -1,21 +1,8 @@
 //! Mission notes: the feed of decisions, questions, warnings, suggestions, updates, replies
 //! and guidance (`/api/missions/{id}/notes`).
 
+use crate::enums::{AuthorType, NoteKind, NoteStatus};
 use serde::{Deserialize, Serialize};
-
-/// Types a note may be posted with.
-pub const NOTE_TYPES: [&str; 7] = [
-    "decision",
-    "question",
-    "warning",
-    "suggestion",
-    "update",
-    "reply",
-    "guidance",
-];
-
-/// The types an agent posts (Buildd's `post_note` list), and all a task's own notes take.
-pub const AGENT_NOTE_TYPES: [&str; 5] = ["decision", "question", "warning", "suggestion", "update"];
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -24,10 +11,9 @@ pub struct MissionNote {
     pub mission_id: Option<String>,
     pub task_id: Option<String>,
     pub worker_id: Option<String>,
-    /// `agent`, `user` or `system`.
-    pub author_type: String,
+    pub author_type: AuthorType,
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: NoteKind,
     pub title: String,
     pub body: Option<String>,
     pub reply_to: Option<String>,
@@ -35,10 +21,16 @@ pub struct MissionNote {
     /// A question's choices.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<String>,
-    /// `open`, `answered` or `dismissed`.
-    pub status: String,
+    pub status: NoteStatus,
     pub superseded_by_pr_number: Option<i64>,
     pub created_at: String,
+}
+
+impl MissionNote {
+    /// A question still waiting for a person's answer.
+    pub fn is_open_question(&self) -> bool {
+        self.kind == NoteKind::Question && self.status == NoteStatus::Open
+    }
 }
 
 /// `GET /api/missions/{id}/notes`: newest first.
@@ -74,6 +66,30 @@ pub fn threads(notes: &[MissionNote]) -> Vec<(MissionNote, Vec<MissionNote>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_note_reads_and_writes_its_kinds_as_buildd_spells_them() {
+        let wire = json!({"id": "n1", "missionId": "m1", "taskId": null, "workerId": null,
+            "authorType": "system", "type": "reviewer_escalated", "title": "PR #4",
+            "body": null, "replyTo": null, "defaultChoice": null, "status": "open",
+            "supersededByPrNumber": null, "createdAt": "2026-01-01T00:00:00Z"});
+        let note: MissionNote = serde_json::from_value(wire.clone()).unwrap();
+        assert_eq!(note.author_type, AuthorType::System);
+        assert_eq!(note.kind, NoteKind::ReviewerEscalated);
+        assert!(!note.is_open_question());
+        assert_eq!(serde_json::to_value(&note).unwrap(), wire);
+        let question = MissionNote {
+            kind: NoteKind::Question,
+            ..note.clone()
+        };
+        assert!(question.is_open_question());
+        let answered = MissionNote {
+            status: NoteStatus::Answered,
+            ..question
+        };
+        assert!(!answered.is_open_question());
+    }
 
     #[test]
     fn replies_thread_under_their_question_oldest_first() {

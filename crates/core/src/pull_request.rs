@@ -3,7 +3,7 @@
 //! `merge_rails`, `pr_rails` and `migrations` (the last two server side); these shapes are
 //! read by the dashboard too.
 
-use crate::enums::PrStatus;
+use crate::enums::{FileStatus, PrStatus};
 use crate::merge_policy::EffectivePolicy;
 use serde::{Deserialize, Serialize};
 
@@ -26,8 +26,7 @@ pub struct StatementVerdict {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PrFile {
     pub path: String,
-    /// `added`, `modified`, `removed` or `renamed`.
-    pub status: String,
+    pub status: FileStatus,
     #[serde(default)]
     pub additions: i64,
     #[serde(default)]

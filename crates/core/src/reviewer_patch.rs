@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::enums::FileStatus;
 use crate::pull_request::PrFile;
 
 mod hunks;
@@ -99,7 +100,7 @@ pub fn render_reviewer_patch_with_renames(
     let mut omitted = Omitted::default();
     let mut candidates = Vec::new();
     for file in files {
-        if file.status == "removed" {
+        if file.status == FileStatus::Removed {
             omitted.deleted.push(file.path.clone());
             continue;
         }
@@ -109,7 +110,7 @@ pub fn render_reviewer_patch_with_renames(
         };
         let renamed_from = match renames.get(&file.path) {
             Some(old) => Some(old.as_str()),
-            None if file.status == "renamed" => hunks::rename_source(patch),
+            None if file.status == FileStatus::Renamed => hunks::rename_source(patch),
             None => None,
         };
         match Candidate::new(file, patch, renamed_from) {

@@ -1,6 +1,6 @@
 //! The worker protocol's JSON: claims, the worker row, and steering messages.
 
-use crate::enums::WorkerStatus;
+use crate::enums::{DeliveryState, MessageKind, WorkerStatus};
 use crate::task::Task;
 use serde::{Deserialize, Serialize};
 
@@ -102,15 +102,13 @@ pub struct ClaimResponse {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InstructionEntry {
-    /// `instruction` (from a person) or `response` (from the agent).
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: MessageKind,
     pub message: String,
     /// Epoch milliseconds.
     pub timestamp: i64,
-    /// `pending` until the worker's next update picks it up, then `delivered`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub delivery_state: Option<String>,
+    pub delivery_state: Option<DeliveryState>,
 }
 
 /// `GET /api/tasks/{id}/messages`: the steering history of the task's newest worker.

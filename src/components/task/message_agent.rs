@@ -5,11 +5,11 @@ use crate::components::shared::form_error::FormError;
 use crate::format::time_ago_ms;
 use crate::state::mutation::Mutation;
 use crate::state::rows::{positions, row_at};
-use buildd_core::InstructionEntry;
+use buildd_core::{DeliveryState, InstructionEntry, MessageKind};
 use leptos::prelude::*;
 
 /// A message's key: when, who and what.
-type Key = (i64, String, String);
+type Key = (i64, MessageKind, String);
 
 fn key(e: &InstructionEntry) -> Key {
     (e.timestamp, e.kind.clone(), e.message.clone())
@@ -94,10 +94,14 @@ pub fn MessageAgent(
         let e = row_at(at, k, move |i| history.with(|h| h.get(i).cloned()));
         let line = move || {
             e.with(|e| {
-                let who = if e.kind == "response" { "Agent" } else { "You" };
-                let state = match e.delivery_state.as_deref() {
-                    Some("pending") => " · waiting for the agent's next update",
-                    Some("delivered") => " · delivered",
+                let who = if e.kind == MessageKind::Response {
+                    "Agent"
+                } else {
+                    "You"
+                };
+                let state = match &e.delivery_state {
+                    Some(DeliveryState::Pending) => " · waiting for the agent's next update",
+                    Some(DeliveryState::Delivered) => " · delivered",
                     _ => "",
                 };
                 format!("{who} · {}{state}", time_ago_ms(e.timestamp))

@@ -3,6 +3,7 @@
 //! migration number another open PR already uses, EXPAND and CONTRACT mixed in one PR.
 
 use super::{classify_sql, Verdict};
+use crate::enums::FileStatus;
 pub use crate::merge_rails::MigrationLayout;
 pub use crate::pull_request::{FileVerdicts, MigrationReport, PrFile};
 
@@ -53,9 +54,9 @@ pub fn classify_pr_migrations(
         .filter(|f| layout.is_migration(&f.path))
         .collect();
     for f in &migrations {
-        match f.status.as_str() {
-            "removed" => reasons.push(format!("deletes migration {}", f.path)),
-            "added" => match &f.patch {
+        match &f.status {
+            FileStatus::Removed => reasons.push(format!("deletes migration {}", f.path)),
+            FileStatus::Added => match &f.patch {
                 None => reasons.push(format!("could not inspect migration {}", f.path)),
                 Some(patch) => {
                     let statements = classify_sql(&added_text(patch));
@@ -95,7 +96,7 @@ pub fn classify_pr_migrations(
             layout.schema_file
         ));
     }
-    for f in migrations.iter().filter(|f| f.status == "added") {
+    for f in migrations.iter().filter(|f| f.status == FileStatus::Added) {
         let Some(n) = migration_number(&f.path) else {
             continue;
         };

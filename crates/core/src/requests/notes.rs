@@ -4,6 +4,7 @@
 
 use super::fields::strings;
 use super::{FieldError, Patch, Request};
+use crate::enums::{AuthorType, NoteKind, NoteStatus};
 use serde::{Deserialize, Serialize};
 
 /// A note as posted. Who wrote it is the key's to say (the server decides), except that a
@@ -12,17 +13,17 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "camelCase")]
 pub struct NewNote {
     #[serde(rename = "type", default)]
-    pub kind: Option<String>,
+    pub kind: Option<NoteKind>,
     #[serde(default)]
     pub title: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body_text: Option<String>,
     /// `user` (a person's key only) or `agent`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub author_type: Option<String>,
+    pub author_type: Option<AuthorType>,
     /// `open`, `answered` or `dismissed`; a question starts open, anything else answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<NoteStatus>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_choice: Option<String>,
     #[serde(
@@ -40,14 +41,11 @@ pub struct NewNote {
     pub reply_to: Option<String>,
 }
 
-/// A note's statuses.
-pub const NOTE_STATUSES: [&str; 3] = ["open", "answered", "dismissed"];
-
 impl Request for NewNote {
     fn validate(&self) -> Result<(), FieldError> {
         required_title(&self.title)?;
-        match self.author_type.as_deref() {
-            None | Some("user" | "agent") => {}
+        match &self.author_type {
+            None | Some(AuthorType::User | AuthorType::Agent) => {}
             Some(_) => {
                 return Err(FieldError::new(
                     "authorType",
@@ -55,7 +53,7 @@ impl Request for NewNote {
                 ))
             }
         }
-        status_of(self.status.as_deref())?;
+        status_of(self.status.as_ref())?;
         Ok(())
     }
 }
@@ -64,11 +62,11 @@ impl NewNote {
     /// A person's note of `kind`: it names the author, since Buildd stores what an API key
     /// posts as an agent's unless the body says `authorType: "user"`, and its organizer
     /// passes on only a person's words.
-    pub fn by_person(kind: &str, title: &str) -> Self {
+    pub fn by_person(kind: NoteKind, title: &str) -> Self {
         Self {
-            kind: Some(kind.into()),
+            kind: Some(kind),
             title: Some(title.into()),
-            author_type: Some("user".into()),
+            author_type: Some(AuthorType::User),
             ..Self::default()
         }
     }
@@ -78,17 +76,17 @@ impl NewNote {
     pub fn reply(reply_to: &str, title: &str) -> Self {
         Self {
             reply_to: Some(reply_to.into()),
-            ..Self::by_person("reply", title)
+            ..Self::by_person(NoteKind::Reply, title)
         }
     }
 
     /// The type, one of `types`.
-    pub fn kind(&self, types: &[&str]) -> Result<String, FieldError> {
+    pub fn kind(&self, types: &[NoteKind]) -> Result<NoteKind, FieldError> {
         match &self.kind {
-            Some(t) if types.contains(&t.as_str()) => Ok(t.clone()),
+            Some(t) if types.contains(t) => Ok(t.clone()),
             _ => Err(FieldError::new(
                 "type",
-                format!("Invalid type. Must be one of: {}", types.join(", ")),
+                format!("Invalid type. Must be one of: {}", NoteKind::names(types)),
             )),
         }
     }
@@ -98,11 +96,10 @@ impl NewNote {
     }
 
     /// The status it starts in.
-    pub fn status(&self, kind: &str) -> Result<String, FieldError> {
-        Ok(match status_of(self.status.as_deref())? {
-            Some(s) => s.to_string(),
-            None if kind == "question" => "open".into(),
-            None => "answered".into(),
+    pub fn status(&self, kind: &NoteKind) -> Result<NoteStatus, FieldError> {
+        Ok(match status_of(self.status.as_ref())? {
+            Some(s) => s.clone(),
+            None => kind.initial_status(),
         })
     }
 }
@@ -130,9 +127,10 @@ fn required_title(title: &Option<String>) -> Result<String, FieldError> {
     }
 }
 
-fn status_of(status: Option<&str>) -> Result<Option<&str>, FieldError> {
+/// `status`, when given, must be a known one.
+pub(super) fn status_of(status: Option<&NoteStatus>) -> Result<Option<&NoteStatus>, FieldError> {
     match status {
-        Some(s) if !NOTE_STATUSES.contains(&s) => Err(FieldError::new(
+        Some(NoteStatus::Other(_)) => Err(FieldError::new(
             "status",
             "status must be open, answered or dismissed",
         )),

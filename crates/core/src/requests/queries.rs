@@ -4,8 +4,7 @@
 
 use super::fields::query_number;
 use super::{FieldError, Request};
-use crate::enums::{MissionStatus, TaskStatus};
-use crate::note::NOTE_TYPES;
+use crate::enums::{MissionStatus, NoteKind, NoteStatus, TaskStatus};
 use serde::{Deserialize, Serialize};
 
 /// `limit`, when given, must lie in 1..=`max`.
@@ -29,11 +28,14 @@ fn check_offset(offset: Option<i64>) -> Result<(), FieldError> {
     }
 }
 
-fn check_note_type(kind: Option<&str>) -> Result<(), FieldError> {
+fn check_note_type(kind: Option<&NoteKind>) -> Result<(), FieldError> {
     match kind {
-        Some(t) if !NOTE_TYPES.contains(&t) => Err(FieldError::new(
+        Some(t) if !NoteKind::POSTABLE.contains(t) => Err(FieldError::new(
             "type",
-            format!("type must be one of: {}", NOTE_TYPES.join(", ")),
+            format!(
+                "type must be one of: {}",
+                NoteKind::names(NoteKind::POSTABLE)
+            ),
         )),
         _ => Ok(()),
     }
@@ -131,13 +133,13 @@ pub struct NotesQuery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
+    pub kind: Option<NoteKind>,
 }
 
 impl Request for NotesQuery {
     fn validate(&self) -> Result<(), FieldError> {
         check_limit(self.limit, 100)?;
-        check_note_type(self.kind.as_deref())
+        check_note_type(self.kind.as_ref())
     }
 }
 
@@ -146,24 +148,15 @@ impl Request for NotesQuery {
 #[serde(rename_all = "camelCase")]
 pub struct TeamNotesQuery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<NoteStatus>,
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
+    pub kind: Option<NoteKind>,
 }
 
 impl Request for TeamNotesQuery {
     fn validate(&self) -> Result<(), FieldError> {
-        if self
-            .status
-            .as_deref()
-            .is_some_and(|s| !super::notes::NOTE_STATUSES.contains(&s))
-        {
-            return Err(FieldError::new(
-                "status",
-                "status must be open, answered or dismissed",
-            ));
-        }
-        check_note_type(self.kind.as_deref())
+        super::notes::status_of(self.status.as_ref())?;
+        check_note_type(self.kind.as_ref())
     }
 }
 

@@ -91,11 +91,11 @@ fn full_requests() -> Vec<Value> {
             priority: s(),
         }),
         serde_json::to_value(NewNote {
-            kind: s(),
+            kind: Some(NoteKind::Question),
             title: s(),
             body_text: s(),
-            author_type: s(),
-            status: s(),
+            author_type: Some(AuthorType::Agent),
+            status: Some(NoteStatus::Open),
             default_choice: s(),
             worker_id: s(),
             task_id: s(),
@@ -237,7 +237,8 @@ fn validation_names_the_field() {
 
 #[test]
 fn a_person_note_names_its_author() {
-    let note = serde_json::to_value(NewNote::by_person("guidance", "Keep it small")).unwrap();
+    let note =
+        serde_json::to_value(NewNote::by_person(NoteKind::Guidance, "Keep it small")).unwrap();
     assert_eq!(
         note,
         json!({"type": "guidance", "title": "Keep it small", "authorType": "user"})

@@ -3,7 +3,7 @@ use super::*;
 fn file(path: &str, status: &str, additions: i64, deletions: i64, patch: Option<&str>) -> PrFile {
     PrFile {
         path: path.to_owned(),
-        status: status.to_owned(),
+        status: status.into(),
         additions,
         deletions,
         patch: patch.map(str::to_owned),
@@ -134,7 +134,7 @@ fn old_hunk_is_omitted_for_a_file_that_only_added_lines() {
 fn names_the_old_path_of_a_renamed_file() {
     let renamed = PrFile {
         path: "new/foo.ts".to_owned(),
-        status: "renamed".to_owned(),
+        status: "renamed".into(),
         ..foo()
     };
     let renames = BTreeMap::from([("new/foo.ts".to_owned(), "old/foo.ts".to_owned())]);

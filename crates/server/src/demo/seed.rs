@@ -14,7 +14,7 @@ use crate::store::workspaces::{self, NewWorkspace};
 use crate::time::iso;
 use buildd_core::money::Usd;
 use buildd_core::schedule::context_keys::HEARTBEAT;
-use buildd_core::AccountLevel;
+use buildd_core::{AccountLevel, NoteKind};
 use chrono::{Duration, Utc};
 use serde_json::{json, Map};
 
@@ -198,7 +198,7 @@ async fn seed(tx: &mut Tx) -> ApiResult<()> {
     s.note(
         &m,
         NoteSpec {
-            kind: "decision",
+            kind: NoteKind::Decision,
             title: "Dropped the legacy checkout library",
             body: "It pins an old payment SDK; the new form talks to the providers directly.",
             options: &[],
@@ -210,7 +210,7 @@ async fn seed(tx: &mut Tx) -> ApiResult<()> {
     s.note(
         &m,
         NoteSpec {
-            kind: "question",
+            kind: NoteKind::Question,
             title: "Keep PayPal Express on the new payment form?",
             body: "It needs its own button and adds a redirect. Until you answer, it stays.",
             options: &["keep it", "drop it"],

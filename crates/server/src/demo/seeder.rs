@@ -12,7 +12,9 @@ use crate::store::tasks::{self, NewTask};
 use crate::store::workers::{self, NewWorker};
 use crate::time::iso;
 use buildd_core::pull_request::CheckRun;
-use buildd_core::{MissionStatus, TaskClass, TaskMode, TaskStatus, WorkerStatus};
+use buildd_core::{
+    AuthorType, MissionStatus, NoteKind, TaskClass, TaskMode, TaskStatus, WorkerStatus,
+};
 use chrono::{Duration, Utc};
 use serde_json::{json, Value};
 
@@ -44,7 +46,7 @@ pub(super) struct TaskSpec<'a> {
 
 /// A demo note.
 pub(super) struct NoteSpec<'a> {
-    pub(super) kind: &'a str,
+    pub(super) kind: NoteKind,
     pub(super) title: &'a str,
     pub(super) body: &'a str,
     pub(super) options: &'a [&'a str],
@@ -75,17 +77,13 @@ impl<'a> Seeder<'a> {
 
     /// An agent's note on `mission`'s feed; a question stays open for a person.
     pub(super) async fn note(&mut self, mission: &str, n: NoteSpec<'_>) -> ApiResult<()> {
-        let status = if n.kind == "question" {
-            "open"
-        } else {
-            "answered"
-        };
+        let status = n.kind.initial_status();
         let note = NewNote {
             body: Some(n.body.into()),
             default_choice: n.default.map(str::to_string),
             options: n.options.iter().map(|o| o.to_string()).collect(),
             created_at: Some(ago(n.minutes_ago)),
-            ..NewNote::new("agent", n.kind, n.title, status)
+            ..NewNote::new(AuthorType::Agent, n.kind, n.title, status)
         };
         insert_note(self.tx, &self.team, Some(mission), note).await?;
         Ok(())
@@ -133,7 +131,7 @@ impl<'a> Seeder<'a> {
         spec: TaskSpec<'_>,
         run: Run,
     ) -> ApiResult<String> {
-        let planning = spec.mode == "planning";
+        let planning = TaskMode::parse(spec.mode) == TaskMode::Planning;
         // A failed run leaves its reason in the task's result, as a runner's report does.
         let result = match (&run, spec.result) {
             (Run::Failed(error), None) => Some(json!({"error": error})),
@@ -287,7 +285,8 @@ impl<'a> Seeder<'a> {
         minutes_ago: i64,
     ) -> ApiResult<String> {
         let steps = plan.as_array().map_or(0, Vec::len);
-        let result = (status == "completed").then(|| {
+        let status_is = |s: TaskStatus| TaskStatus::parse(status) == s;
+        let result = status_is(TaskStatus::Completed).then(|| {
             json!({
                 "summary": format!("Planned {steps} steps"),
                 "structuredOutput": {
@@ -297,7 +296,7 @@ impl<'a> Seeder<'a> {
                 }
             })
         });
-        let run = if status == "failed" {
+        let run = if status_is(TaskStatus::Failed) {
             Run::Failed("Organizer run timed out")
         } else {
             Run::Done

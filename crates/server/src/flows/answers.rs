@@ -12,7 +12,7 @@ use crate::store::tasks::{find_task, NewTask};
 use crate::store::workers::{append_instruction, record_session, Session, WorkerRow};
 use crate::time::now;
 use buildd_core::waiting::{follow_up, Responded, WaitingFor};
-use buildd_core::TaskMode;
+use buildd_core::{NoteKind, TaskMode};
 use serde_json::json;
 
 /// Answers `worker`'s question with `answer`, from `by` (the key's account).
@@ -74,7 +74,16 @@ pub async fn answer(
     if let Some(m) = &task.mission_id {
         let title = format!("Answered: {}", question.question());
         let body = Some(format!("{by} answered: {answer}"));
-        system_note(tx, team_id, m, Some(&task.id), "update", &title, body).await?;
+        system_note(
+            tx,
+            team_id,
+            m,
+            Some(&task.id),
+            NoteKind::Update,
+            &title,
+            body,
+        )
+        .await?;
     }
     Ok(responded)
 }

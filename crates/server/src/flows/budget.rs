@@ -14,6 +14,7 @@ use buildd_core::budget::{
     budget_change, exhausted_note, exhausts, BudgetChange, EXHAUSTED_NOTE_TITLE,
 };
 use buildd_core::money::Usd;
+use buildd_core::NoteKind;
 
 /// Stops mission `mission_id` when its spend has reached its budget; the warning note is
 /// posted once, by the write that made the move.
@@ -31,7 +32,7 @@ pub async fn enforce(tx: &mut Tx, mission_id: &str) -> ApiResult<()> {
             team,
             mission_id,
             None,
-            "warning",
+            NoteKind::Warning,
             EXHAUSTED_NOTE_TITLE,
             Some(body),
         )

@@ -18,7 +18,7 @@ use buildd_core::completion::{
     Completion,
 };
 use buildd_core::plan::newest_run;
-use buildd_core::MissionStatus;
+use buildd_core::{MissionStatus, NoteKind};
 
 /// The feed note of a completion proposal the rule does not honour yet.
 const AWAITING: &str = "Mission awaiting verification";
@@ -90,7 +90,7 @@ async fn awaiting_verification(
         team_id,
         mission_id,
         Some(run_id),
-        "warning",
+        NoteKind::Warning,
         AWAITING,
         Some(body),
     )

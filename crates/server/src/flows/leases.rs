@@ -10,6 +10,7 @@ use crate::store::notes::system_note;
 use crate::store::tasks::{self, Requeue, TaskRow};
 use crate::store::workers::fail_unfinished;
 use crate::time::iso;
+use buildd_core::NoteKind;
 use chrono::{DateTime, Duration, Utc};
 
 /// How long a claim holds a task without a report from its runner.
@@ -76,7 +77,7 @@ pub async fn release_expired(db: &Db, now: DateTime<Utc>) -> ApiResult<usize> {
                 &claim.team_id,
                 mission,
                 Some(&claim.id),
-                "warning",
+                NoteKind::Warning,
                 &format!("\"{}\" went back to the queue", claim.title),
                 Some(format!(
                     "Its runner stopped reporting for {CLAIM_TTL_MINUTES} minutes; \

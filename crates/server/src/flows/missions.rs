@@ -15,7 +15,7 @@ use crate::store::schedules::{create_schedule, find_schedule, save_context, temp
 use crate::time::now;
 use buildd_core::money::Usd;
 use buildd_core::requests::missions::CheckinSettings;
-use buildd_core::MissionStatus;
+use buildd_core::{MissionStatus, NoteKind};
 use serde_json::{Map, Value};
 
 /// Writes `mission`; `schedule` is the template context of its check-in schedule, when it
@@ -85,7 +85,7 @@ pub async fn update(
             &row.team_id,
             &row.id,
             None,
-            "update",
+            NoteKind::Update,
             "Mission armed",
             None,
         )

@@ -5,6 +5,7 @@ use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::store::notes::{insert_note, NewNote};
 use buildd_core::note::MissionNote;
+use buildd_core::AuthorType;
 
 /// Writes `note` on `mission_id`; when a person wrote it, the organizer plans again.
 pub async fn post(
@@ -13,7 +14,7 @@ pub async fn post(
     mission_id: &str,
     n: NewNote<'_>,
 ) -> ApiResult<MissionNote> {
-    let (author, reply) = (n.author == "user", n.reply_to.is_some());
+    let (author, reply) = (n.author == AuthorType::User, n.reply_to.is_some());
     let note = insert_note(tx, team_id, Some(mission_id), n).await?;
     if author {
         let source = if reply {

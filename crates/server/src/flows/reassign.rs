@@ -7,7 +7,7 @@ use crate::store::notes::system_note;
 use crate::store::tasks::{requeue, Requeue, TaskRow};
 use crate::store::workers::fail_unfinished;
 use crate::time::iso;
-use buildd_core::TaskStatus;
+use buildd_core::{NoteKind, TaskStatus};
 use chrono::{DateTime, Utc};
 
 /// What a reassign did, or why not.
@@ -67,7 +67,7 @@ pub async fn reassign(
                     &task.team_id,
                     mission,
                     Some(&task.id),
-                    "warning",
+                    NoteKind::Warning,
                     &format!("\"{}\" was taken over", task.title),
                     Some(
                         "Its worker was stopped; the next runner to claim work picks it up.".into(),

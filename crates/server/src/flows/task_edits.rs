@@ -13,7 +13,7 @@ use crate::store::tasks::{self, find_task, NewTask, Stop, TaskPatch, TaskRow};
 use crate::store::workers::{fail_unfinished, live_count};
 use crate::time::now;
 use buildd_core::requests::tasks::stop_refused;
-use buildd_core::TaskStatus;
+use buildd_core::{NoteKind, TaskStatus};
 
 /// Writes `task` once its dependencies are known tasks of its workspace.
 pub async fn file(tx: &mut Tx, task: &NewTask) -> ApiResult<()> {
@@ -54,7 +54,16 @@ pub async fn edit(tx: &mut Tx, row: &TaskRow, patch: &TaskPatch) -> ApiResult<Ta
         if let Some(m) = &row.mission_id {
             let title = format!("Stopped: {}", row.title);
             let body = Some(stopped_words(stop));
-            system_note(tx, &row.team_id, m, Some(&row.id), "update", &title, body).await?;
+            system_note(
+                tx,
+                &row.team_id,
+                m,
+                Some(&row.id),
+                NoteKind::Update,
+                &title,
+                body,
+            )
+            .await?;
         }
     }
     let updated = find_task(tx, &row.team_id, &row.id).await?;

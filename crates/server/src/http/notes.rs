@@ -18,10 +18,10 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Json;
-use buildd_core::note::{MissionNote, NotesPage, NOTE_TYPES};
+use buildd_core::note::{MissionNote, NotesPage};
 use buildd_core::requests::notes::{NewNote as NewNoteRequest, NoteReply};
 use buildd_core::requests::queries::{NotesQuery, TeamNotesQuery};
-use buildd_core::AccountLevel;
+use buildd_core::{AccountLevel, AuthorType, NoteKind, NoteStatus};
 
 pub async fn list(
     State(state): State<AppState>,
@@ -31,7 +31,7 @@ pub async fn list(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let limit = query.limit.unwrap_or(50);
-    let kind = query.kind.as_deref();
+    let kind = query.kind.as_ref();
     let mut tx = state.db.read().await?;
     // Found first: an ETag of another team's (or no) mission never answers 304.
     find_mission(&mut tx, &caller.team_id, &id).await?;
@@ -66,13 +66,13 @@ pub async fn list(
 /// What a posted note says of itself, read and checked alike for a mission's feed and a
 /// task's notes.
 pub(super) struct NoteInput {
-    kind: String,
+    kind: NoteKind,
     title: String,
     text: Option<String>,
     default_choice: Option<String>,
     options: Vec<String>,
-    author: String,
-    status: String,
+    author: AuthorType,
+    status: NoteStatus,
     worker_id: Option<String>,
 }
 
@@ -80,7 +80,7 @@ pub(super) struct NoteInput {
 pub(super) fn read_note(
     request: &NewNoteRequest,
     caller: &Caller,
-    types: &[&str],
+    types: &[NoteKind],
 ) -> ApiResult<NoteInput> {
     if caller.level == AccountLevel::Trigger {
         return Err(ApiError::admin_required());
@@ -89,13 +89,13 @@ pub(super) fn read_note(
     let title = request.title()?;
     // Who wrote a note is the key's to say: only the server writes `system`, and only a
     // person's (admin) key writes `user`.
-    let author = match request.author_type.as_deref() {
-        Some("user") if caller.level != AccountLevel::Admin => {
+    let author = match &request.author_type {
+        Some(AuthorType::User) if caller.level != AccountLevel::Admin => {
             return Err(ApiError::bad("authorType user needs an admin key"))
         }
-        Some(a) => a.to_string(),
-        None if caller.level == AccountLevel::Admin => "user".into(),
-        None => "agent".into(),
+        Some(a) => a.clone(),
+        None if caller.level == AccountLevel::Admin => AuthorType::User,
+        None => AuthorType::Agent,
     };
     Ok(NoteInput {
         status: request.status(&kind)?,
@@ -126,11 +126,11 @@ impl NoteInput {
         reply_to: Option<&'a str>,
     ) -> NewNote<'a> {
         NewNote {
-            author: &self.author,
-            kind: &self.kind,
+            author: self.author.clone(),
+            kind: self.kind.clone(),
             title: &self.title,
             body: self.text.clone(),
-            status: &self.status,
+            status: self.status.clone(),
             reply_to,
             task_id,
             worker_id: self.worker_id.clone(),
@@ -148,7 +148,7 @@ pub async fn create(
     Path(id): Path<String>,
     Body(request): Body<NewNoteRequest>,
 ) -> ApiResult<(StatusCode, Json<MissionNote>)> {
-    let input = read_note(&request, &caller, &NOTE_TYPES)?;
+    let input = read_note(&request, &caller, NoteKind::POSTABLE)?;
     let (task_id, reply_to) = (request.task_id, request.reply_to);
 
     state
@@ -203,7 +203,12 @@ pub async fn reply(
                 let new = NewNote {
                     body: text,
                     reply_to: Some(&note_id),
-                    ..NewNote::new("user", "reply", &title, "answered")
+                    ..NewNote::new(
+                        AuthorType::User,
+                        NoteKind::Reply,
+                        &title,
+                        NoteStatus::Answered,
+                    )
                 };
                 let note = post(tx, &caller.team_id, &id, new).await?;
                 Ok((StatusCode::CREATED, Json(note)))
@@ -220,7 +225,7 @@ pub async fn team_list(
     Params(query): Params<TeamNotesQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let (status, kind) = (query.status.as_deref(), query.kind.as_deref());
+    let (status, kind) = (query.status.as_ref(), query.kind.as_ref());
     let mut tx = state.db.read().await?;
     let key = read_key(&caller.team_id, "/notes", &query);
     let pending = match state.cache.lookup(&mut tx, key, &headers).await? {

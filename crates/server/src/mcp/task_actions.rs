@@ -2,6 +2,7 @@
 
 use super::context::Context;
 use super::reply::{field, priority, segment, Params, Reply, Step};
+use buildd_core::{DeliveryState, MessageKind, TaskStatus};
 use serde_json::{json, Value};
 
 /// `list_tasks`: five active tasks at a time, pending first as the API sorts them.
@@ -114,7 +115,7 @@ pub async fn get_task(ctx: &Context, params: &Params<'_>) -> Step {
             }
             lines.push(line);
         }
-    } else if field(&task, "status") == "pending" {
+    } else if TaskStatus::parse(field(&task, "status")) == TaskStatus::Pending {
         lines.push("\nTask is pending — not yet claimed by a worker.".into());
     }
     Ok(Reply::ok(lines.join("\n")))
@@ -235,16 +236,13 @@ pub async fn get_task_messages(ctx: &Context, params: &Params<'_>) -> Step {
     let lines = messages
         .iter()
         .map(|m| {
-            let arrow = if field(m, "type") == "instruction" {
+            let arrow = if MessageKind::parse(field(m, "type")) == MessageKind::Instruction {
                 "→ [human→agent]"
             } else {
                 "← [agent→human]"
             };
-            let pending = if field(m, "deliveryState") == "pending" {
-                " (undelivered)"
-            } else {
-                ""
-            };
+            let queued = DeliveryState::parse(field(m, "deliveryState")) == DeliveryState::Pending;
+            let pending = if queued { " (undelivered)" } else { "" };
             format!("{arrow}{pending}\n  {}", field(m, "message"))
         })
         .collect::<Vec<_>>()

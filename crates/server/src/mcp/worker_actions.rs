@@ -4,7 +4,7 @@
 use super::context::Context;
 use super::reply::{field, segment, Params, Reply, Step};
 use axum::http::StatusCode;
-use buildd_core::note::AGENT_NOTE_TYPES;
+use buildd_core::{AuthorType, NoteKind};
 use serde_json::{json, Value};
 
 /// Worker and task states in which a connection's assignment is still live.
@@ -192,14 +192,14 @@ pub async fn post_note(ctx: &Context, params: &Params<'_>) -> Step {
         return Err(Reply::error(format!(
             "Error: post_note missing required parameter(s): {}. type must be one of: {}.",
             missing.join(", "),
-            AGENT_NOTE_TYPES.join(", ")
+            NoteKind::names(NoteKind::AGENT)
         )));
     }
-    let kind = kind.unwrap_or_default();
-    if !AGENT_NOTE_TYPES.contains(&kind) {
+    let kind = NoteKind::parse(kind.unwrap_or_default());
+    if !NoteKind::AGENT.contains(&kind) {
         return Err(Reply::error(format!(
             "Error: Invalid type. Must be one of: {}",
-            AGENT_NOTE_TYPES.join(", ")
+            NoteKind::names(NoteKind::AGENT)
         )));
     }
     let title = params.required("title")?;
@@ -216,10 +216,10 @@ pub async fn post_note(ctx: &Context, params: &Params<'_>) -> Step {
     let mut body = json!({
         "type": kind,
         "title": title,
-        "authorType": "agent",
+        "authorType": AuthorType::Agent,
         "taskId": task,
         "workerId": worker_id,
-        "status": if kind == "question" { "open" } else { "answered" },
+        "status": kind.initial_status(),
     });
     if let Some(text) = params.text("body") {
         body["bodyText"] = json!(text);
@@ -233,7 +233,7 @@ pub async fn post_note(ctx: &Context, params: &Params<'_>) -> Step {
     };
     ctx.api.post(&path, body).await?;
     let mut text = format!("Note posted: \"{title}\" ({kind})");
-    if kind == "question" {
+    if kind == NoteKind::Question {
         text.push_str(&format!(
             "\nDefault choice: {}\nThe reply will be delivered on your next update_progress \
              call.",

@@ -5,6 +5,7 @@ use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::{new_id, now};
 use buildd_core::note::MissionNote;
+use buildd_core::{AuthorType, NoteKind, NoteStatus};
 
 #[derive(sqlx::FromRow)]
 struct NoteRow {
@@ -12,14 +13,17 @@ struct NoteRow {
     mission_id: Option<String>,
     task_id: Option<String>,
     worker_id: Option<String>,
-    author_type: String,
-    r#type: String,
+    #[sqlx(try_from = "String")]
+    author_type: AuthorType,
+    #[sqlx(try_from = "String")]
+    r#type: NoteKind,
     title: String,
     body: Option<String>,
     reply_to: Option<String>,
     default_choice: Option<String>,
     options: String,
-    status: String,
+    #[sqlx(try_from = "String")]
+    status: NoteStatus,
     created_at: String,
 }
 
@@ -80,7 +84,7 @@ pub async fn feed_position(
 pub async fn feed(
     tx: &mut Tx,
     mission_id: &str,
-    kind: Option<&str>,
+    kind: Option<&NoteKind>,
     after: Option<&(String, i64)>,
     limit: i64,
 ) -> ApiResult<Vec<MissionNote>> {
@@ -91,7 +95,7 @@ pub async fn feed(
          ORDER BY created_at DESC, rowid DESC LIMIT ?5"
     ))
     .bind(mission_id)
-    .bind(kind)
+    .bind(kind.map(NoteKind::as_str))
     .bind(after.map(|a| a.0.clone()))
     .bind(after.map(|a| a.1))
     .bind(limit)
@@ -104,8 +108,8 @@ pub async fn feed(
 pub async fn team_notes(
     tx: &mut Tx,
     team_id: &str,
-    status: Option<&str>,
-    kind: Option<&str>,
+    status: Option<&NoteStatus>,
+    kind: Option<&NoteKind>,
 ) -> ApiResult<Vec<MissionNote>> {
     let rows: Vec<NoteRow> = sqlx::query_as(&format!(
         "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE team_id = ?1 \
@@ -113,8 +117,8 @@ pub async fn team_notes(
          ORDER BY created_at DESC, rowid DESC LIMIT 100"
     ))
     .bind(team_id)
-    .bind(status)
-    .bind(kind)
+    .bind(status.map(NoteStatus::as_str))
+    .bind(kind.map(NoteKind::as_str))
     .fetch_all(&mut **tx)
     .await?;
     Ok(rows.into_iter().map(NoteRow::into_note).collect())
@@ -142,11 +146,11 @@ pub async fn system_note_exists(
 
 /// A note about to be written.
 pub struct NewNote<'a> {
-    pub author: &'a str,
-    pub kind: &'a str,
+    pub author: AuthorType,
+    pub kind: NoteKind,
     pub title: &'a str,
     pub body: Option<String>,
-    pub status: &'a str,
+    pub status: NoteStatus,
     pub reply_to: Option<&'a str>,
     pub task_id: Option<String>,
     pub worker_id: Option<String>,
@@ -158,7 +162,7 @@ pub struct NewNote<'a> {
 
 impl<'a> NewNote<'a> {
     /// A note of `kind` by `author`, with no body, task, worker or choices, written now.
-    pub fn new(author: &'a str, kind: &'a str, title: &'a str, status: &'a str) -> Self {
+    pub fn new(author: AuthorType, kind: NoteKind, title: &'a str, status: NoteStatus) -> Self {
         Self {
             author,
             kind,
@@ -181,14 +185,14 @@ pub async fn system_note(
     team_id: &str,
     mission_id: &str,
     task_id: Option<&str>,
-    kind: &str,
+    kind: NoteKind,
     title: &str,
     body: Option<String>,
 ) -> ApiResult<()> {
     let note = NewNote {
         body,
         task_id: task_id.map(str::to_string),
-        ..NewNote::new("system", kind, title, "open")
+        ..NewNote::new(AuthorType::System, kind, title, NoteStatus::Open)
     };
     insert_note(tx, team_id, Some(mission_id), note)
         .await
@@ -214,14 +218,14 @@ pub async fn insert_note(
     .bind(mission_id)
     .bind(&n.task_id)
     .bind(&n.worker_id)
-    .bind(n.author)
-    .bind(n.kind)
+    .bind(n.author.as_str())
+    .bind(n.kind.as_str())
     .bind(n.title)
     .bind(&n.body)
     .bind(n.reply_to)
     .bind(&n.default_choice)
     .bind(serde_json::to_string(&n.options)?)
-    .bind(n.status)
+    .bind(n.status.as_str())
     .bind(n.created_at.unwrap_or_else(now))
     .execute(&mut **tx)
     .await?;

@@ -18,6 +18,7 @@ use crate::components::shared::polled::Polled;
 use crate::state::mutation::{refused, Mutation};
 use crate::state::refresh::PolledRead;
 use buildd_core::note::NotesPage;
+use buildd_core::NoteKind;
 use leptos::prelude::*;
 
 #[component]
@@ -34,7 +35,7 @@ pub fn Feed(
             refresh,
             move |c, text: &String| {
                 let (mission_id, text) = (mission_id.clone(), text.clone());
-                async move { api::post_note(&c, &mission_id, "guidance", &text).await }
+                async move { api::post_note(&c, &mission_id, NoteKind::Guidance, &text).await }
             },
             refused("Not sent"),
         )

@@ -13,7 +13,7 @@ use buildd_core::merge_rails::GitMergeConfig;
 use buildd_core::migrations::{MigrationLayout, OpenMigration};
 use buildd_core::pr_rails::{evaluate_pr, Files, PrFacts, RailSettings};
 use buildd_core::pull_request::{CheckRun, PrEvaluation, PrReview, ReviewStatus};
-use buildd_core::PrStatus;
+use buildd_core::{FileStatus, PrStatus};
 use serde_json::Value;
 
 /// Everything a PR is judged by, read once.
@@ -114,7 +114,7 @@ pub async fn context(tx: &mut Tx, pr: &PrRow) -> ApiResult<PrContext> {
         .flat_map(|o| match o.files() {
             Files::Listed(files) => files
                 .into_iter()
-                .filter(|f| f.status != "removed" && layout.is_migration(&f.path))
+                .filter(|f| f.status != FileStatus::Removed && layout.is_migration(&f.path))
                 .map(|f| OpenMigration {
                     pr_number: o.number,
                     path: f.path,

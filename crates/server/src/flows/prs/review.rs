@@ -19,8 +19,8 @@ use buildd_core::reviewer::{
     decide_review, escalations, ReviewContext, ReviewOutcome, ReviewerOutput, MAX_REVIEW_ITERATIONS,
 };
 use buildd_core::reviewer_patch::{render_reviewer_patch, DEFAULT_TOKEN_BUDGET};
-use buildd_core::PrStatus;
 use buildd_core::TaskClass;
+use buildd_core::{NoteKind, PrStatus};
 use serde_json::{json, Value};
 
 /// Reviewer and fix tasks go ahead of ordinary work.
@@ -57,7 +57,7 @@ async fn note(
     tx: &mut Tx,
     pr: &PrRow,
     task: Option<&str>,
-    kind: &str,
+    kind: NoteKind,
     title: &str,
     body: String,
 ) -> ApiResult<()> {
@@ -160,7 +160,7 @@ pub async fn request_review(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
             tx,
             pr,
             pr.task_id.as_deref(),
-            "reviewer_escalated",
+            NoteKind::ReviewerEscalated,
             &heading,
             triggers.join("\n\n"),
         )
@@ -271,7 +271,7 @@ async fn settle(
                 tx,
                 pr,
                 reviewer,
-                "reviewer_approved",
+                NoteKind::ReviewerApproved,
                 &format!("PR #{n} approved by the reviewer and merged"),
                 summary,
             )
@@ -282,7 +282,7 @@ async fn settle(
                 tx,
                 pr,
                 reviewer,
-                "reviewer_approved",
+                NoteKind::ReviewerApproved,
                 &format!("PR #{n} approved by the reviewer: merge it when ready"),
                 summary,
             )
@@ -301,7 +301,7 @@ async fn settle(
                 tx,
                 pr,
                 reviewer,
-                "reviewer_request_changes",
+                NoteKind::ReviewerRequestChanges,
                 &title,
                 feedback,
             )
@@ -313,7 +313,7 @@ async fn settle(
                 tx,
                 pr,
                 reviewer,
-                "reviewer_escalated",
+                NoteKind::ReviewerEscalated,
                 &format!("PR #{n} escalated to you"),
                 body,
             )
@@ -425,7 +425,15 @@ async fn to_a_person(
 ) -> ApiResult<()> {
     escalate_review(tx, review, &why).await?;
     let title = format!("PR #{} escalated to you", pr.number);
-    note(tx, pr, Some(&task.id), "reviewer_escalated", &title, why).await
+    note(
+        tx,
+        pr,
+        Some(&task.id),
+        NoteKind::ReviewerEscalated,
+        &title,
+        why,
+    )
+    .await
 }
 
 /// Starts the reviews a policy change calls for: open PRs of `mission` (or of every mission

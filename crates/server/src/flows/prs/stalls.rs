@@ -8,6 +8,7 @@ use crate::store::notes::system_note;
 use crate::store::prs::{open_pr_by_id, quiet_prs, set_stall_notified};
 use crate::time::iso;
 use buildd_core::merge_policy::stall_notice_due;
+use buildd_core::NoteKind;
 use chrono::{DateTime, Utc};
 
 fn parse(t: &str) -> Option<DateTime<Utc>> {
@@ -49,7 +50,7 @@ pub async fn notify_stalls(db: &Db, now: DateTime<Utc>) -> ApiResult<usize> {
             &pr.team_id,
             mission,
             pr.task_id.as_deref(),
-            "warning",
+            NoteKind::Warning,
             &title,
             Some(body),
         )

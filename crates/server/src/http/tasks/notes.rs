@@ -13,8 +13,9 @@ use crate::store::tasks::find_task;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use buildd_core::note::{MissionNote, AGENT_NOTE_TYPES};
+use buildd_core::note::MissionNote;
 use buildd_core::requests::notes::NewNote;
+use buildd_core::NoteKind;
 
 pub async fn create_note(
     State(state): State<AppState>,
@@ -22,7 +23,7 @@ pub async fn create_note(
     Path(id): Path<String>,
     Body(request): Body<NewNote>,
 ) -> ApiResult<(StatusCode, Json<MissionNote>)> {
-    let input = read_note(&request, &caller, &AGENT_NOTE_TYPES)?;
+    let input = read_note(&request, &caller, NoteKind::AGENT)?;
     state
         .db
         .transact(

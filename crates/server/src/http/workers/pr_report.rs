@@ -4,9 +4,16 @@
 use crate::flows::prs::record::{PrFiles, PrReport};
 use buildd_core::pull_request::PrFile;
 use buildd_core::requests::workers::WorkerReport;
+use buildd_core::FileStatus;
 use serde_json::Value;
 
-const FILE_STATUSES: [&str; 4] = ["added", "modified", "removed", "renamed"];
+/// The statuses a worker reports a file with (of GitHub's, those a PR's own diff shows).
+const FILE_STATUSES: [FileStatus; 4] = [
+    FileStatus::Added,
+    FileStatus::Modified,
+    FileStatus::Removed,
+    FileStatus::Renamed,
+];
 
 /// `files` as reported: the list, or `Err` naming what is wrong with it (the listing is then
 /// "malformed"); `None` when it was not sent.
@@ -23,6 +30,7 @@ fn read_files(value: Option<&Value>) -> Option<Result<Vec<PrFile>, String>> {
             .filter(|p| !p.is_empty());
         let status = field("status")
             .and_then(Value::as_str)
+            .and_then(FileStatus::known)
             .filter(|s| FILE_STATUSES.contains(s));
         let count = |k: &str| match field(k) {
             None => Some(0),
@@ -37,7 +45,7 @@ fn read_files(value: Option<&Value>) -> Option<Result<Vec<PrFile>, String>> {
             (Some(path), Some(status), Some(additions), Some(deletions), Some(patch)) => files
                 .push(PrFile {
                     path: path.into(),
-                    status: status.into(),
+                    status,
                     additions,
                     deletions,
                     patch,

@@ -4,7 +4,7 @@
 use super::row::WorkerRow;
 use crate::db::Tx;
 use crate::error::ApiResult;
-use buildd_core::{InstructionEntry, INSTRUCTION_HISTORY_CAP};
+use buildd_core::{DeliveryState, InstructionEntry, MessageKind, INSTRUCTION_HISTORY_CAP};
 
 /// Queues `message` for `worker` (its history keeps the newest [`INSTRUCTION_HISTORY_CAP`]).
 pub async fn append_instruction(
@@ -15,10 +15,10 @@ pub async fn append_instruction(
 ) -> ApiResult<()> {
     let mut history = worker.history();
     history.push(InstructionEntry {
-        kind: "instruction".into(),
+        kind: MessageKind::Instruction,
         message,
         timestamp: chrono::Utc::now().timestamp_millis(),
-        delivery_state: Some("pending".into()),
+        delivery_state: Some(DeliveryState::Pending),
     });
     let overflow = history.len().saturating_sub(INSTRUCTION_HISTORY_CAP);
     history.drain(..overflow);
@@ -38,8 +38,8 @@ pub async fn deliver_pending(tx: &mut Tx, worker: &WorkerRow) -> ApiResult<Optio
     let mut entries = worker.history();
     let mut texts = Vec::new();
     for e in entries.iter_mut() {
-        if e.delivery_state.as_deref() == Some("pending") {
-            e.delivery_state = Some("delivered".into());
+        if e.delivery_state == Some(DeliveryState::Pending) {
+            e.delivery_state = Some(DeliveryState::Delivered);
             texts.push(e.message.clone());
         }
     }

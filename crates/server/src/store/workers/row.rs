@@ -1,7 +1,9 @@
 //! A worker (one per claim of a task) as stored, and the shapes the API answers with.
 
 use buildd_core::money::Usd;
-use buildd_core::{InstructionEntry, TaskWorker, Worker, WorkerSession, WorkerStatus};
+use buildd_core::{
+    DeliveryState, InstructionEntry, TaskWorker, Worker, WorkerSession, WorkerStatus,
+};
 use serde_json::Value;
 
 #[derive(sqlx::FromRow, Clone, Debug)]
@@ -104,7 +106,7 @@ impl WorkerRow {
         let history = self.history();
         let pending: Vec<&str> = history
             .iter()
-            .filter(|e| e.delivery_state.as_deref() == Some("pending"))
+            .filter(|e| e.delivery_state == Some(DeliveryState::Pending))
             .map(|e| e.message.as_str())
             .collect();
         Worker {

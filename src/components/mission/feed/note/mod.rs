@@ -16,13 +16,13 @@ use crate::components::shared::inline_markdown::InlineMarkdown;
 use crate::components::shared::markdown::Markdown;
 use crate::format::time_ago;
 use buildd_core::note::MissionNote;
+use buildd_core::NoteKind;
 use leptos::prelude::*;
 
 #[component]
 pub fn Note(note: Memo<MissionNote>, reply: Reply) -> impl IntoView {
     let (id, kind, who) = note.with_untracked(|n| (n.id.clone(), n.kind.clone(), author(n)));
-    let open_question =
-        Memo::new(move |_| note.with(|n| n.kind == "question" && n.status == "open"));
+    let open_question = Memo::new(move |_| note.with(MissionNote::is_open_question));
     let title = Memo::new(move |_| note.with(|n| n.title.clone()));
     let body = Memo::new(move |_| note.with(|n| n.body.clone()));
     let options = Memo::new(move |_| note.with(|n| (n.options.clone(), n.default_choice.clone())));
@@ -35,7 +35,7 @@ pub fn Note(note: Memo<MissionNote>, reply: Reply) -> impl IntoView {
         let id = id.clone();
         Memo::new(move |_| replying.with(|r| r.as_deref() == Some(id.as_str())))
     };
-    let question = kind == "question";
+    let question = kind == NoteKind::Question;
     let default = move || {
         options.with(|(options, default)| {
             default

@@ -1,21 +1,21 @@
 //! How a note's type and author read on its head.
 
 use buildd_core::note::MissionNote;
+use buildd_core::{AuthorType, NoteKind};
 
-/// The note's type as a chip; a reviewer's verdict reads as one.
-pub fn kind_label(kind: &str) -> String {
+/// The note's type as a chip; a reviewer's verdict reads as one ("REVIEWER: ESCALATED").
+/// A type this version does not know shows as sent.
+pub fn kind_label(kind: &NoteKind) -> String {
     match kind {
-        "reviewer_approved" => "REVIEWER: APPROVED".into(),
-        "reviewer_request_changes" => "REVIEWER: CHANGES REQUESTED".into(),
-        "reviewer_escalated" => "REVIEWER: ESCALATED".into(),
-        other => other.to_uppercase(),
+        NoteKind::Other(other) => other.to_uppercase(),
+        known => known.label().to_uppercase(),
     }
 }
 
 pub fn author(note: &MissionNote) -> &'static str {
-    match note.author_type.as_str() {
-        "user" => "You",
-        "system" => "System",
+    match note.author_type {
+        AuthorType::User => "You",
+        AuthorType::System => "System",
         _ => "Agent",
     }
 }
