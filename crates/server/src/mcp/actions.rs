@@ -6,7 +6,7 @@ use super::reply::{field, Params, Reply};
 use super::task_actions as tasks;
 use super::tools;
 use super::worker_actions as worker;
-use buildd_core::AccountLevel;
+use buildd_core::{AccountLevel, TaskStatus, WorkerStatus};
 use serde_json::{json, Map, Value};
 
 /// Actions refused once the connection's task was cancelled or failed from outside, so an
@@ -78,11 +78,15 @@ async fn fence(ctx: &Context, action: &str) -> Option<Reply> {
     let worker = ctx.own_worker().await?;
     let task = &worker["task"];
     let status = field(task, "status");
-    if !matches!(status, "cancelled" | "failed") {
+    if !matches!(
+        TaskStatus::parse(status),
+        TaskStatus::Cancelled | TaskStatus::Failed
+    ) {
         return None;
     }
     // A worker that already finished, or already opened its PR, may still complete.
-    let delivered = field(&worker, "status") == "completed" || !worker["prNumber"].is_null();
+    let delivered = WorkerStatus::parse(field(&worker, "status")) == WorkerStatus::Completed
+        || !worker["prNumber"].is_null();
     if action == "complete_task" && delivered {
         return None;
     }

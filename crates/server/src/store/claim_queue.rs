@@ -161,7 +161,7 @@ mod tests {
             .collect();
         let mut queue = Queue::new();
         for (id, team, status, depends_on, mission) in &tasks {
-            if status != "pending" {
+            if TaskStatus::parse(status) != TaskStatus::Pending {
                 continue;
             }
             let deps: BTreeSet<String> = serde_json::from_str(depends_on).unwrap();

@@ -17,7 +17,7 @@ use crate::store::tasks::requeue_claims_of;
 use crate::store::workers::fail_unfinished_of_account;
 use crate::time::now;
 use buildd_core::spend::Usage;
-use buildd_core::{ClaimResponse, ClaimedWorker, TaskMode};
+use buildd_core::{ClaimResponse, ClaimedWorker, OutputRequirement, TaskClass, TaskMode};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
@@ -180,7 +180,7 @@ impl ScriptedWorker {
         let filed_from = |run: &Value| tasks.iter().any(|t| t["parentTaskId"] == run["id"]);
         Ok(tasks
             .iter()
-            .filter(|t| t["mode"] == "planning" && filed_from(t))
+            .filter(|t| t["mode"] == TaskMode::Planning.as_str() && filed_from(t))
             .count())
     }
 
@@ -190,8 +190,9 @@ impl ScriptedWorker {
             summary.push_str(&format!(" Followed the instruction \"{h}\"."));
         }
         let repo = claimed.task.workspace.as_ref().and_then(|w| w.repo.clone());
-        let wants_pr = claimed.task.task_class.as_ref().map(|c| c.as_str()) != Some("bookkeeping")
-            && claimed.task.output_requirement.as_deref() != Some("none");
+        let task = &claimed.task;
+        let wants_pr = task.task_class != Some(TaskClass::Bookkeeping)
+            && task.output_requirement.as_deref() != Some(OutputRequirement::None.as_str());
         match repo.filter(|_| wants_pr) {
             Some(repo) => {
                 // A fix for a reviewer pushes to the PR it fixes.

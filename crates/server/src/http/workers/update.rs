@@ -20,7 +20,7 @@ use buildd_core::requests::workers::WorkerReport;
 use buildd_core::requests::Patch;
 use buildd_core::reviewer::{validate_reviewer_output, ReviewerOutput};
 use buildd_core::spend::UsageReport;
-use buildd_core::{TaskMode, TaskStatus, WorkerStatus, PLAN_NOT_VALIDATED};
+use buildd_core::{OutputRequirement, TaskMode, TaskStatus, WorkerStatus, PLAN_NOT_VALIDATED};
 use serde_json::{json, Map, Value};
 
 pub async fn update(
@@ -236,7 +236,7 @@ fn check_output(task: &TaskRow, structured: Option<Value>, has_pr: bool) -> ApiR
                 Some(verdict),
             ))
         }
-        (false, _) if task.output_requirement == "pr_required" && !has_pr => {
+        (false, _) if task.output_requirement == OutputRequirement::PrRequired && !has_pr => {
             Err(ApiError::Detailed(
                 StatusCode::BAD_REQUEST,
                 json!({"error": "This task requires a pull request before completing. Use create_pr to open one.",

@@ -4,7 +4,8 @@
 use crate::store::json_text::{json_opt, json_or, strings};
 use buildd_core::money::Usd;
 use buildd_core::{
-    Task, TaskClass, TaskListItem, TaskMode, TaskResult, TaskStatus, TaskStop, TaskWorkspace,
+    OutputRequirement, Task, TaskClass, TaskListItem, TaskMode, TaskResult, TaskStatus, TaskStop,
+    TaskWorkspace,
 };
 use serde_json::Value;
 
@@ -36,7 +37,8 @@ pub struct TaskRow {
     pub schedule_id: Option<String>,
     pub category: Option<String>,
     pub project: Option<String>,
-    pub output_requirement: String,
+    #[sqlx(try_from = "String")]
+    pub output_requirement: OutputRequirement,
     pub output_schema: Option<String>,
     pub role_slug: Option<String>,
     pub depends_on: String,
@@ -118,7 +120,7 @@ impl TaskRow {
             conflict_retry_head_sha: None,
             category: self.category.clone(),
             project: self.project.clone(),
-            output_requirement: Some(self.output_requirement.clone()),
+            output_requirement: Some(self.output_requirement.to_string()),
             output_schema: json_opt(self.output_schema.as_deref()),
             mission_id: self.mission_id.clone(),
             role_slug: self.role_slug.clone(),
@@ -188,7 +190,7 @@ impl TaskRow {
             parent_task_id: self.parent_task_id.clone(),
             category: self.category.clone(),
             project: self.project.clone(),
-            output_requirement: Some(self.output_requirement.clone()),
+            output_requirement: Some(self.output_requirement.to_string()),
             mission_id: self.mission_id.clone(),
             depends_on: self.depends_on(),
             created_at: Some(self.created_at.clone()),
