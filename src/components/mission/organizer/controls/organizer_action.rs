@@ -17,9 +17,13 @@ pub fn organizer_action(id: String, refresh: Callback<()>) -> Mutation<&'static 
                 let result = match what {
                     "run" => api::run_mission(&c, &id).await.map(run_note),
                     "pause" | "resume" => {
-                        let to = if what == "pause" { "paused" } else { "active" };
+                        let to = if what == "pause" {
+                            MissionStatus::Paused
+                        } else {
+                            MissionStatus::Active
+                        };
                         let change = MissionPatch {
-                            status: Some(MissionStatus::parse(to)),
+                            status: Some(to.clone()),
                             ..MissionPatch::default()
                         };
                         api::update_mission(&c, &id, &change)
@@ -27,9 +31,13 @@ pub fn organizer_action(id: String, refresh: Callback<()>) -> Mutation<&'static 
                             .map(|_| ("ok", format!("Mission {to}."), None))
                     }
                     _ => {
-                        let mode = if what == "manual" { "manual" } else { "auto" };
+                        let mode = if what == "manual" {
+                            OrchestrationMode::Manual
+                        } else {
+                            OrchestrationMode::Auto
+                        };
                         let change = MissionPatch {
-                            orchestration_mode: Some(OrchestrationMode::parse(mode)),
+                            orchestration_mode: Some(mode.clone()),
                             ..MissionPatch::default()
                         };
                         api::update_mission(&c, &id, &change)
