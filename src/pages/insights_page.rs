@@ -6,13 +6,13 @@ use super::polled_api;
 use crate::api;
 use crate::components::insights::insights_view::InsightsView;
 use crate::components::mission::pictures::frame::now_ms;
-use crate::components::mission::pictures::stylesheet::pictures_css;
 use crate::components::shared::polled::Polled;
 use crate::state::board::use_board;
 use crate::state::capabilities::use_capabilities;
 use crate::state::connection::use_connection;
 use crate::state::refresh::polled;
 use crate::state::request::with_connection;
+use crate::state::stylesheet::{link, PICTURES};
 use crate::state::title::page_title;
 use buildd_core::capabilities::Extra;
 use buildd_core::insights::team::{TeamInsights, DEFAULT_WEEKS};
@@ -22,7 +22,7 @@ use std::collections::HashMap;
 #[component]
 pub fn InsightsPage() -> impl IntoView {
     page_title(|| Some("Insights".into()));
-    leptos::task::spawn_local(pictures_css());
+    leptos::task::spawn_local(link(PICTURES));
     let connection = use_connection();
     let offered = use_capabilities();
     let read = polled(move || async move {

@@ -19,6 +19,7 @@ use crate::api::ApiError;
 use crate::components::shared::error_panel::ErrorPanel;
 use crate::components::shared::require_connection::RequireConnection;
 use crate::state::first_screen::{split_off, Later};
+use crate::state::stylesheet::{link, PAGES};
 use leptos::prelude::*;
 use leptos_router::ChooseView;
 
@@ -36,8 +37,10 @@ pub enum Page {
 }
 
 impl ChooseView for Page {
-    /// The page, once its chunk is in; a chunk that does not load is said, with a reload.
+    /// The page, once its chunk and the pages' styles are in (fetched side by side); a
+    /// chunk that does not load is said, with a reload.
     async fn choose(self) -> AnyView {
+        let styles = link(PAGES);
         let page = match self {
             Page::Activity => activity().await,
             Page::Connect => connect().await,
@@ -48,6 +51,7 @@ impl ChooseView for Page {
             Page::Workspaces => workspaces().await,
             Page::Workspace => workspace().await,
         };
+        styles.await;
         page.unwrap_or_else(|error| {
             let reload = Callback::new(|()| {
                 let _ = window().location().reload();

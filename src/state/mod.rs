@@ -1,6 +1,6 @@
 //! What the app keeps while it runs, apart from any page: the connection and what its API
 //! offers, the board of every mission, the theme, and the helpers every panel reads and
-//! writes through (`refresh`, `mutation`, `request`) and lists its rows with (`rows`). Uses
+//! writes through (`refresh`, `mutation`, `request`) and lists its rows with (`rows`), and the stylesheets fetched after the first load. Uses
 //! the API client and core only.
 
 pub mod activity;
@@ -17,6 +17,7 @@ pub mod reconciled;
 pub mod refresh;
 pub mod request;
 pub mod rows;
+pub mod stylesheet;
 pub mod theme;
 pub mod title;
 pub mod workspace_row;

@@ -146,6 +146,9 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
     );
     assert!(first[0].ends_with("_bg.wasm"), "{first:?}");
     assert!(after.iter().all(|n| is_chunk(n)), "{after:?}");
+    // The later pages' styles are not the command center's to fetch.
+    let pages_css = "return document.querySelectorAll(\"link[href='/pages.css']\").length;";
+    assert_eq!(browser.run(pages_css).await, 0, "pages.css on the command center");
     // "Waiting on you" comes with its own code, once the rows show.
     browser.wait_for("[data-testid=waiting-approve]").await;
     let loaded = wasm_fetched(&browser).await;
@@ -156,6 +159,15 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
 
     browser.click("[data-testid=nav-missions]").await;
     browser.wait_for("[data-testid=mission-card]").await;
+    // The list came with its styles: a card is laid out by pages.css, not as a plain box.
+    assert_eq!(browser.run(pages_css).await, 1, "pages.css linked once");
+    let display = browser
+        .run("return getComputedStyle(document.querySelector('[data-testid=mission-card]')).display;")
+        .await;
+    assert!(
+        display == "grid" || display == "flex",
+        "a mission card shown before its styles: display {display}"
+    );
     // The nav marks where you are.
     let marked = |testid: &'static str| {
         let browser = &browser;

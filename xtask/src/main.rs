@@ -5,6 +5,7 @@ mod fresh;
 mod imports;
 mod split;
 mod tools;
+mod unused_classes;
 mod wasm_names;
 
 use std::path::PathBuf;

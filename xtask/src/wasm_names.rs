@@ -134,20 +134,20 @@ fn skip_description(body: &[u8], at: &mut usize) -> Result<(), String> {
     }
 }
 
-fn name<'a>(body: &'a [u8], at: &mut usize) -> Result<&'a str, String> {
+pub(crate) fn name<'a>(body: &'a [u8], at: &mut usize) -> Result<&'a str, String> {
     let len = leb(body, at)? as usize;
     let bytes = body.get(*at..*at + len).ok_or("a name runs past the end")?;
     *at += len;
     std::str::from_utf8(bytes).map_err(|_| "a name that is not UTF-8".to_string())
 }
 
-fn push_name(out: &mut Vec<u8>, name: &str) {
+pub(crate) fn push_name(out: &mut Vec<u8>, name: &str) {
     push_leb(out, name.len() as u64);
     out.extend_from_slice(name.as_bytes());
 }
 
 /// An unsigned LEB128 number at `at`, moving past it.
-fn leb(bytes: &[u8], at: &mut usize) -> Result<u64, String> {
+pub(crate) fn leb(bytes: &[u8], at: &mut usize) -> Result<u64, String> {
     let mut value = 0u64;
     for shift in (0..64).step_by(7) {
         let byte = *bytes.get(*at).ok_or("a number runs past the end")?;
@@ -160,7 +160,7 @@ fn leb(bytes: &[u8], at: &mut usize) -> Result<u64, String> {
     Err("a number longer than 64 bits".into())
 }
 
-fn push_leb(out: &mut Vec<u8>, mut value: u64) {
+pub(crate) fn push_leb(out: &mut Vec<u8>, mut value: u64) {
     loop {
         let byte = (value & 0x7f) as u8;
         value >>= 7;

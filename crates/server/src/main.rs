@@ -300,12 +300,15 @@ fn fail(message: String) -> ! {
 }
 
 /// Log lines to stderr at the levels RUST_LOG sets, as text or one JSON object a line (the
-/// request's span, with its id and route, in each).
+/// request's span, with its id, route and path, in each). Text is coloured only on a
+/// terminal: a file or a collector gets no escape codes.
 fn init_logging(format: LogFormat) {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| "info,sqlx=warn".into());
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     match format {
         LogFormat::Text => builder.init(),

@@ -321,7 +321,21 @@ fn json_logs_have_one_line_per_request_and_no_key_or_query() {
     assert!(line["latency_ms"].is_number(), "{line}");
     assert_eq!(line["span"]["method"], "GET");
     assert_eq!(line["span"]["route"], "/api/missions");
+    assert_eq!(line["span"]["path"], "/api/missions");
     assert_eq!(line["span"]["id"].as_str().unwrap().len(), 36, "{line}");
+}
+
+#[test]
+fn text_logs_into_a_pipe_carry_no_colour_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (child, addr, key) = serve_with(dir.path(), &[]);
+    let (status, _) = http(&addr, "GET", "/api/missions", &key, "");
+    assert_eq!(status, 200);
+    let stderr = stop(child);
+    let answered: Vec<&str> = stderr.lines().filter(|l| l.contains("answered")).collect();
+    assert_eq!(answered.len(), 1, "{stderr}");
+    assert!(answered[0].contains("path=/api/missions"), "{stderr}");
+    assert!(!stderr.contains('\x1b'), "escape codes in a log written to a pipe: {stderr:?}");
 }
 
 #[test]

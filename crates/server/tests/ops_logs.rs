@@ -39,7 +39,7 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
 }
 
 #[tokio::test]
-async fn a_request_logs_one_line_without_its_key_ids_or_query() {
+async fn a_request_logs_one_line_with_its_path_and_without_its_key_or_query() {
     let app = TestApp::new().await;
     let mission = app.mission("Quiet logs").await;
     let log = Captured::default();
@@ -72,13 +72,14 @@ async fn a_request_logs_one_line_without_its_key_ids_or_query() {
         "INFO",
         "method=GET",
         "route=/api/missions/{id}",
+        &format!("path=/api/missions/{mission}"),
         "id=req-1234",
         "status=200",
         "latency_ms=",
     ] {
         assert!(line.contains(part), "{part} in {line}");
     }
-    for secret in [app.admin.as_str(), mission.as_str(), "secret-query-value"] {
+    for secret in [app.admin.as_str(), "secret-query-value"] {
         assert!(!line.contains(secret), "{secret} in {line}");
     }
 }

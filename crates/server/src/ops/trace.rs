@@ -1,6 +1,6 @@
-//! One log line per answered request: method, route (the route's template, never the path
-//! with its ids or the query), status, latency and request id. Never a header, a query value
-//! or a body, so no key reaches a log. Probes and scrapes (`/healthz`, `/readyz`, `/metrics`)
+//! One log line per answered request: method, route (the route's template, which groups
+//! lines), path (what was asked: ids, never the query), status, latency and request id.
+//! Never a header, a query value or a body, so no key reaches a log. Probes and scrapes (`/healthz`, `/readyz`, `/metrics`)
 //! log at debug: a load balancer asking every few seconds would bury the rest.
 
 use super::request_id::RequestId;
@@ -27,10 +27,11 @@ impl MakeSpan<axum::body::Body> for RequestSpan {
             .map(RequestId::as_str)
             .unwrap_or_default();
         let method = request.method().as_str();
+        let path = request.uri().path();
         if QUIET.contains(&route) {
-            tracing::debug_span!("request", method = %method, route = %route, id = %id)
+            tracing::debug_span!("request", method = %method, route = %route, path = %path, id = %id)
         } else {
-            tracing::info_span!("request", method = %method, route = %route, id = %id)
+            tracing::info_span!("request", method = %method, route = %route, path = %path, id = %id)
         }
     }
 }

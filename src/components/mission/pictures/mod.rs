@@ -16,7 +16,6 @@ mod series;
 mod spend_card;
 mod spend_chart;
 mod spend_table;
-pub(crate) mod stylesheet;
 mod timeline_bars;
 mod timeline_chart;
 mod timeline_labels;
@@ -26,6 +25,7 @@ mod timeline_table;
 use crate::api::ApiError;
 use crate::state::first_screen::{split_off, Later};
 use crate::state::refresh::PolledRead;
+use crate::state::stylesheet::{link, PICTURES};
 use buildd_core::client::ClientMission;
 use buildd_core::mission::MissionTask;
 use buildd_core::organizer_runs::MissionRuns;
@@ -45,7 +45,7 @@ split_off!(
         // Made here, in the page's reactive scope; shown once its styles are in.
         let view = view! { <Pictures tasks mission runs /> }.into_any();
         Box::pin(async move {
-            stylesheet::pictures_css().await;
+            link(PICTURES).await;
             Ok(view)
         })
     }
