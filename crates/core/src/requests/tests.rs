@@ -135,7 +135,7 @@ fn full_requests() -> Vec<Value> {
             default_branch: p(),
             local_path: p(),
             access_mode: Some(AccessMode::Open),
-            data_class: s(),
+            data_class: Some("x".into()),
             ..Default::default()
         }),
     ]
