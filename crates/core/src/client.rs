@@ -370,7 +370,7 @@ mod tests {
         m.inherit_from(&workspace("w1", json!({"mergePolicy": {"tier": "human"}})));
         let p = m.effective_policy();
         assert_eq!(p.source, PolicySource::Workspace);
-        assert_eq!(p.policy.tier, "human");
+        assert_eq!(p.policy.tier.as_str(), "human");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// A wire value in words: underscores become spaces ("waiting_input" → "waiting input").
-/// For values that are not (yet) an enum here, such as a check run's status.
+/// For values that are not (yet) an enum here.
 pub fn words(value: &str) -> Cow<'_, str> {
     if value.contains('_') {
         Cow::Owned(value.replace('_', " "))
@@ -342,6 +342,116 @@ string_enum!(
     }
 );
 
+string_enum!(
+    /// A merge policy's `tier`: who merges its PRs.
+    MergeTier {
+        AutoThreshold => "auto-threshold",
+        AgentReview => "agent-review",
+        Human => "human",
+    }
+);
+
+string_enum!(
+    /// An organizer run's `context.triggerSource`: what started it. Each label is how the
+    /// runs list says it.
+    TriggerSource {
+        Manual => "manual" as "you ran it",
+        Event => "event" as "after work finished",
+        Backstop => "backstop" as "stuck check",
+        Created => "created" as "mission created",
+        Cron => "cron" as "check-in",
+        AutoRetry => "auto_retry" as "retry",
+        DependencyMet => "wake:dependency_met" as "dependency met",
+        Resumed => "wake:resumed" as "resumed",
+        Armed => "wake:armed" as "armed",
+        BudgetRaised => "wake:budget_raised" as "budget raised",
+        PrMerged => "wake:pr_merged" as "PR merged",
+        OwnerNote => "wake:owner_note" as "after your note",
+        OwnerAnswer => "wake:owner_answer" as "after your answer",
+    }
+);
+
+string_enum!(
+    /// `checkins.outcome`: whether a check-in started an organizer run.
+    CheckinOutcome {
+        Started => "started",
+        Deferred => "deferred",
+    }
+);
+
+string_enum!(
+    /// `pr_reviews.outcome`: what came of an agent review's verdict.
+    PrReviewOutcome {
+        Merged => "merged",
+        AwaitingPerson => "awaiting_person" as "awaiting person",
+        AwaitingCi => "awaiting_ci" as "awaiting CI",
+        Retry => "retry",
+        Escalated => "escalated",
+        Stale => "stale",
+    }
+);
+
+string_enum!(
+    /// `missions.gateCondition`: what of the mission it depends on lets it start.
+    MissionGate {
+        Merged => "merged",
+        Completed => "completed",
+    }
+);
+
+string_enum!(
+    /// A check run's `status`, as GitHub spells it.
+    CheckStatus {
+        Queued => "queued",
+        InProgress => "in_progress" as "in progress",
+        Completed => "completed",
+    }
+);
+
+string_enum!(
+    /// A check run's `conclusion`, as GitHub spells it.
+    CheckConclusion {
+        Success => "success",
+        Failure => "failure",
+        Neutral => "neutral",
+        Cancelled => "cancelled",
+        TimedOut => "timed_out" as "timed out",
+        Skipped => "skipped",
+    }
+);
+
+impl CheckConclusion {
+    /// The conclusions a check run may be reported with.
+    pub const REPORTABLE: &'static [CheckConclusion] = &[
+        CheckConclusion::Success,
+        CheckConclusion::Failure,
+        CheckConclusion::Neutral,
+        CheckConclusion::Cancelled,
+        CheckConclusion::TimedOut,
+    ];
+
+    /// A conclusion that lets a PR merge: GitHub's neutral and skipped runs block nothing.
+    pub fn passes(&self) -> bool {
+        matches!(self, Self::Success | Self::Neutral | Self::Skipped)
+    }
+}
+
+string_enum!(
+    /// `workspaces.dataClass`.
+    DataClass {
+        Standard => "standard",
+        Sensitive => "sensitive",
+    }
+);
+
+string_enum!(
+    /// A new mission's `startMode`: armed starts it, held waits for a person.
+    StartMode {
+        Armed => "armed",
+        Held => "held",
+    }
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -389,6 +499,15 @@ mod tests {
             FileStatus::ALL.iter().map(|v| v.label()).collect(),
             MessageKind::ALL.iter().map(|v| v.label()).collect(),
             DeliveryState::ALL.iter().map(|v| v.label()).collect(),
+            MergeTier::ALL.iter().map(|v| v.label()).collect(),
+            TriggerSource::ALL.iter().map(|v| v.label()).collect(),
+            CheckinOutcome::ALL.iter().map(|v| v.label()).collect(),
+            PrReviewOutcome::ALL.iter().map(|v| v.label()).collect(),
+            MissionGate::ALL.iter().map(|v| v.label()).collect(),
+            CheckStatus::ALL.iter().map(|v| v.label()).collect(),
+            CheckConclusion::ALL.iter().map(|v| v.label()).collect(),
+            DataClass::ALL.iter().map(|v| v.label()).collect(),
+            StartMode::ALL.iter().map(|v| v.label()).collect(),
         ];
         for label in labels.iter().flatten() {
             assert!(!label.contains('_') && !label.is_empty(), "{label}");

@@ -10,6 +10,7 @@ use crate::merge_policy::EffectivePolicy;
 use crate::merge_rails::{decide, escalations, Files, MigrationLayout, PrFacts, Rail};
 use crate::pull_request::{CheckRun, ReviewStatus};
 use crate::task_prs::{TaskPr, TaskPrStage};
+use crate::{CheckConclusion, CheckStatus};
 
 /// What the policy says of a person's merge.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,17 +54,23 @@ pub fn hosted_merge(pr: &TaskPr, policy: &EffectivePolicy) -> HostedMerge {
         }
         _ => {}
     }
-    let check = |status: &str, conclusion: Option<&str>| CheckRun {
+    let check = |status, conclusion| CheckRun {
         name: "Buildd's CI stage".into(),
         head_sha: HEAD.into(),
-        status: status.into(),
-        conclusion: conclusion.map(str::to_string),
+        status,
+        conclusion,
         details_url: None,
     };
     let checks = match pr.stage {
-        TaskPrStage::CiGreen => vec![check("completed", Some("success"))],
-        TaskPrStage::CiFailed => vec![check("completed", Some("failure"))],
-        TaskPrStage::CiRunning => vec![check("in_progress", None)],
+        TaskPrStage::CiGreen => vec![check(
+            CheckStatus::Completed,
+            Some(CheckConclusion::Success),
+        )],
+        TaskPrStage::CiFailed => vec![check(
+            CheckStatus::Completed,
+            Some(CheckConclusion::Failure),
+        )],
+        TaskPrStage::CiRunning => vec![check(CheckStatus::InProgress, None)],
         _ => vec![],
     };
     let files = Files::Missing;

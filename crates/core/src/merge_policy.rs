@@ -1,10 +1,17 @@
 //! Merge policy: how a PR merges (auto-threshold, agent-review, human), checked strictly,
 //! and resolved for a task with the reason it applies.
 
+use crate::MergeTier;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-pub const TIERS: [&str; 3] = ["auto-threshold", "agent-review", "human"];
+/// The built-in policy's tier, where a form starts.
+impl Default for MergeTier {
+    fn default() -> Self {
+        MergeTier::AutoThreshold
+    }
+}
+
 /// The size cap of the built-in default policy, in changed lines.
 pub const DEFAULT_MAX_LINES: i64 = 800;
 
@@ -34,7 +41,7 @@ pub struct AgentReview {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MergePolicy {
-    pub tier: String,
+    pub tier: MergeTier,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threshold: Option<Threshold>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,7 +54,7 @@ impl MergePolicy {
     /// `{tier: "auto-threshold", threshold: {maxLines: 800}}`.
     pub fn builtin() -> Self {
         Self {
-            tier: "auto-threshold".into(),
+            tier: MergeTier::AutoThreshold,
             threshold: Some(Threshold {
                 max_lines: Some(DEFAULT_MAX_LINES),
                 max_source_lines: None,
@@ -60,7 +67,7 @@ impl MergePolicy {
 
     fn human() -> Self {
         Self {
-            tier: "human".into(),
+            tier: MergeTier::Human,
             threshold: None,
             agent_review: None,
             stall_notify_minutes: None,
@@ -69,7 +76,12 @@ impl MergePolicy {
 
     /// Only auto-threshold merges without a person or a reviewer.
     pub fn may_auto_merge(&self) -> bool {
-        self.tier == "auto-threshold"
+        self.tier == MergeTier::AutoThreshold
+    }
+
+    /// Under agent-review a reviewer task judges each head commit before anyone merges.
+    pub fn has_reviewer(&self) -> bool {
+        self.tier == MergeTier::AgentReview
     }
 
     /// The most changed lines (lock files not counted) a PR may have and still merge by
@@ -128,7 +140,7 @@ impl PolicyError {
                 "is required (a role or skill slug)".into()
             }
             Required => "is required".into(),
-            UnknownTier => format!("must be one of {}", TIERS.join(", ")),
+            UnknownTier => format!("must be one of {}", MergeTier::list()),
             NotAnObject if self.path.is_empty() => "must be an object or null".into(),
             NotAnObject => "must be an object".into(),
             NotPositive => "must be a positive integer".into(),
@@ -218,7 +230,7 @@ pub fn check_merge_policy(value: &Value) -> Result<MergePolicy, Vec<PolicyError>
         &["tier", "threshold", "agentReview", "stallNotifyMinutes"],
     );
     match object.get("tier").and_then(Value::as_str) {
-        Some(t) if TIERS.contains(&t) => {}
+        Some(t) if MergeTier::known(t).is_some() => {}
         Some(_) | None if object.contains_key("tier") => c.err("tier", UnknownTier),
         _ => c.err("tier", Required),
     }
@@ -303,10 +315,10 @@ pub struct EffectivePolicy {
     pub reason: String,
 }
 
-fn tier_name(tier: &str) -> &'static str {
+fn tier_name(tier: &MergeTier) -> &'static str {
     match tier {
-        "human" => "Human",
-        "agent-review" => "Agent review",
+        MergeTier::Human => "Human",
+        MergeTier::AgentReview => "Agent review",
         _ => "Auto-threshold",
     }
 }

@@ -9,6 +9,7 @@ use crate::pull_request::{
     diff_size, head_checks, CheckOutcome, CheckRun, MigrationReport, PrEvaluation, PrFile, PrState,
     ReviewStatus, Verdict,
 };
+use crate::MergeTier;
 use serde::{Deserialize, Serialize};
 
 /// What a PR's merge reads of its workspace's `gitConfig`: the default policy (when it
@@ -341,9 +342,9 @@ pub fn decide(
     holds.extend(escalations.holds);
     let rails_pass = holds.is_empty();
     let ci_passed = state.is_none();
-    let tier_hold = match policy_rules.tier.as_str() {
-        "human" => Some((Rail::Tier, format!("{why}: a person merges this PR"))),
-        "agent-review" => Some((
+    let tier_hold = match policy_rules.tier {
+        MergeTier::Human => Some((Rail::Tier, format!("{why}: a person merges this PR"))),
+        MergeTier::AgentReview => Some((
             Rail::Reviewer,
             match facts.review {
                 ReviewStatus::None | ReviewStatus::Pending => {
@@ -380,7 +381,7 @@ pub fn decide(
                 PrState::Held
             }),
             mergeable_by_person: ci_passed
-                && (policy_rules.tier != "agent-review"
+                && (!policy_rules.has_reviewer()
                     || matches!(
                         facts.review,
                         ReviewStatus::Escalated | ReviewStatus::Approved

@@ -2,7 +2,7 @@
 //! progress-bar segments they carry.
 
 use crate::enums::{
-    MissionStatus, OrchestrationMode, TaskClass, TaskMode, TaskStatus, WorkerStatus,
+    MissionGate, MissionStatus, OrchestrationMode, TaskClass, TaskMode, TaskStatus, WorkerStatus,
 };
 use crate::schedule::Schedule;
 use crate::task::TaskResult;
@@ -30,7 +30,7 @@ pub struct Mission {
     pub last_evaluation_task_id: Option<String>,
     pub depends_on_mission_id: Option<String>,
     #[serde(default = "default_gate_condition")]
-    pub gate_condition: String,
+    pub gate_condition: MissionGate,
     pub dependency_met_at: Option<String>,
     #[serde(default)]
     pub context_artifact_ids: Vec<String>,
@@ -72,8 +72,8 @@ pub struct Mission {
     pub spend_usd: Option<String>,
 }
 
-fn default_gate_condition() -> String {
-    "merged".into()
+fn default_gate_condition() -> MissionGate {
+    MissionGate::Merged
 }
 
 fn default_pacing_mode() -> String {

@@ -1,30 +1,22 @@
 //! Organizer runs as people read them: each run labelled by what started it.
 
+use crate::{CheckinOutcome, TriggerSource};
 use serde::{Deserialize, Serialize};
 
 /// How a run's `context.triggerSource` reads in the runs list. `trigger_task` is the title of
 /// the task whose end started an `event` run, and whether that task was itself an organizer
 /// run.
-pub fn organizer_run_label(source: Option<&str>, trigger_task: Option<(&str, bool)>) -> String {
-    match source {
-        Some("event") => match trigger_task {
-            Some((_, true)) => "after the last organizer run finished".into(),
-            Some((title, false)) => format!("after {title} finished"),
-            None => "after work finished".into(),
-        },
-        Some("wake:dependency_met") => "dependency met".into(),
-        Some("wake:resumed") => "resumed".into(),
-        Some("wake:armed") => "armed".into(),
-        Some("wake:budget_raised") => "budget raised".into(),
-        Some("wake:pr_merged") => "PR merged".into(),
-        Some("wake:owner_note") => "after your note".into(),
-        Some("wake:owner_answer") => "after your answer".into(),
-        Some("backstop") => "stuck check".into(),
-        Some("manual") => "you ran it".into(),
-        Some("created") => "mission created".into(),
-        Some("cron") => "check-in".into(),
-        Some("auto_retry") => "retry".into(),
-        _ => UNLABELLED.into(),
+pub fn organizer_run_label(
+    source: Option<&TriggerSource>,
+    trigger_task: Option<(&str, bool)>,
+) -> String {
+    match (source, trigger_task) {
+        (Some(TriggerSource::Event), Some((_, true))) => {
+            "after the last organizer run finished".into()
+        }
+        (Some(TriggerSource::Event), Some((title, false))) => format!("after {title} finished"),
+        (None | Some(TriggerSource::Other(_)), _) => UNLABELLED.into(),
+        (Some(known), _) => known.label().into_owned(),
     }
 }
 
@@ -53,7 +45,7 @@ pub struct OrganizerRun {
     pub title: String,
     pub status: String,
     pub created_at: String,
-    pub trigger_source: Option<String>,
+    pub trigger_source: Option<TriggerSource>,
     pub trigger_task_id: Option<String>,
     pub label: String,
 }
@@ -63,8 +55,7 @@ pub struct OrganizerRun {
 #[serde(rename_all = "camelCase")]
 pub struct CheckIn {
     pub at: String,
-    /// `started` or `deferred`.
-    pub outcome: String,
+    pub outcome: CheckinOutcome,
     pub reason: Option<String>,
     pub text: String,
     pub task_id: Option<String>,
@@ -103,15 +94,18 @@ mod tests {
     #[test]
     fn every_trigger_has_its_label() {
         assert_eq!(
-            organizer_run_label(Some("event"), Some(("Add the export button", false))),
+            organizer_run_label(
+                Some(&TriggerSource::Event),
+                Some(("Add the export button", false))
+            ),
             "after Add the export button finished"
         );
         assert_eq!(
-            organizer_run_label(Some("event"), None),
+            organizer_run_label(Some(&TriggerSource::Event), None),
             "after work finished"
         );
         assert_eq!(
-            organizer_run_label(Some("event"), Some(("Mission: X", true))),
+            organizer_run_label(Some(&TriggerSource::Event), Some(("Mission: X", true))),
             "after the last organizer run finished"
         );
         for (source, label) in [
@@ -127,11 +121,11 @@ mod tests {
             ("cron", "check-in"),
             ("auto_retry", "retry"),
         ] {
-            assert_eq!(organizer_run_label(Some(source), None), label);
+            assert_eq!(organizer_run_label(Some(&source.into()), None), label);
         }
         assert_eq!(organizer_run_label(None, None), "organizer run");
         assert_eq!(
-            organizer_run_label(Some("wake:something_else"), None),
+            organizer_run_label(Some(&"wake:something_else".into()), None),
             "organizer run"
         );
     }

@@ -3,7 +3,7 @@
 //! `merge_rails`, `pr_rails` and `migrations` (the last two server side); these shapes are
 //! read by the dashboard too.
 
-use crate::enums::{FileStatus, PrStatus};
+use crate::enums::{CheckConclusion, CheckStatus, FileStatus, PrReviewOutcome, PrStatus};
 use crate::merge_policy::EffectivePolicy;
 use serde::{Deserialize, Serialize};
 
@@ -53,9 +53,8 @@ pub struct MigrationReport {
 pub struct CheckRun {
     pub name: String,
     pub head_sha: String,
-    /// `queued`, `in_progress` or `completed`.
-    pub status: String,
-    pub conclusion: Option<String>,
+    pub status: CheckStatus,
+    pub conclusion: Option<CheckConclusion>,
     /// Where the run's log is (GitHub's `details_url`): an http(s) address.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details_url: Option<String>,
@@ -107,9 +106,8 @@ pub struct PrReview {
     pub verdict: Option<String>,
     pub confidence: Option<f64>,
     pub summary: Option<String>,
-    /// `merged`, `awaiting_person`, `awaiting_ci`, `retry`, `escalated` or `stale`; `None`
-    /// while the reviewer works.
-    pub outcome: Option<String>,
+    /// `None` while the reviewer works.
+    pub outcome: Option<PrReviewOutcome>,
     /// Why the server escalated or refused the reviewer's approval.
     #[serde(default)]
     pub reasons: Vec<String>,
@@ -120,19 +118,24 @@ pub struct PrReview {
 impl PrReview {
     /// The status this review gives its PR.
     pub fn status(&self) -> ReviewStatus {
-        ReviewStatus::of_outcome(self.outcome.as_deref())
+        ReviewStatus::of_outcome(self.outcome.as_ref())
+    }
+
+    /// Its verdict came after the PR left agent review or moved on: it does not count.
+    pub fn is_stale(&self) -> bool {
+        self.outcome == Some(PrReviewOutcome::Stale)
     }
 }
 
 impl ReviewStatus {
     /// The status a review with `outcome` (`None`: the reviewer still works) gives its PR.
-    pub fn of_outcome(outcome: Option<&str>) -> Self {
+    pub fn of_outcome(outcome: Option<&PrReviewOutcome>) -> Self {
         match outcome {
             None => ReviewStatus::Pending,
-            Some("retry") => ReviewStatus::ChangesRequested,
-            Some("escalated") => ReviewStatus::Escalated,
-            Some("awaiting_person") => ReviewStatus::Approved,
-            Some("awaiting_ci") => ReviewStatus::AwaitingCi,
+            Some(PrReviewOutcome::Retry) => ReviewStatus::ChangesRequested,
+            Some(PrReviewOutcome::Escalated) => ReviewStatus::Escalated,
+            Some(PrReviewOutcome::AwaitingPerson) => ReviewStatus::Approved,
+            Some(PrReviewOutcome::AwaitingCi) => ReviewStatus::AwaitingCi,
             Some(_) => ReviewStatus::None,
         }
     }
@@ -235,9 +238,9 @@ pub enum CheckOutcome {
 
 impl CheckRun {
     pub fn outcome(&self) -> CheckOutcome {
-        match (self.status.as_str(), self.conclusion.as_deref()) {
-            ("completed", Some("success" | "neutral" | "skipped")) => CheckOutcome::Passed,
-            ("completed", _) => CheckOutcome::Failed,
+        match (&self.status, &self.conclusion) {
+            (CheckStatus::Completed, Some(c)) if c.passes() => CheckOutcome::Passed,
+            (CheckStatus::Completed, _) => CheckOutcome::Failed,
             _ => CheckOutcome::Pending,
         }
     }

@@ -6,6 +6,7 @@
 use crate::merge_rails::ci;
 use crate::pr_rails::{escalation_triggers, Files, PrFacts, PrState, RailSettings};
 use crate::pull_request::CheckRun;
+use crate::{CheckConclusion, PrReviewOutcome};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -106,14 +107,14 @@ pub enum ReviewOutcome {
 }
 
 impl ReviewOutcome {
-    /// The word recorded with the review (see `PrReview::outcome`).
-    pub fn as_str(&self) -> &'static str {
+    /// What is recorded with the review (see `PrReview::outcome`).
+    pub fn recorded(&self) -> PrReviewOutcome {
         match self {
-            Self::Merge => "merged",
-            Self::AwaitingPerson => "awaiting_person",
-            Self::AwaitingCi => "awaiting_ci",
-            Self::Retry { .. } => "retry",
-            Self::Escalate(_) => "escalated",
+            Self::Merge => PrReviewOutcome::Merged,
+            Self::AwaitingPerson => PrReviewOutcome::AwaitingPerson,
+            Self::AwaitingCi => PrReviewOutcome::AwaitingCi,
+            Self::Retry { .. } => PrReviewOutcome::Retry,
+            Self::Escalate(_) => PrReviewOutcome::Escalated,
         }
     }
 }
@@ -165,7 +166,7 @@ fn build_proof(head: &str, checks: &[CheckRun]) -> Result<(), String> {
     }
     if latest
         .iter()
-        .any(|c| c.conclusion.as_deref() == Some("success"))
+        .any(|c| c.conclusion == Some(CheckConclusion::Success))
     {
         return Ok(());
     }
@@ -175,7 +176,9 @@ fn build_proof(head: &str, checks: &[CheckRun]) -> Result<(), String> {
             format!(
                 "{}: {}",
                 c.name,
-                c.conclusion.as_deref().unwrap_or(&c.status)
+                c.conclusion
+                    .as_ref()
+                    .map_or(c.status.as_str(), CheckConclusion::as_str)
             )
         })
         .collect();

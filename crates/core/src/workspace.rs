@@ -3,6 +3,7 @@
 //! key hashes included): unknown fields are dropped on reading, so they are never kept.
 
 use crate::merge_policy::MergePolicy;
+use crate::DataClass;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -22,7 +23,7 @@ pub struct Workspace {
     pub github_repo_id: Option<Value>,
     pub github_installation_id: Option<Value>,
     pub access_mode: Option<String>,
-    pub data_class: Option<String>,
+    pub data_class: Option<DataClass>,
     pub max_concurrent_tasks: Option<i64>,
     pub git_config: Option<Value>,
     pub config_status: Option<String>,

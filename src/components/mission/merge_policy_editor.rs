@@ -31,7 +31,7 @@ pub fn MergePolicyEditor(mission: Memo<ClientMission>, refresh: Callback<()>) ->
         mission.with(|m| {
             m.workspace_merge_policy
                 .as_ref()
-                .map(|p| p.tier.clone())
+                .map(|p| p.tier.to_string())
                 .unwrap_or_else(|| "auto-threshold (built-in default)".into())
         })
     });

@@ -1,6 +1,7 @@
 //! The latest agent review of a PR: the reviewer at work, or its verdict and what came of it.
 
 use buildd_core::pull_request::{PrReview, PullRequest};
+use buildd_core::PrReviewOutcome;
 use leptos::prelude::*;
 
 /// Says what a review decided, for the PR list.
@@ -10,24 +11,26 @@ fn headline(review: &PrReview, pr: &PullRequest) -> String {
         .map(|c| format!(" (confidence {c:.2})"))
         .unwrap_or_default();
     let n = review.iteration;
-    match (review.verdict.as_deref(), review.outcome.as_deref()) {
+    match (review.verdict.as_deref(), review.outcome.as_ref()) {
         (_, None) => format!("Reviewer at work on review {n}"),
-        (_, Some("merged")) => format!("Approved by the reviewer{confidence} → merged"),
-        (_, Some("awaiting_person")) => {
+        (_, Some(PrReviewOutcome::Merged)) => {
+            format!("Approved by the reviewer{confidence} → merged")
+        }
+        (_, Some(PrReviewOutcome::AwaitingPerson)) => {
             format!("Approved by the reviewer{confidence} → waits for you to merge")
         }
-        (_, Some("awaiting_ci")) => {
+        (_, Some(PrReviewOutcome::AwaitingCi)) => {
             format!("Approved by the reviewer{confidence} → merges when CI passes")
         }
-        (_, Some("retry")) => format!(
+        (_, Some(PrReviewOutcome::Retry)) => format!(
             "Changes requested{confidence} on review {n} → fix queued on {}",
             pr.head_branch.as_deref().unwrap_or("its branch")
         ),
-        (None, Some("escalated")) if review.reviewer_task_id.is_none() => {
+        (None, Some(PrReviewOutcome::Escalated)) if review.reviewer_task_id.is_none() => {
             "Escalated to you before review".into()
         }
-        (None, Some("escalated")) => "Escalated to you".into(),
-        (Some(verdict), Some("escalated")) => {
+        (None, Some(PrReviewOutcome::Escalated)) => "Escalated to you".into(),
+        (Some(verdict), Some(PrReviewOutcome::Escalated)) => {
             format!("Escalated to you (the reviewer said {verdict}{confidence})")
         }
         (_, Some(_)) => "Verdict not used".into(),

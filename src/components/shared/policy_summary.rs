@@ -3,13 +3,14 @@
 //! and when a waiting PR is reported as stalled.
 
 use buildd_core::merge_policy::{MergePolicy, DEFAULT_MAX_LINES, DEFAULT_STALL_NOTIFY_MINUTES};
+use buildd_core::MergeTier;
 use leptos::prelude::*;
 
 /// A tier as a person reads it in a list of choices.
-pub fn tier_label(tier: &str) -> &'static str {
+pub fn tier_label(tier: &MergeTier) -> &'static str {
     match tier {
-        "human" => "Human: a person merges",
-        "agent-review" => "Agent review: a reviewer agent decides",
+        MergeTier::Human => "Human: a person merges",
+        MergeTier::AgentReview => "Agent review: a reviewer agent decides",
         _ => "Auto-threshold: merges on green CI when the rails pass",
     }
 }
@@ -25,8 +26,8 @@ fn paths(list: &[String]) -> String {
 /// The settings as (what, value) rows.
 pub fn settings(policy: &MergePolicy) -> Vec<(&'static str, String)> {
     let mut rows = vec![("Tier", tier_label(&policy.tier).to_string())];
-    match policy.tier.as_str() {
-        "auto-threshold" => {
+    match policy.tier {
+        MergeTier::AutoThreshold => {
             let threshold = policy.threshold.clone().unwrap_or_default();
             rows.push((
                 "Size cap",
@@ -37,7 +38,7 @@ pub fn settings(policy: &MergePolicy) -> Vec<(&'static str, String)> {
             ));
             rows.push(("Protected paths", paths(&threshold.deny_paths)));
         }
-        "agent-review" => {
+        MergeTier::AgentReview => {
             let review = policy.agent_review.clone();
             rows.push((
                 "Reviewer role",

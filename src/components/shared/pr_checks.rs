@@ -2,7 +2,6 @@
 //! its log.
 
 use crate::state::rows::positions;
-use buildd_core::enums::words;
 use buildd_core::markdown::is_web_address;
 use buildd_core::pull_request::{head_checks, CheckOutcome, PullRequest};
 use leptos::prelude::*;
@@ -22,10 +21,11 @@ fn shown(pr: &PullRequest) -> Vec<Shown> {
     head_checks(&pr.checks, &head)
         .into_iter()
         .map(|c| {
+            let conclusion = || c.conclusion.as_ref().map(ToString::to_string);
             let (mark, tone, word) = match c.outcome() {
-                CheckOutcome::Passed => ("✓", "ok", c.conclusion.clone().unwrap_or_default()),
-                CheckOutcome::Failed => ("✗", "bad", c.conclusion.clone().unwrap_or_default()),
-                CheckOutcome::Pending => ("…", "info", words(&c.status).into_owned()),
+                CheckOutcome::Passed => ("✓", "ok", conclusion().unwrap_or_default()),
+                CheckOutcome::Failed => ("✗", "bad", conclusion().unwrap_or_default()),
+                CheckOutcome::Pending => ("…", "info", c.status.label().into_owned()),
             };
             Shown {
                 name: c.name.clone(),

@@ -5,13 +5,14 @@
 use super::{
     check_merge_policy, AgentReview, MergePolicy, PolicyError, PolicyErrorCode, Threshold,
 };
+use crate::MergeTier;
 
 /// The form's fields as typed. Numbers and lists stay text until [`PolicyDraft::to_policy`].
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct PolicyDraft {
     /// Inherit the policy from above (sends `null`).
     pub inherit: bool,
-    pub tier: String,
+    pub tier: MergeTier,
     pub max_lines: String,
     /// One path prefix a line (commas also separate).
     pub deny_paths: String,
@@ -27,7 +28,7 @@ impl PolicyDraft {
         let Some(p) = policy else {
             return Self {
                 inherit: true,
-                tier: "auto-threshold".into(),
+                tier: MergeTier::AutoThreshold,
                 gate_condition: "approve-and-merge".into(),
                 ..Default::default()
             };
@@ -80,14 +81,14 @@ impl PolicyDraft {
         };
         let max_lines = number(&self.max_lines, "threshold.maxLines");
         let stall_notify_minutes = number(&self.stall_minutes, "stallNotifyMinutes");
-        let threshold = (self.tier == "auto-threshold")
+        let threshold = (self.tier == MergeTier::AutoThreshold)
             .then(|| Threshold {
                 max_lines,
                 max_source_lines: None,
                 deny_paths: lines(&self.deny_paths),
             })
             .filter(|t| t.max_lines.is_some() || !t.deny_paths.is_empty());
-        let agent_review = (self.tier == "agent-review").then(|| AgentReview {
+        let agent_review = (self.tier == MergeTier::AgentReview).then(|| AgentReview {
             reviewer_role: self.reviewer_role.trim().to_string(),
             escalate_to_paths: lines(&self.escalate_paths),
             max_confidence_threshold: None,

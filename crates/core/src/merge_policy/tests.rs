@@ -14,7 +14,7 @@ fn valid_policies_parse() {
         "mergePolicy",
     )
     .unwrap();
-    assert_eq!(p.tier, "agent-review");
+    assert_eq!(p.tier.as_str(), "agent-review");
     assert_eq!(
         p.agent_review.unwrap().gate_condition.as_deref(),
         Some("approve-only")

@@ -4,7 +4,7 @@ use super::fields::{hour, raw};
 use super::{FieldError, Patch, Request};
 use crate::budget::parse_budget;
 use crate::checkin::CHECKLIST_LIMIT;
-use crate::enums::{MissionStatus, OrchestrationMode, WorkMode};
+use crate::enums::{MissionStatus, OrchestrationMode, StartMode, WorkMode};
 use crate::lifecycle::parse_settable_status;
 use crate::merge_policy::{check_merge_policy, MergePolicy};
 use crate::money::Usd;
@@ -31,7 +31,7 @@ pub struct NewMission {
     pub workspace_id: Option<String>,
     /// `held`: its tasks wait until a person arms it; `armed` (the default): they do not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start_mode: Option<String>,
+    pub start_mode: Option<StartMode>,
     /// How the mission is worked; it cannot be cleared.
     #[serde(default, skip_serializing_if = "Patch::is_absent")]
     pub mode: Patch<WorkMode>,
@@ -171,12 +171,12 @@ impl Request for NewMission {
         merge_policy(&self.merge_policy)?;
         known_mode(&self.mode)?;
         budget(&self.cost_budget_usd)?;
-        match self.start_mode.as_deref() {
-            None | Some("held" | "armed") => Ok(()),
-            Some(_) => Err(FieldError::new(
+        match self.start_mode {
+            Some(StartMode::Other(_)) => Err(FieldError::new(
                 "startMode",
                 "startMode must be \"armed\" or \"held\"",
             )),
+            _ => Ok(()),
         }
     }
 }
@@ -199,7 +199,7 @@ impl NewMission {
 
     /// Whether it starts held.
     pub fn held(&self) -> bool {
-        self.start_mode.as_deref() == Some("held")
+        self.start_mode == Some(StartMode::Held)
     }
 
     /// The budget asked for: `None` when none was given or it was null.

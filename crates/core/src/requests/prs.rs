@@ -3,6 +3,7 @@
 //! (`POST /api/prs/{number}/merge`).
 
 use super::{FieldError, Request};
+use crate::{CheckConclusion, CheckStatus};
 use serde::{Deserialize, Serialize};
 
 /// `POST /api/github/pr`: the PR a worker's branch opened.
@@ -93,35 +94,38 @@ pub struct CheckRunReport {
     #[serde(default)]
     pub status: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub conclusion: Option<String>,
+    pub conclusion: Option<CheckConclusion>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details_url: Option<String>,
 }
-
-/// A check run's conclusions.
-pub const CONCLUSIONS: [&str; 5] = ["success", "failure", "neutral", "cancelled", "timed_out"];
 
 impl Request for CheckRunReport {
     fn validate(&self) -> Result<(), FieldError> {
         let status = required(&self.head_sha, "headSha")
             .and_then(|_| required(&self.name, "name"))
             .and_then(|_| required(&self.status, "status"))?;
-        if !["queued", "in_progress", "completed"].contains(&status.as_str()) {
+        let Some(status) = CheckStatus::known(&status) else {
             return Err(FieldError::new(
                 "status",
-                "status must be one of: queued, in_progress, completed",
+                format!("status must be one of: {}", CheckStatus::list()),
             ));
-        }
-        match (&self.conclusion, status.as_str()) {
-            (Some(c), _) if !CONCLUSIONS.contains(&c.as_str()) => Err(FieldError::new(
-                "conclusion",
-                format!("conclusion must be one of: {}", CONCLUSIONS.join(", ")),
-            )),
-            (None, "completed") => Err(FieldError::new(
+        };
+        match (&self.conclusion, status) {
+            (Some(c), _) if !CheckConclusion::REPORTABLE.contains(c) => {
+                let names: Vec<&str> = CheckConclusion::REPORTABLE
+                    .iter()
+                    .map(CheckConclusion::as_str)
+                    .collect();
+                Err(FieldError::new(
+                    "conclusion",
+                    format!("conclusion must be one of: {}", names.join(", ")),
+                ))
+            }
+            (None, CheckStatus::Completed) => Err(FieldError::new(
                 "conclusion",
                 "conclusion is required when status is completed",
             )),
-            (Some(_), s) if s != "completed" => Err(FieldError::new(
+            (Some(_), s) if s != CheckStatus::Completed => Err(FieldError::new(
                 "conclusion",
                 "conclusion is given only when status is completed",
             )),

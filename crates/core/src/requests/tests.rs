@@ -120,7 +120,7 @@ fn full_requests() -> Vec<Value> {
             head_sha: s(),
             name: s(),
             status: s(),
-            conclusion: s(),
+            conclusion: Some("x".into()),
             details_url: s(),
         }),
         serde_json::to_value(MergePr::new("x")),
@@ -135,7 +135,7 @@ fn full_requests() -> Vec<Value> {
             default_branch: p(),
             local_path: p(),
             access_mode: Some(AccessMode::Open),
-            data_class: s(),
+            data_class: Some("x".into()),
             ..Default::default()
         }),
     ]

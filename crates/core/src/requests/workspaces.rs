@@ -2,7 +2,7 @@
 
 use super::missions::policy_refusal;
 use super::{FieldError, Patch, Request};
-use crate::enums::AccessMode;
+use crate::enums::{AccessMode, DataClass};
 use crate::merge_policy::check_merge_policy;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -61,7 +61,7 @@ pub struct WorkspacePatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access_mode: Option<AccessMode>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data_class: Option<String>,
+    pub data_class: Option<DataClass>,
     #[serde(default, skip_serializing_if = "Patch::is_absent")]
     pub max_concurrent_tasks: Patch<i64>,
     #[serde(default, skip_serializing_if = "Patch::is_absent")]
@@ -82,11 +82,7 @@ impl Request for WorkspacePatch {
                 "accessMode must be \"open\" or \"restricted\"",
             ));
         }
-        if self
-            .data_class
-            .as_deref()
-            .is_some_and(|d| d != "standard" && d != "sensitive")
-        {
+        if let Some(DataClass::Other(_)) = &self.data_class {
             return Err(FieldError::new(
                 "dataClass",
                 "dataClass must be \"standard\" or \"sensitive\"",

@@ -13,7 +13,8 @@ use crate::store::workers::{self, NewWorker};
 use crate::time::iso;
 use buildd_core::pull_request::CheckRun;
 use buildd_core::{
-    AuthorType, MissionStatus, NoteKind, TaskClass, TaskMode, TaskStatus, WorkerStatus,
+    AuthorType, CheckConclusion, CheckStatus, MissionStatus, NoteKind, TaskClass, TaskMode,
+    TaskStatus, WorkerStatus,
 };
 use chrono::{Duration, Utc};
 use serde_json::{json, Value};
@@ -266,8 +267,8 @@ impl<'a> Seeder<'a> {
         let check = CheckRun {
             name: "build".into(),
             head_sha: sha,
-            status: "completed".into(),
-            conclusion: Some("success".into()),
+            status: CheckStatus::Completed,
+            conclusion: Some(CheckConclusion::Success),
             details_url: Some(format!(
                 "https://github.com/{REPO}/actions/runs/{}",
                 9000 + number

@@ -14,7 +14,7 @@ use buildd_core::budget::{
     budget_change, exhausted_note, exhausts, BudgetChange, EXHAUSTED_NOTE_TITLE,
 };
 use buildd_core::money::Usd;
-use buildd_core::NoteKind;
+use buildd_core::{NoteKind, TriggerSource};
 
 /// Stops mission `mission_id` when its spend has reached its budget; the warning note is
 /// posted once, by the write that made the move.
@@ -54,7 +54,7 @@ pub async fn set(tx: &mut Tx, row: &MissionRow, budget: Option<Usd>) -> ApiResul
     missions::set_budget(tx, &row.id, budget, resume).await?;
     if resume {
         let trigger = Trigger {
-            source: "wake:budget_raised",
+            source: TriggerSource::BudgetRaised,
             task_id: None,
         };
         wake(tx, &row.id, trigger).await?;

@@ -19,7 +19,7 @@ use buildd_core::checkin::{
 use buildd_core::completion::is_dormant;
 use buildd_core::organizer_runs::CheckIn;
 use buildd_core::plan::plan_in_review;
-use buildd_core::{MissionStatus, OrchestrationMode, TaskMode};
+use buildd_core::{CheckinOutcome, MissionStatus, OrchestrationMode, TaskMode, TriggerSource};
 use chrono::{DateTime, Utc};
 
 /// Runs every check-in due at `now`; returns how many ran.
@@ -84,7 +84,7 @@ pub async fn check_in(
     let mut started_task = None;
     if decision == CheckinDecision::Start {
         let trigger = Trigger {
-            source: "backstop",
+            source: TriggerSource::Backstop,
             task_id: None,
         };
         match open_run(tx, &mission, trigger).await? {
@@ -99,12 +99,18 @@ pub async fn check_in(
     }
     let at = iso(now);
     let (outcome, reason, text) = match &decision {
-        CheckinDecision::Start => ("started", None, "stuck, organizer started".to_string()),
-        CheckinDecision::Defer { reason, text } => ("deferred", Some(*reason), text.clone()),
+        CheckinDecision::Start => (
+            CheckinOutcome::Started,
+            None,
+            "stuck, organizer started".to_string(),
+        ),
+        CheckinDecision::Defer { reason, text } => {
+            (CheckinOutcome::Deferred, Some(*reason), text.clone())
+        }
     };
     let check_in = CheckIn {
         at: at.clone(),
-        outcome: outcome.into(),
+        outcome,
         reason: reason.map(str::to_string),
         text,
         task_id: started_task.clone(),

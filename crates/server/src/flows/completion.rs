@@ -18,7 +18,7 @@ use buildd_core::completion::{
     Completion,
 };
 use buildd_core::plan::newest_run;
-use buildd_core::{MissionStatus, NoteKind};
+use buildd_core::{MissionStatus, NoteKind, TriggerSource};
 
 /// The feed note of a completion proposal the rule does not honour yet.
 const AWAITING: &str = "Mission awaiting verification";
@@ -109,7 +109,7 @@ pub async fn closed(tx: &mut Tx, id: &str, at: &str) -> ApiResult<()> {
     }
     for dependent in missions::release_dependents(tx, id, at).await? {
         let trigger = Trigger {
-            source: "wake:dependency_met",
+            source: TriggerSource::DependencyMet,
             task_id: None,
         };
         wake(tx, &dependent, trigger).await?;

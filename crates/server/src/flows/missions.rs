@@ -15,7 +15,7 @@ use crate::store::schedules::{create_schedule, find_schedule, save_context, temp
 use crate::time::now;
 use buildd_core::money::Usd;
 use buildd_core::requests::missions::CheckinSettings;
-use buildd_core::{MissionStatus, NoteKind};
+use buildd_core::{MissionStatus, NoteKind, TriggerSource};
 use serde_json::{Map, Value};
 
 /// Writes `mission`; `schedule` is the template context of its check-in schedule, when it
@@ -37,7 +37,7 @@ pub async fn create(
         return Ok(None);
     }
     let trigger = Trigger {
-        source: "created",
+        source: TriggerSource::Created,
         task_id: None,
     };
     Ok(open_run(tx, &row, trigger)
@@ -76,7 +76,7 @@ pub async fn update(
     save_checkins(tx, &updated, checkins, config).await?;
     let (before, to) = (row.status(), change.fields.status.as_ref());
     if to == Some(&MissionStatus::Active) && before == MissionStatus::Paused {
-        wake_for(tx, &row.id, "wake:resumed").await?;
+        wake_for(tx, &row.id, TriggerSource::Resumed).await?;
     }
     // Armed: its tasks may be claimed now, and an auto mission plans as if just created.
     if change.fields.arm && row.is_held {
@@ -90,7 +90,7 @@ pub async fn update(
             None,
         )
         .await?;
-        wake_for(tx, &row.id, "wake:armed").await?;
+        wake_for(tx, &row.id, TriggerSource::Armed).await?;
     }
     if to == Some(&MissionStatus::Completed) && before != MissionStatus::Completed {
         closed(tx, &row.id, &at).await?;
@@ -128,7 +128,7 @@ async fn save_checkins(
 }
 
 /// Plans mission `id` again, as `source` says why.
-async fn wake_for(tx: &mut Tx, id: &str, source: &str) -> ApiResult<()> {
+async fn wake_for(tx: &mut Tx, id: &str, source: TriggerSource) -> ApiResult<()> {
     let trigger = Trigger {
         source,
         task_id: None,

@@ -5,7 +5,7 @@ use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::store::notes::{insert_note, NewNote};
 use buildd_core::note::MissionNote;
-use buildd_core::AuthorType;
+use buildd_core::{AuthorType, TriggerSource};
 
 /// Writes `note` on `mission_id`; when a person wrote it, the organizer plans again.
 pub async fn post(
@@ -18,9 +18,9 @@ pub async fn post(
     let note = insert_note(tx, team_id, Some(mission_id), n).await?;
     if author {
         let source = if reply {
-            "wake:owner_answer"
+            TriggerSource::OwnerAnswer
         } else {
-            "wake:owner_note"
+            TriggerSource::OwnerNote
         };
         let trigger = Trigger {
             source,

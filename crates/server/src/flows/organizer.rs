@@ -13,12 +13,12 @@ use buildd_core::completion::{completion, is_dormant};
 use buildd_core::plan::plan_in_review;
 use buildd_core::plan_output::mission_branch_name;
 use buildd_core::schedule::context_keys::CHECKLIST;
-use buildd_core::{MissionStatus, OrchestrationMode, TaskClass, TaskMode};
+use buildd_core::{MissionStatus, OrchestrationMode, TaskClass, TaskMode, TriggerSource};
 use serde_json::{json, Map};
 
 /// What started a run: `context.triggerSource`, and the task whose end started it.
 pub struct Trigger<'a> {
-    pub source: &'a str,
+    pub source: TriggerSource,
     pub task_id: Option<&'a str>,
 }
 
@@ -58,7 +58,7 @@ pub async fn open_run(
     }
     .unwrap_or_else(|| effective_checklist(&Map::new()));
     let mut context = json!({"triggerSource": trigger.source, CHECKLIST: checklist});
-    if trigger.source == "manual" {
+    if trigger.source == TriggerSource::Manual {
         context["manualRun"] = json!(true);
     }
     if let Some(t) = trigger.task_id {
@@ -153,7 +153,7 @@ pub async fn after_task_finished(tx: &mut Tx, task: &TaskRow, open: bool) -> Api
         tx,
         mission_id,
         Trigger {
-            source: "event",
+            source: TriggerSource::Event,
             task_id: Some(&task.id),
         },
     )

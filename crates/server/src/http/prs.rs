@@ -23,7 +23,7 @@ use buildd_core::pull_request::{CheckRun, PullRequest, PullRequestList};
 use buildd_core::requests::prs::{workspace_of, CheckRunReport, MergePr};
 use buildd_core::requests::queries::PrListQuery;
 use buildd_core::AccountLevel;
-use buildd_core::PrStatus;
+use buildd_core::{CheckStatus, MergeTier, PrStatus};
 use serde_json::{json, Value};
 
 /// A PR as the API shows it: files without patches, check runs, policy and evaluation.
@@ -129,7 +129,7 @@ pub async fn record_check(
                 let check = CheckRun {
                     name,
                     head_sha: sha,
-                    status,
+                    status: CheckStatus::from(status),
                     conclusion,
                     details_url,
                 };
@@ -176,12 +176,11 @@ pub async fn merge_endpoint(
                     )));
                 }
                 let (policy, evaluation) = evaluate(tx, &pr).await?;
-                let tier = policy.policy.tier.as_str();
-                if agent && tier != "auto-threshold" {
-                    let who = if tier == "human" {
-                        "a person"
-                    } else {
-                        "the reviewer's verdict"
+                let tier = &policy.policy.tier;
+                if agent && !policy.policy.may_auto_merge() {
+                    let who = match tier {
+                        MergeTier::Human => "a person",
+                        _ => "the reviewer's verdict",
                     };
                     return Err(ApiError::Forbidden(format!(
                         "merge is gated by the merge policy tier: {tier} PRs are merged by {who}"

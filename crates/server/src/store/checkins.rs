@@ -4,11 +4,13 @@ use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::new_id;
 use buildd_core::organizer_runs::CheckIn;
+use buildd_core::CheckinOutcome;
 
 #[derive(sqlx::FromRow)]
 struct CheckinRow {
     at: String,
-    outcome: String,
+    #[sqlx(try_from = "String")]
+    outcome: CheckinOutcome,
     reason: Option<String>,
     text: String,
     task_id: Option<String>,
@@ -78,7 +80,7 @@ pub async fn record(tx: &mut Tx, mission_id: &str, check_in: &CheckIn) -> ApiRes
     .bind(new_id())
     .bind(mission_id)
     .bind(&check_in.at)
-    .bind(&check_in.outcome)
+    .bind(check_in.outcome.as_str())
     .bind(&check_in.reason)
     .bind(&check_in.text)
     .bind(&check_in.task_id)

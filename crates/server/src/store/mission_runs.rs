@@ -4,6 +4,7 @@
 use crate::db::Tx;
 use crate::error::ApiResult;
 use buildd_core::organizer_runs::{organizer_run_label, OrganizerRun};
+use buildd_core::{TaskMode, TriggerSource};
 
 /// The mission's newest `limit` organizer runs.
 pub async fn organizer_runs(
@@ -47,11 +48,11 @@ pub async fn organizer_runs(
                 trig_title,
                 trig_mode,
             )| {
-                let trigger_task = trig_title
-                    .as_deref()
-                    .map(|t| (t, trig_mode.as_deref() == Some("planning")));
+                let by_organizer = trig_mode.map(TaskMode::from) == Some(TaskMode::Planning);
+                let trigger_task = trig_title.as_deref().map(|t| (t, by_organizer));
+                let source = source.map(TriggerSource::from);
                 OrganizerRun {
-                    label: organizer_run_label(source.as_deref(), trigger_task),
+                    label: organizer_run_label(source.as_ref(), trigger_task),
                     task_id,
                     title,
                     status,

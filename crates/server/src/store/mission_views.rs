@@ -12,8 +12,8 @@ use crate::db::Tx;
 use crate::error::ApiResult;
 use buildd_core::merge_policy::{effective_policy, MergePolicy};
 use buildd_core::{
-    compute_progress, progress_of, MissionDetail, MissionListItem, MissionStatus, MissionTask,
-    Schedule, ScheduleSummary, SubMission, WorkerStatus, WorkspaceRef,
+    compute_progress, progress_of, MissionDetail, MissionGate, MissionListItem, MissionStatus,
+    MissionTask, Schedule, ScheduleSummary, SubMission, WorkerStatus, WorkspaceRef,
 };
 use std::collections::HashMap;
 
@@ -234,7 +234,7 @@ pub async fn mission_detail(
     let context = schedule.as_ref().and_then(|s| s.context().cloned());
     let from_context = |key: &str| context.as_ref().and_then(|c| c.get(key)).cloned();
     let blocked_reason = blocker.as_ref().map(|SubMission { title, .. }| {
-        let what = if row.gate_condition == "completed" {
+        let what = if row.gate_condition == MissionGate::Completed {
             "complete"
         } else {
             "merge its PRs"

@@ -9,7 +9,7 @@ use crate::store::prs::stored_files;
 use buildd_core::insights::what_if::{Listing, RecordedPr};
 use buildd_core::merge_rails::GitMergeConfig;
 use buildd_core::pull_request::{CheckRun, ReviewStatus};
-use buildd_core::PrStatus;
+use buildd_core::{PrReviewOutcome, PrStatus};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -93,7 +93,7 @@ pub async fn recorded_prs(tx: &mut Tx, team_id: &str, since: &str) -> ApiResult<
                 .get(&row.id)
                 .filter(|(sha, _)| sha.is_some() && *sha == row.head_sha)
                 .map_or(ReviewStatus::None, |(_, outcome)| {
-                    ReviewStatus::of_outcome(outcome.as_deref())
+                    ReviewStatus::of_outcome(outcome.as_ref())
                 });
             let runs = checks.remove(&row.id).unwrap_or_default();
             row.recorded(runs, review)
@@ -130,8 +130,8 @@ async fn checks(
         by_pr.entry(pr).or_default().push(CheckRun {
             name,
             head_sha,
-            status,
-            conclusion,
+            status: status.into(),
+            conclusion: conclusion.map(Into::into),
             details_url,
         });
     }
@@ -143,7 +143,7 @@ async fn head_reviews(
     tx: &mut Tx,
     team_id: &str,
     since: &str,
-) -> ApiResult<HashMap<String, (Option<String>, Option<String>)>> {
+) -> ApiResult<HashMap<String, (Option<String>, Option<PrReviewOutcome>)>> {
     let rows: Vec<(String, Option<String>, Option<String>)> = sqlx::query_as(&format!(
         "SELECT r.pr_id, r.head_sha, r.outcome FROM pr_reviews r \
          JOIN pull_requests p ON p.id = r.pr_id \
@@ -155,7 +155,9 @@ async fn head_reviews(
     .await?;
     let mut newest = HashMap::new();
     for (pr, head_sha, outcome) in rows {
-        newest.entry(pr).or_insert((head_sha, outcome));
+        newest
+            .entry(pr)
+            .or_insert((head_sha, outcome.map(PrReviewOutcome::from)));
     }
     Ok(newest)
 }

@@ -4,7 +4,7 @@ use super::json_text::json_or;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::time::{new_id, now};
-use buildd_core::{AccessMode, TaskWorkspace, Workspace};
+use buildd_core::{AccessMode, DataClass, TaskWorkspace, Workspace};
 use serde_json::Value;
 
 #[derive(sqlx::FromRow, Clone, Debug)]
@@ -15,7 +15,8 @@ pub struct WorkspaceRow {
     pub repo: Option<String>,
     pub local_path: Option<String>,
     pub access_mode: String,
-    pub data_class: String,
+    #[sqlx(try_from = "String")]
+    pub data_class: DataClass,
     pub max_concurrent_tasks: i64,
     pub git_config: String,
     pub config_status: String,
@@ -168,7 +169,7 @@ pub struct WorkspacePatch {
     pub repo: Option<Option<String>>,
     pub local_path: Option<Option<String>>,
     pub access_mode: Option<AccessMode>,
-    pub data_class: Option<String>,
+    pub data_class: Option<DataClass>,
     pub max_concurrent_tasks: Option<i64>,
     /// The whole `gitConfig` object, as JSON.
     pub git_config: Option<String>,
@@ -194,7 +195,7 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &WorkspacePatch) -> ApiResult<
     .bind(patch.local_path.is_some())
     .bind(patch.local_path.clone().flatten())
     .bind(patch.access_mode.as_ref().map(AccessMode::as_str))
-    .bind(&patch.data_class)
+    .bind(patch.data_class.as_ref().map(DataClass::as_str))
     .bind(patch.max_concurrent_tasks)
     .bind(&patch.git_config)
     .bind(now())

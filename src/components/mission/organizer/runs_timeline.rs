@@ -7,6 +7,7 @@ use crate::state::refresh::PolledRead;
 use crate::state::rows::{positions, row_at, unique_keys};
 use buildd_core::enums::words;
 use buildd_core::organizer_runs::{MissionRuns, UNLABELLED};
+use buildd_core::CheckinOutcome;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -42,7 +43,7 @@ fn entries(runs: &MissionRuns) -> Vec<Entry> {
         .chain(runs.check_ins.iter().map(|c| Entry {
             key: format!("check-in {}", c.at),
             at: c.at.clone(),
-            kind: if c.outcome == "started" {
+            kind: if c.outcome == CheckinOutcome::Started {
                 "checkin-started"
             } else {
                 "checkin"

@@ -5,7 +5,7 @@ use super::field_error::FieldError;
 use super::policy_state::{text, update, PolicyState};
 use super::text_field::TextField;
 use crate::components::shared::policy_summary::tier_label;
-use buildd_core::merge_policy::TIERS;
+use buildd_core::MergeTier;
 use leptos::prelude::*;
 
 const MAX_LINES_HINT: &str = "The most changed lines a PR may have and still merge by itself; \
@@ -16,7 +16,7 @@ const ESCALATE_HINT: &str = "A PR touching one goes to a person whatever the rev
 /// The tier and its fields, shown unless the draft inherits.
 #[component]
 pub fn PolicyFields(state: PolicyState, attempted: RwSignal<bool>) -> impl IntoView {
-    let tier_is = move |t: &'static str| {
+    let tier_is = move |t: MergeTier| {
         move || {
             state
                 .draft
@@ -35,20 +35,20 @@ pub fn PolicyFields(state: PolicyState, attempted: RwSignal<bool>) -> impl IntoV
                 <select
                     id="policy-tier"
                     data-testid="policy-tier"
-                    prop:value=text(state, |d| d.tier.clone())
+                    prop:value=text(state, |d| d.tier.to_string())
                     on:change=move |ev| {
-                        let t = event_target_value(&ev);
+                        let t = MergeTier::from(event_target_value(&ev));
                         update(state, |d| d.tier = t.clone())
                     }
                 >
-                    {TIERS
+                    {MergeTier::ALL
                         .iter()
-                        .map(|t| view! { <option value=*t>{tier_label(t)}</option> })
+                        .map(|t| view! { <option value=t.as_str()>{tier_label(t)}</option> })
                         .collect_view()}
                 </select>
                 <FieldError state=state attempted=attempted field=Field::Tier />
             </div>
-            <div class="fields" class:hidden=move || !tier_is("auto-threshold")()>
+            <div class="fields" class:hidden=move || !tier_is(MergeTier::AutoThreshold)()>
                 <TextField
                     state=state
                     attempted=attempted
@@ -73,7 +73,7 @@ pub fn PolicyFields(state: PolicyState, attempted: RwSignal<bool>) -> impl IntoV
                     set=|d, v| d.deny_paths = v
                 />
             </div>
-            <div class="fields" class:hidden=move || !tier_is("agent-review")()>
+            <div class="fields" class:hidden=move || !tier_is(MergeTier::AgentReview)()>
                 <TextField
                     state=state
                     attempted=attempted

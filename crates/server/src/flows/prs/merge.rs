@@ -11,6 +11,7 @@ use crate::store::prs::{mark_merged, record_release, PrRow};
 use crate::store::tasks::open_count_in_mission;
 use crate::store::workers::mark_pr_merged;
 use crate::time::now;
+use buildd_core::TriggerSource;
 
 /// Merges `pr` when its evaluation lets it merge by itself; returns whether it merged.
 pub async fn maybe_auto_merge(tx: &mut Tx, pr: &PrRow) -> ApiResult<bool> {
@@ -34,7 +35,7 @@ pub async fn merge(tx: &mut Tx, pr: &PrRow, by: &str) -> ApiResult<()> {
         // With work still open the merge unblocks it; the organizer plans once it is done.
         if !completed && open == 0 {
             let trigger = Trigger {
-                source: "wake:pr_merged",
+                source: TriggerSource::PrMerged,
                 task_id: pr.task_id.as_deref(),
             };
             wake(tx, mission, trigger).await?;

@@ -20,7 +20,7 @@ use buildd_core::reviewer::{
 };
 use buildd_core::reviewer_patch::{render_reviewer_patch, DEFAULT_TOKEN_BUDGET};
 use buildd_core::TaskClass;
-use buildd_core::{NoteKind, PrStatus};
+use buildd_core::{NoteKind, PrReviewOutcome, PrStatus};
 use serde_json::{json, Value};
 
 /// Reviewer and fix tasks go ahead of ordinary work.
@@ -131,8 +131,8 @@ pub async fn request_review(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
     let reviewed = ctx
         .reviews
         .iter()
-        .any(|r| r.head_sha.as_deref() == Some(head) && r.outcome.as_deref() != Some("stale"));
-    if ctx.policy.policy.tier != "agent-review" {
+        .any(|r| r.head_sha.as_deref() == Some(head) && !r.is_stale());
+    if !ctx.policy.policy.has_reviewer() {
         // Its reviews in flight are not needed any more.
         let why = format!("the PR left agent review ({})", ctx.policy.reason);
         return retire(tx, pr, true, &why).await;
@@ -145,7 +145,7 @@ pub async fn request_review(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
     let fixes = ctx
         .reviews
         .iter()
-        .filter(|r| r.outcome.as_deref() == Some("retry"))
+        .filter(|r| r.outcome == Some(PrReviewOutcome::Retry))
         .count() as i64;
     let iteration = fixes + 1;
     let (facts, settings, protected) = (ctx.facts(pr), ctx.settings(), ctx.protected_branches());
@@ -154,7 +154,15 @@ pub async fn request_review(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
     ));
     let title = task_title(tx, pr.task_id.as_deref()).await?;
     if !triggers.is_empty() {
-        insert_review(tx, pr, iteration, None, Some("escalated"), &triggers).await?;
+        insert_review(
+            tx,
+            pr,
+            iteration,
+            None,
+            Some(PrReviewOutcome::Escalated),
+            &triggers,
+        )
+        .await?;
         let heading = format!("PR #{} escalated to you before review", pr.number);
         return note(
             tx,
@@ -208,7 +216,14 @@ async fn supersede(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
 /// stale with `why`, and stops their reviewers.
 async fn retire(tx: &mut Tx, pr: &PrRow, all: bool, why: &str) -> ApiResult<()> {
     for (review, reviewer) in live_reviews(tx, pr, all).await? {
-        record_decision(tx, &review, None, "stale", &[why.to_string()]).await?;
+        record_decision(
+            tx,
+            &review,
+            None,
+            PrReviewOutcome::Stale,
+            &[why.to_string()],
+        )
+        .await?;
         if let Some(task) = reviewer {
             tasks::cancel(tx, &task, &now()).await?;
         }
@@ -228,7 +243,7 @@ pub async fn apply_verdict(tx: &mut Tx, task: &TaskRow, output: &ReviewerOutput)
         } else {
             "the PR's head changed since the review began: the verdict is stale".into()
         };
-        return record_decision(tx, &review.id, Some(output), "stale", &[why]).await;
+        return record_decision(tx, &review.id, Some(output), PrReviewOutcome::Stale, &[why]).await;
     }
     settle(tx, &pr, &review, Some(&task.id), output).await
 }
@@ -242,12 +257,12 @@ async fn settle(
     output: &ReviewerOutput,
 ) -> ApiResult<()> {
     let ctx = context(tx, pr).await?;
-    if ctx.policy.policy.tier != "agent-review" {
+    if !ctx.policy.policy.has_reviewer() {
         let why = [format!(
             "the PR is no longer under agent review ({}): the verdict is not used",
             ctx.policy.reason
         )];
-        return record_decision(tx, &review.id, Some(output), "stale", &why).await;
+        return record_decision(tx, &review.id, Some(output), PrReviewOutcome::Stale, &why).await;
     }
     let (facts, settings, protected) = (ctx.facts(pr), ctx.settings(), ctx.protected_branches());
     let rc = review_context(&ctx, pr, &facts, &settings, &protected, review.iteration);
@@ -256,7 +271,7 @@ async fn settle(
         ReviewOutcome::Escalate(r) => r.clone(),
         _ => vec![],
     };
-    record_decision(tx, &review.id, Some(output), outcome.as_str(), &reasons).await?;
+    record_decision(tx, &review.id, Some(output), outcome.recorded(), &reasons).await?;
     let n = pr.number;
     let summary = output.summary.clone();
     match outcome {
@@ -381,7 +396,7 @@ pub async fn review_run_ended(tx: &mut Tx, task: &TaskRow) -> ApiResult<()> {
         let pr = pr_by_id(tx, &review.pr_id).await?;
         if pr.state != PrStatus::Open || pr.head_sha != review.head_sha {
             let why = ["the reviewer stopped after the PR moved on".to_string()];
-            return record_decision(tx, &review.id, None, "stale", &why).await;
+            return record_decision(tx, &review.id, None, PrReviewOutcome::Stale, &why).await;
         }
         let why = format!("the reviewer run ended without a verdict ({})", task.status);
         return to_a_person(tx, &pr, task, &review.id, why).await;

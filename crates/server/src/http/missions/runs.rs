@@ -18,7 +18,7 @@ use axum::response::Response;
 use axum::Json;
 use buildd_core::budget::{exhausts, stopped_reason};
 use buildd_core::organizer_runs::MissionRuns;
-use buildd_core::MissionStatus;
+use buildd_core::{MissionStatus, TriggerSource};
 use serde_json::{json, Value};
 
 /// Each list keeps this many entries.
@@ -104,7 +104,7 @@ pub async fn run(
                     tx,
                     &mission,
                     Trigger {
-                        source: "manual",
+                        source: TriggerSource::Manual,
                         task_id: None,
                     },
                 )

@@ -3,7 +3,7 @@
 use crate::store::json_text::json_opt;
 use buildd_core::budget::budget_of;
 use buildd_core::money::Usd;
-use buildd_core::{Mission, MissionStatus, OrchestrationMode, WorkMode};
+use buildd_core::{Mission, MissionGate, MissionStatus, OrchestrationMode, WorkMode};
 
 #[derive(sqlx::FromRow, Clone, Debug)]
 pub struct MissionRow {
@@ -21,7 +21,8 @@ pub struct MissionRow {
     pub schedule_id: Option<String>,
     pub parent_mission_id: Option<String>,
     pub depends_on_mission_id: Option<String>,
-    pub gate_condition: String,
+    #[sqlx(try_from = "String")]
+    pub gate_condition: MissionGate,
     pub dependency_met_at: Option<String>,
     pub max_concurrent_tasks: Option<i64>,
     pub last_task_started_at: Option<String>,

@@ -4,6 +4,7 @@ use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::new_id;
 use buildd_core::pull_request::CheckRun;
+use buildd_core::CheckConclusion;
 
 /// Records check run `check` on PR `pr_id`, at `at`.
 pub async fn insert_check(tx: &mut Tx, pr_id: &str, check: &CheckRun, at: &str) -> ApiResult<()> {
@@ -15,8 +16,8 @@ pub async fn insert_check(tx: &mut Tx, pr_id: &str, check: &CheckRun, at: &str) 
     .bind(pr_id)
     .bind(&check.head_sha)
     .bind(&check.name)
-    .bind(&check.status)
-    .bind(&check.conclusion)
+    .bind(check.status.as_str())
+    .bind(check.conclusion.as_ref().map(CheckConclusion::as_str))
     .bind(&check.details_url)
     .bind(at)
     .execute(&mut **tx)
@@ -42,8 +43,8 @@ pub async fn checks_of(tx: &mut Tx, pr_id: &str) -> ApiResult<Vec<CheckRun>> {
             |(name, head_sha, status, conclusion, details_url)| CheckRun {
                 name,
                 head_sha,
-                status,
-                conclusion,
+                status: status.into(),
+                conclusion: conclusion.map(Into::into),
                 details_url,
             },
         )

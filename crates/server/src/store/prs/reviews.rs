@@ -7,6 +7,7 @@ use crate::error::ApiResult;
 use crate::time::{new_id, now};
 use buildd_core::pull_request::PrReview;
 use buildd_core::reviewer::ReviewerOutput;
+use buildd_core::PrReviewOutcome;
 
 /// The reviews of PR `pr_id`, newest first.
 pub async fn reviews_of(tx: &mut Tx, pr_id: &str) -> ApiResult<Vec<PrReview>> {
@@ -39,7 +40,7 @@ pub async fn reviews_of(tx: &mut Tx, pr_id: &str) -> ApiResult<Vec<PrReview>> {
             verdict: r.3,
             confidence: r.4,
             summary: r.5,
-            outcome: r.6,
+            outcome: r.6.map(PrReviewOutcome::from),
             reasons: serde_json::from_str(&r.7).unwrap_or_default(),
             created_at: r.8,
             decided_at: r.9,
@@ -54,7 +55,7 @@ pub async fn insert_review(
     pr: &PrRow,
     iteration: i64,
     reviewer: Option<&str>,
-    outcome: Option<&str>,
+    outcome: Option<PrReviewOutcome>,
     reasons: &[String],
 ) -> ApiResult<()> {
     let at = now();
@@ -67,10 +68,10 @@ pub async fn insert_review(
     .bind(iteration)
     .bind(&pr.head_sha)
     .bind(reviewer)
-    .bind(outcome)
+    .bind(outcome.as_ref().map(PrReviewOutcome::as_str))
     .bind(serde_json::to_string(reasons)?)
     .bind(&at)
-    .bind(outcome.map(|_| at.clone()))
+    .bind(outcome.as_ref().map(|_| at.clone()))
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -106,7 +107,7 @@ pub async fn record_decision(
     tx: &mut Tx,
     id: &str,
     output: Option<&ReviewerOutput>,
-    outcome: &str,
+    outcome: PrReviewOutcome,
     reasons: &[String],
 ) -> ApiResult<()> {
     sqlx::query(
@@ -116,7 +117,7 @@ pub async fn record_decision(
     .bind(output.map(|o| o.verdict.clone()))
     .bind(output.map(|o| o.confidence))
     .bind(output.map(|o| o.summary.clone()))
-    .bind(outcome)
+    .bind(outcome.as_str())
     .bind(serde_json::to_string(reasons)?)
     .bind(now())
     .bind(id)
