@@ -148,7 +148,11 @@ async fn the_command_center_loads_alone_and_each_page_fetches_its_code_on_first_
     assert!(after.iter().all(|n| is_chunk(n)), "{after:?}");
     // The later pages' styles are not the command center's to fetch.
     let pages_css = "return document.querySelectorAll(\"link[href='/pages.css']\").length;";
-    assert_eq!(browser.run(pages_css).await, 0, "pages.css on the command center");
+    assert_eq!(
+        browser.run(pages_css).await,
+        0,
+        "pages.css on the command center"
+    );
     // "Waiting on you" comes with its own code, once the rows show.
     browser.wait_for("[data-testid=waiting-approve]").await;
     let loaded = wasm_fetched(&browser).await;

@@ -335,7 +335,10 @@ fn text_logs_into_a_pipe_carry_no_colour_codes() {
     let answered: Vec<&str> = stderr.lines().filter(|l| l.contains("answered")).collect();
     assert_eq!(answered.len(), 1, "{stderr}");
     assert!(answered[0].contains("path=/api/missions"), "{stderr}");
-    assert!(!stderr.contains('\x1b'), "escape codes in a log written to a pipe: {stderr:?}");
+    assert!(
+        !stderr.contains('\x1b'),
+        "escape codes in a log written to a pipe: {stderr:?}"
+    );
 }
 
 #[test]

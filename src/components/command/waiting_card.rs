@@ -35,7 +35,11 @@ pub fn WaitingCard(board: BoardState, first: FirstScreen) -> impl IntoView {
         }
     });
     view! {
-        <section class="card command-center__waiting" id="waiting-on-you" data-testid="waiting-on-you">
+        <section
+            class="card command-center__waiting"
+            id="waiting-on-you"
+            data-testid="waiting-on-you"
+        >
             <h2 class="card__title">
                 {move || heading(waiting.with(|w| w.as_ref().map(Vec::len)))}
             </h2>
