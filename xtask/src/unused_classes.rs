@@ -1,7 +1,7 @@
 //! The stream classes wasm-bindgen exports for `wasm-streams` (a dependency of leptos's
 //! server functions, which the dashboard does not use), taken out of the main module. An
 //! exported class keeps its methods' code alive whether or not anything makes one; these
-//! cost the first load 1.8 KB after brotli. Nothing in the app makes one: were that to
+//! cost the first load about 1.7 KB after brotli. Nothing in the app makes one: were that to
 //! change, wasm-bindgen's glue would wrap one (`Class.__wrap`), and the build stops.
 
 use crate::wasm_names::{leb, name, push_leb, push_name};
