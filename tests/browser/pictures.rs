@@ -347,6 +347,60 @@ async fn a_lane_stepped_to_by_keyboard_is_scrolled_into_view() {
     browser.close().await;
 }
 
+/// The tasks of a 600-task mission, filed straight into the database, a minute apart.
+async fn many_tasks(server: &TestServer, id: &str, n: usize) {
+    let mut tx = server.db.write().await.unwrap();
+    sqlx::query(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1) \
+         INSERT INTO tasks (id, team_id, workspace_id, mission_id, title, status, mode, created_at, updated_at) \
+         SELECT printf('many-%04d', i), m.team_id, m.workspace_id, m.id, printf('Task %d', i), 'pending', 'execution', \
+           strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', printf('+%d minutes', i)), \
+           strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', printf('+%d minutes', i)) \
+         FROM n, missions m WHERE m.id = ?2",
+    )
+    .bind(n as i64)
+    .bind(id)
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_long_timeline_draws_the_lanes_near_its_view_and_the_rest_as_it_scrolls() {
+    let server = TestServer::start_demo().await;
+    let id = new_mission_with(
+        &server,
+        json!({"title": "Six hundred tasks", "orchestrationMode": "manual", "isHeartbeat": false}),
+    )
+    .await;
+    many_tasks(&server, &id, 600).await;
+    let browser = opened(&server, Page::MissionPictures(&id)).await;
+    browser.wait_for("[data-testid=timeline-bar]").await;
+    let first = "[data-testid=timeline-bar][data-task-id=many-0001]";
+    let last = "[data-testid=timeline-bar][data-task-id=many-0600]";
+    assert_eq!(browser.count(first).await, 1, "the first lane is drawn");
+    assert_eq!(
+        browser.count(last).await,
+        0,
+        "the last lane is not drawn yet"
+    );
+    let drawn = browser.count("[data-testid=timeline-bar]").await;
+    assert!(drawn < 600, "{drawn} of 600 lanes drawn before any scroll");
+    // Scrolled to its end, the box draws the last lanes and leaves the first.
+    browser
+        .run("const b = document.querySelector('.pic__scroll'); b.scrollTop = b.scrollHeight; return null;")
+        .await;
+    browser.wait_for(last).await;
+    browser.wait_for_absent(first).await;
+    // The table, the picture's text alternative, still lists every task.
+    browser
+        .click("[data-testid=timeline-picture-table-toggle]")
+        .await;
+    assert_eq!(browser.count("[data-testid=timeline-row]").await, 600);
+    browser.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_pictures_and_their_tables_have_no_serious_accessibility_violation() {
     let server = TestServer::start_demo().await;

@@ -1,5 +1,5 @@
-//! The timeline's bars, drawn once over the whole history (zooming only stretches them): a
-//! bar a task, the wait from queued to claimed pale, the run from claimed to finished in
+//! The timeline's bars in the rows drawn (those near the box's view), each over the whole
+//! history (zooming only stretches them): a bar a task, the wait from queued to claimed pale, the run from claimed to finished in
 //! its outcome's colour, a tick where its PR merged, a line where its plan was approved.
 
 use super::timeline_layout::{bar_row, base, row_y, BAR, LANE};
@@ -19,9 +19,12 @@ pub fn TimelineBars(
     timeline: Memo<Timeline>,
     /// The bar hovered: its index.
     selected: RwSignal<Option<usize>>,
+    /// The rows drawn, `from..to`.
+    drawn: RwSignal<(u32, u32)>,
 ) -> impl IntoView {
-    let bars = move || {
-        timeline.with(|tl| {
+    let bars =
+        move || {
+            timeline.with(|tl| {
             let x = base(tl);
             let end = tl.end_ms;
             let span = |from: i64, to: i64| (x.map(from), (x.map(to) - x.map(from)).max(MIN_W));
@@ -34,7 +37,9 @@ pub fn TimelineBars(
                     </line>
                 })
             });
-            let bars = tl.bars.iter().enumerate().map(|(i, bar)| {
+            let (from, to) = drawn.get();
+            let shown = tl.bars.iter().enumerate();
+            let bars = shown.filter(|(_, bar)| (from..to).contains(&bar_row(bar))).map(|(i, bar)| {
                 let y = row_y(bar_row(bar)) + (LANE - BAR) / 2.0;
                 let claimed = bar.claimed_ms;
                 let waited = claimed.or(bar.finished_ms).unwrap_or(end);
@@ -76,6 +81,6 @@ pub fn TimelineBars(
             });
             (approvals.collect_view(), bars.collect_view())
         })
-    };
+        };
     view! { <g class="pic__bars">{bars}</g> }
 }

@@ -7,7 +7,7 @@ use super::cursor::{pointer_x, show_lane, stepped};
 use super::frame::{moment, WIDTH};
 use super::timeline_bars::TimelineBars;
 use super::timeline_labels::TimelineLabels;
-use super::timeline_layout::{height, View, LABEL_W, PLOT_W};
+use super::timeline_layout::{height, rows_drawn, View, LABEL_W, PLOT_W};
 use buildd_core::insights::timeline::Timeline;
 use leptos::prelude::*;
 
@@ -34,6 +34,19 @@ pub fn TimelineChart(timeline: Memo<Timeline>, said: RwSignal<Option<String>>) -
     let scroll = NodeRef::<leptos::html::Div>::new();
     let tall = Memo::new(move |_| timeline.with(height));
     let frame = Memo::new(move |_| timeline.with(|tl| part.get().frame(tl, tall.get())));
+    // The rows near the box's view; the rest are not drawn until scrolled to.
+    let drawn = RwSignal::new(rows_drawn(0.0, 0.0, 1.0));
+    let on_scroll = move |_| {
+        let Some(div) = scroll.get_untracked() else {
+            return;
+        };
+        let top = f64::from(div.scroll_top());
+        let px_per_unit = f64::from(div.scroll_height()) / tall.get_untracked();
+        let next = rows_drawn(top, top + f64::from(div.client_height()), px_per_unit);
+        if drawn.get_untracked() != next {
+            drawn.set(next);
+        }
+    };
     Effect::new(move |_| {
         let bar = selected.get().and_then(|i| {
             timeline.with(|tl| {
@@ -112,7 +125,7 @@ pub fn TimelineChart(timeline: Memo<Timeline>, said: RwSignal<Option<String>>) -
         }
     };
     view! {
-        <div class="pic__scroll" node_ref=scroll>
+        <div class="pic__scroll" node_ref=scroll on:scroll=on_scroll>
             <svg
                 class="pic__svg pic__svg--timeline"
                 viewBox=move || format!("0 0 {WIDTH} {}", tall.get())
@@ -131,10 +144,10 @@ pub fn TimelineChart(timeline: Memo<Timeline>, said: RwSignal<Option<String>>) -
                 }
             >
                 <Axes frame />
-                <TimelineLabels timeline selected />
+                <TimelineLabels timeline selected drawn />
                 <svg x=LABEL_W y=0 width=PLOT_W height=tall overflow="hidden">
                     <g data-testid="timeline-bars" transform=move || part.get().transform()>
-                        <TimelineBars timeline selected />
+                        <TimelineBars timeline selected drawn />
                     </g>
                 </svg>
             </svg>

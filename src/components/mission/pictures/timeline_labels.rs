@@ -21,36 +21,47 @@ fn fitted(text: &str) -> String {
 pub fn TimelineLabels(
     timeline: Memo<Timeline>,
     selected: RwSignal<Option<usize>>,
+    /// The rows drawn, `from..to`.
+    drawn: RwSignal<(u32, u32)>,
 ) -> impl IntoView {
     let labels = move || {
+        let (from, to) = drawn.get();
+        let rows = from..to;
         timeline.with(|tl| {
-            let headings = tl.groups.iter().enumerate().map(|(g, group)| {
-                let y = row_y(group.first_lane + g as u32) + LANE * 0.7;
-                let title = match group.approved_ms {
-                    Some(at) => format!("{} · approved {}", group.title, moment(at)),
-                    None => group.title.clone(),
-                };
-                view! {
-                    <text class="pic__group" x=4 y=y>
-                        <title>{title.clone()}</title>
-                        {fitted(&title)}
-                    </text>
-                }
-            });
-            let titles = tl.bars.iter().map(|bar| {
-                let y = row_y(bar_row(bar)) + LANE * 0.7;
-                let tag = match (&bar.attempt_of, bar.wave) {
-                    (Some(_), _) => "↻ ".to_string(),
-                    (None, 0) => String::new(),
-                    (None, w) => format!("W{w} "),
-                };
-                view! {
-                    <text class="pic__label" x=14 y=y>
-                        <title>{bar.title.clone()}</title>
-                        {fitted(&format!("{tag}{}", bar.title))}
-                    </text>
-                }
-            });
+            let groups = tl.groups.iter().enumerate();
+            let headings = groups
+                .filter(|(g, group)| rows.contains(&(group.first_lane + *g as u32)))
+                .map(|(g, group)| {
+                    let y = row_y(group.first_lane + g as u32) + LANE * 0.7;
+                    let title = match group.approved_ms {
+                        Some(at) => format!("{} · approved {}", group.title, moment(at)),
+                        None => group.title.clone(),
+                    };
+                    view! {
+                        <text class="pic__group" x=4 y=y>
+                            <title>{title.clone()}</title>
+                            {fitted(&title)}
+                        </text>
+                    }
+                });
+            let titles = tl
+                .bars
+                .iter()
+                .filter(|bar| rows.contains(&bar_row(bar)))
+                .map(|bar| {
+                    let y = row_y(bar_row(bar)) + LANE * 0.7;
+                    let tag = match (&bar.attempt_of, bar.wave) {
+                        (Some(_), _) => "↻ ".to_string(),
+                        (None, 0) => String::new(),
+                        (None, w) => format!("W{w} "),
+                    };
+                    view! {
+                        <text class="pic__label" x=14 y=y>
+                            <title>{bar.title.clone()}</title>
+                            {fitted(&format!("{tag}{}", bar.title))}
+                        </text>
+                    }
+                });
             (headings.collect_view(), titles.collect_view())
         })
     };

@@ -21,6 +21,20 @@ pub fn row_y(row: u32) -> f64 {
     TOP + f64::from(row) * LANE
 }
 
+/// Rows are drawn in blocks of this many: those in view and a block either side, so a
+/// scroll within a block draws nothing new. Every lane of 10,000 drawn at once took the
+/// browser about a second.
+const BLOCK: u32 = 100;
+
+/// The rows to draw, `from..to`, for a box showing `top..bottom` (px) of the drawing, which
+/// it shows at `px_per_unit` pixels a viewBox unit.
+pub fn rows_drawn(top: f64, bottom: f64, px_per_unit: f64) -> (u32, u32) {
+    let row = |px: f64| ((px / px_per_unit.max(f64::EPSILON) - TOP) / LANE).max(0.0) as u32;
+    let first = row(top) / BLOCK * BLOCK;
+    let last = row(bottom) / BLOCK * BLOCK + BLOCK;
+    (first.saturating_sub(BLOCK), last + BLOCK)
+}
+
 /// The row of `bar`: its lane, below its own group's heading and those above it.
 pub fn bar_row(bar: &Bar) -> u32 {
     bar.lane + bar.group as u32 + 1
