@@ -1,6 +1,7 @@
 //! The timeline's bars in the rows drawn (those near the box's view), each over the whole
-//! history (zooming only stretches them): a bar a task, the wait from queued to claimed pale, the run from claimed to finished in
-//! its outcome's colour, a tick where its PR merged, a line where its plan was approved.
+//! history (zooming only stretches them): a bar a task, the wait from queued to claimed
+//! pale, the run from claimed to finished in its outcome's colour, a tick where its PR
+//! merged, a line where its plan was approved.
 
 use super::timeline_layout::{bar_row, base, row_y, BAR, LANE};
 use buildd_core::insights::timeline::{Bar, Timeline};
