@@ -4,7 +4,7 @@
 //! cost the first load about 1.7 KB after brotli. Nothing in the app makes one: were that to
 //! change, wasm-bindgen's glue would wrap one (`Class.__wrap`), and the build stops.
 
-use crate::wasm_names::{leb, name, push_leb, push_name};
+use crate::wasm_names::{leb, name, push_leb, push_name, rewrite_section};
 
 const CLASSES: [&str; 3] = [
     "IntoUnderlyingByteSource",
@@ -60,47 +60,26 @@ fn drop_class(js: &str, class: &str) -> Result<String, String> {
 
 /// `wasm` without the exports `drop` names (section 7), the rest as it was.
 fn drop_exports(wasm: &[u8], drop: impl Fn(&str) -> bool) -> Result<Vec<u8>, String> {
-    if wasm.get(..8) != Some(b"\0asm\x01\0\0\0".as_slice()) {
-        return Err("not a wasm module (version 1)".into());
-    }
-    let mut out = wasm[..8].to_vec();
-    let mut at = 8;
-    while at < wasm.len() {
-        let start = at;
-        let id = wasm[at];
-        let mut body_at = at + 1;
-        let size = leb(wasm, &mut body_at)? as usize;
-        let end = body_at + size;
-        let body = wasm
-            .get(body_at..end)
-            .ok_or("a section runs past the end")?;
-        if id == 7 {
-            let mut kept = Vec::new();
-            let mut count = 0;
-            let mut at = 0;
-            for _ in 0..leb(body, &mut at)? {
-                let export = name(body, &mut at)?;
-                let described = at;
-                at += 1;
-                leb(body, &mut at)?;
-                if !drop(export) {
-                    count += 1;
-                    push_name(&mut kept, export);
-                    kept.extend_from_slice(&body[described..at]);
-                }
+    rewrite_section(wasm, 7, |body| {
+        let mut kept = Vec::new();
+        let mut count = 0;
+        let mut at = 0;
+        for _ in 0..leb(body, &mut at)? {
+            let export = name(body, &mut at)?;
+            let described = at;
+            at += 1;
+            leb(body, &mut at)?;
+            if !drop(export) {
+                count += 1;
+                push_name(&mut kept, export);
+                kept.extend_from_slice(&body[described..at]);
             }
-            let mut section = Vec::new();
-            push_leb(&mut section, count);
-            section.extend(kept);
-            out.push(7);
-            push_leb(&mut out, section.len() as u64);
-            out.extend(section);
-        } else {
-            out.extend_from_slice(&wasm[start..end]);
         }
-        at = end;
-    }
-    Ok(out)
+        let mut section = Vec::new();
+        push_leb(&mut section, count);
+        section.extend(kept);
+        Ok(section)
+    })
 }
 
 #[cfg(test)]

@@ -48,6 +48,16 @@ fn rewrite_imports(
     wasm: &[u8],
     mut rename: impl FnMut(&str) -> Option<String>,
 ) -> Result<Vec<u8>, String> {
+    rewrite_section(wasm, 2, |body| rename_in(body, &mut rename))
+}
+
+/// `wasm` with the body of each section `id` replaced by what `rewrite` makes of it, the
+/// other sections as they were.
+pub(crate) fn rewrite_section(
+    wasm: &[u8],
+    id: u8,
+    mut rewrite: impl FnMut(&[u8]) -> Result<Vec<u8>, String>,
+) -> Result<Vec<u8>, String> {
     if wasm.get(..8) != Some(b"\0asm\x01\0\0\0".as_slice()) {
         return Err("not a wasm module (version 1)".into());
     }
@@ -55,16 +65,15 @@ fn rewrite_imports(
     let mut at = 8;
     while at < wasm.len() {
         let start = at;
-        let id = wasm[at];
         let mut body_at = at + 1;
         let size = leb(wasm, &mut body_at)? as usize;
         let end = body_at + size;
         let body = wasm
             .get(body_at..end)
             .ok_or("a section runs past the end")?;
-        if id == 2 {
-            let section = rename_in(body, &mut rename)?;
-            out.push(2);
+        if wasm[start] == id {
+            let section = rewrite(body)?;
+            out.push(id);
             push_leb(&mut out, section.len() as u64);
             out.extend_from_slice(&section);
         } else {

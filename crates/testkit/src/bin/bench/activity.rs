@@ -3,35 +3,25 @@
 //! same narrowed and searched; and the page in headless Chromium to its first row.
 
 use crate::timing::{percentile, timed_gets_at};
+use crate::{exec, sqlx_team};
 use buildd_testkit::{Browser, TestServer};
 use std::time::Instant;
 
 const TASKS: usize = 100_000;
 const MISSIONS: usize = 20;
 
-async fn run(tx: &mut buildd_server::db::Tx, sql: &str, binds: &[&str]) {
-    let mut q = sqlx::query(sql);
-    for b in binds {
-        q = q.bind(*b);
-    }
-    q.execute(&mut **tx).await.unwrap();
-}
-
 /// 100,000 tasks in a team of their own, one a minute from 2026-01-01: a third of them in
 /// 20 missions, every fiftieth a planning run, in every status, those that ran with a
 /// worker. Written by statements that make the rows themselves.
 async fn seed(server: &TestServer) {
     let mut tx = server.db.write().await.unwrap();
-    let (team,): (String,) = sqlx::query_as("SELECT id FROM teams LIMIT 1")
-        .fetch_one(&mut *tx)
-        .await
-        .unwrap();
+    let (team,) = sqlx_team(&mut tx).await;
     let at = "2026-01-01T00:00:00.000Z";
-    run(&mut tx, "INSERT INTO workspaces (id, team_id, name, repo, created_at, updated_at) VALUES ('act-ws', ?1, 'activity', 'acme/activity', ?2, ?2)", &[&team, at]).await;
-    run(&mut tx, &format!("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {}) \
+    exec(&mut tx, "INSERT INTO workspaces (id, team_id, name, repo, created_at, updated_at) VALUES ('act-ws', ?1, 'activity', 'acme/activity', ?2, ?2)", &[&team, at]).await;
+    exec(&mut tx, &format!("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {}) \
         INSERT INTO missions (id, team_id, workspace_id, title, status, created_at, updated_at) \
         SELECT printf('act-mission-%02d', i), ?1, 'act-ws', printf('Mission %d', i), 'active', ?2, ?2 FROM n", MISSIONS - 1), &[&team, at]).await;
-    run(&mut tx, &format!("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {}) \
+    exec(&mut tx, &format!("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {}) \
         INSERT INTO tasks (id, team_id, workspace_id, mission_id, title, status, mode, created_at, updated_at) \
         SELECT printf('act-task-%06d', i), ?1, 'act-ws', \
           CASE WHEN i % 3 = 0 THEN printf('act-mission-%02d', i % {MISSIONS}) END, \
@@ -41,7 +31,7 @@ async fn seed(server: &TestServer) {
           CASE WHEN i % 50 = 0 THEN 'planning' ELSE 'execution' END, \
           strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', printf('+%d minutes', i)), \
           strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', printf('+%d minutes', i)) FROM n", TASKS - 1), &[&team]).await;
-    run(&mut tx, "INSERT INTO workers (id, task_id, workspace_id, name, runner, status, created_at, updated_at) \
+    exec(&mut tx, "INSERT INTO workers (id, task_id, workspace_id, name, runner, status, created_at, updated_at) \
         SELECT 'w-' || id, id, workspace_id, 'w', 'bench', \
           CASE status WHEN 'in_progress' THEN 'running' WHEN 'cancelled' THEN 'failed' ELSE status END, \
           created_at, updated_at FROM tasks WHERE workspace_id = 'act-ws' AND status != 'pending'", &[]).await;
@@ -53,7 +43,7 @@ fn afresh(server: &TestServer, path: &str, runtime: &tokio::runtime::Handle) -> 
     let change = || {
         runtime.block_on(async {
             let mut tx = server.db.write().await.unwrap();
-            run(&mut tx, "UPDATE generation SET value = value + 1", &[]).await;
+            exec(&mut tx, "UPDATE generation SET value = value + 1", &[]).await;
             tx.commit().await.unwrap();
         })
     };

@@ -280,6 +280,7 @@ async fn sqlx_team(tx: &mut buildd_server::db::Tx) -> (String,) {
         .unwrap()
 }
 
+/// Runs `sql` with `binds` in order, an empty one bound as NULL.
 async fn exec(tx: &mut buildd_server::db::Tx, sql: &str, binds: &[&str]) {
     let mut q = sqlx::query(sql);
     for b in binds {

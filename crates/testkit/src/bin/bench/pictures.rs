@@ -4,6 +4,7 @@
 //! the browser's cache: the series computed in wasm and drawn as SVG.
 
 use crate::timing::percentile;
+use crate::{exec, sqlx_team};
 use buildd_testkit::{Browser, TestServer};
 
 const TASKS: usize = 10_000;
@@ -11,36 +12,25 @@ const MISSION: &str = "pic-mission";
 /// The budget a picture of 10,000 points draws within.
 const BUDGET_MS: f64 = 100.0;
 
-async fn run(tx: &mut buildd_server::db::Tx, sql: &str, binds: &[&str]) {
-    let mut q = sqlx::query(sql);
-    for b in binds {
-        q = q.bind(*b);
-    }
-    q.execute(&mut **tx).await.unwrap();
-}
-
 /// The mission, its tasks filed a minute apart, claimed two minutes later and finished
 /// ten minutes after that; one in thirteen failed, every hundredth a planning run.
 async fn seed(server: &TestServer) {
     let mut tx = server.db.write().await.unwrap();
-    let (team,): (String,) = sqlx::query_as("SELECT id FROM teams LIMIT 1")
-        .fetch_one(&mut *tx)
-        .await
-        .unwrap();
+    let (team,) = sqlx_team(&mut tx).await;
     let at = "2026-01-01T00:00:00.000Z";
-    run(&mut tx, "INSERT INTO workspaces (id, team_id, name, repo, created_at, updated_at) VALUES ('pic-ws', ?1, 'pictures', 'acme/pictures', ?2, ?2)", &[&team, at]).await;
-    run(&mut tx, "INSERT INTO missions (id, team_id, workspace_id, title, status, created_at, updated_at) VALUES (?1, ?2, 'pic-ws', 'Bench: 10,000 tasks drawn', 'active', ?3, ?3)", &[MISSION, &team, at]).await;
+    exec(&mut tx, "INSERT INTO workspaces (id, team_id, name, repo, created_at, updated_at) VALUES ('pic-ws', ?1, 'pictures', 'acme/pictures', ?2, ?2)", &[&team, at]).await;
+    exec(&mut tx, "INSERT INTO missions (id, team_id, workspace_id, title, status, created_at, updated_at) VALUES (?1, ?2, 'pic-ws', 'Bench: 10,000 tasks drawn', 'active', ?3, ?3)", &[MISSION, &team, at]).await;
     let minutes = |from: &str| {
         format!("strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', printf('+%d minutes', i{from}))")
     };
-    run(&mut tx, &format!("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {}) \
+    exec(&mut tx, &format!("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {}) \
         INSERT INTO tasks (id, team_id, workspace_id, mission_id, title, status, mode, parent_task_id, created_at, updated_at) \
         SELECT printf('pic-task-%05d', i), ?1, 'pic-ws', ?2, printf('Drawn task %d', i), \
           CASE WHEN i % 13 = 0 THEN 'failed' ELSE 'completed' END, \
           CASE WHEN i % 100 = 0 THEN 'planning' ELSE 'execution' END, \
           CASE WHEN i % 100 = 0 THEN NULL ELSE printf('pic-task-%05d', i / 100 * 100) END, \
           {}, {} FROM n", TASKS - 1, minutes(""), minutes(" + 12")), &[&team, MISSION]).await;
-    run(&mut tx, &format!("INSERT INTO workers (id, task_id, workspace_id, name, runner, status, pr_url, started_at, completed_at, created_at, updated_at) \
+    exec(&mut tx, &format!("INSERT INTO workers (id, task_id, workspace_id, name, runner, status, pr_url, started_at, completed_at, created_at, updated_at) \
         SELECT 'pic-w-' || id, id, workspace_id, 'w', 'bench', status, \
           CASE WHEN CAST(substr(id, 10) AS INTEGER) % 5 = 0 AND status = 'completed' \
             THEN 'https://github.com/acme/pictures/pull/' || CAST(substr(id, 10) AS INTEGER) END, \
