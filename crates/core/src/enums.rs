@@ -352,6 +352,64 @@ string_enum!(
 );
 
 string_enum!(
+    /// A worker's `prLifecycleStatus`: where its PR stands.
+    PrLifecycle {
+        PrOpen => "pr_open" as "open",
+        CiRunning => "ci_running" as "CI running",
+        CiGreen => "ci_green" as "CI green",
+        CiFailed => "ci_failed" as "CI failing",
+        Conflict => "conflict",
+        Merged => "merged",
+        Closed => "closed",
+    }
+);
+
+string_enum!(
+    /// `POST /api/workers/{id}/respond`'s `delivered`: how an answer reaches its agent.
+    AnswerRoute {
+        Instructions => "instructions",
+        FollowUp => "follow_up" as "follow-up",
+    }
+);
+
+string_enum!(
+    /// An agent review's `gateCondition`: what the reviewer's approval does. Each label is
+    /// how a policy's summary says it.
+    ReviewGate {
+        ApproveAndMerge => "approve-and-merge" as "merged",
+        ApproveOnly => "approve-only" as "approved only; a person merges",
+    }
+);
+
+string_enum!(
+    /// `tasks.category`, as Buildd classifies a task.
+    TaskCategory {
+        Bug => "bug",
+        Feature => "feature",
+        Refactor => "refactor",
+        Chore => "chore",
+        Docs => "docs",
+        Test => "test",
+        Infra => "infra",
+        Design => "design",
+        Review => "review",
+    }
+);
+
+string_enum!(
+    /// `tasks.kind`: the sort of work a task is.
+    TaskKind {
+        Coordination => "coordination",
+        Engineering => "engineering",
+        Research => "research",
+        Writing => "writing",
+        Design => "design",
+        Analysis => "analysis",
+        Observation => "observation",
+    }
+);
+
+string_enum!(
     /// An organizer run's `context.triggerSource`: what started it. Each label is how the
     /// runs list says it.
     TriggerSource {

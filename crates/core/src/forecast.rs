@@ -351,7 +351,7 @@ mod tests {
             role_slug: None,
             output_requirement: None,
             priority: None,
-            kind: Some("coordination".into()),
+            kind: Some(crate::TaskKind::Coordination),
             complexity: None,
             required_capabilities: vec![],
         };

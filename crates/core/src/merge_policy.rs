@@ -1,7 +1,7 @@
 //! Merge policy: how a PR merges (auto-threshold, agent-review, human), checked strictly,
 //! and resolved for a task with the reason it applies.
 
-use crate::MergeTier;
+use crate::{MergeTier, ReviewGate};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -9,6 +9,13 @@ use serde_json::{Map, Value};
 impl Default for MergeTier {
     fn default() -> Self {
         MergeTier::AutoThreshold
+    }
+}
+
+/// Buildd's default: the reviewer's approval merges.
+impl Default for ReviewGate {
+    fn default() -> Self {
+        ReviewGate::ApproveAndMerge
     }
 }
 
@@ -35,7 +42,7 @@ pub struct AgentReview {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_confidence_threshold: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub gate_condition: Option<String>,
+    pub gate_condition: Option<ReviewGate>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -268,7 +275,7 @@ pub fn check_merge_policy(value: &Value) -> Result<MergePolicy, Vec<PolicyError>
                 }
             }
             if let Some(v) = a.get("gateCondition") {
-                if !matches!(v.as_str(), Some("approve-and-merge") | Some("approve-only")) {
+                if v.as_str().is_none_or(|g| ReviewGate::known(g).is_none()) {
                     c.err("agentReview.gateCondition", UnknownGate);
                 }
             }

@@ -2,7 +2,8 @@
 //! progress-bar segments they carry.
 
 use crate::enums::{
-    MissionGate, MissionStatus, OrchestrationMode, TaskClass, TaskMode, TaskStatus, WorkerStatus,
+    MissionGate, MissionStatus, OrchestrationMode, PrLifecycle, TaskCategory, TaskClass, TaskKind,
+    TaskMode, TaskStatus, WorkerStatus,
 };
 use crate::schedule::Schedule;
 use crate::task::TaskResult;
@@ -102,7 +103,7 @@ pub struct WorkerSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pr_number: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pr_lifecycle_status: Option<String>,
+    pub pr_lifecycle_status: Option<PrLifecycle>,
     /// When Buildd last asked GitHub about the PR (`Some(None)`: never), kept as Buildd
     /// sends it.
     #[serde(
@@ -130,8 +131,8 @@ impl WorkerSummary {
         self.pr_url.is_some()
             && self.merged_at.is_none()
             && !matches!(
-                self.pr_lifecycle_status.as_deref(),
-                Some("merged") | Some("closed")
+                self.pr_lifecycle_status,
+                Some(PrLifecycle::Merged | PrLifecycle::Closed)
             )
     }
 }
@@ -160,10 +161,10 @@ pub struct MissionTask {
     )]
     pub result: Option<Option<TaskResult>>,
     pub updated_at: Option<String>,
-    pub kind: Option<String>,
+    pub kind: Option<TaskKind>,
     #[serde(default = "default_mode")]
     pub mode: TaskMode,
-    pub category: Option<String>,
+    pub category: Option<TaskCategory>,
     pub parent_task_id: Option<String>,
     pub creation_source: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -1,6 +1,6 @@
 //! Organizer runs as people read them: each run labelled by what started it.
 
-use crate::{CheckinOutcome, TriggerSource};
+use crate::{CheckinOutcome, TaskStatus, TriggerSource};
 use serde::{Deserialize, Serialize};
 
 /// How a run's `context.triggerSource` reads in the runs list. `trigger_task` is the title of
@@ -43,7 +43,7 @@ pub fn run_numbers(tasks: &[crate::MissionTask]) -> std::collections::HashMap<St
 pub struct OrganizerRun {
     pub task_id: String,
     pub title: String,
-    pub status: String,
+    pub status: TaskStatus,
     pub created_at: String,
     pub trigger_source: Option<TriggerSource>,
     pub trigger_task_id: Option<String>,

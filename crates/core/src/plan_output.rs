@@ -1,6 +1,7 @@
 //! A planning run's output: the planning schema, checked field by field, and the plan's
 //! dependency graph (refs resolved, cycles named, steps grouped into waves).
 
+use crate::TaskKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -24,7 +25,7 @@ pub struct PlanStep {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
+    pub kind: Option<TaskKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub complexity: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -40,15 +41,6 @@ pub struct PlanningOutput {
     pub mission_complete: bool,
 }
 
-const KINDS: [&str; 7] = [
-    "coordination",
-    "engineering",
-    "research",
-    "writing",
-    "design",
-    "analysis",
-    "observation",
-];
 const COMPLEXITIES: [&str; 3] = ["simple", "normal", "complex"];
 const OUTPUT_REQUIREMENTS: [&str; 4] = ["pr_required", "artifact_required", "none", "auto"];
 
@@ -119,7 +111,7 @@ fn read_step(step: &Map<String, Value>) -> PlanStep {
         role_slug: text("roleSlug"),
         output_requirement: text("outputRequirement"),
         priority: step.get("priority").and_then(Value::as_i64),
-        kind: text("kind"),
+        kind: text("kind").map(TaskKind::from),
         complexity: text("complexity"),
         required_capabilities: list("requiredCapabilities"),
     }
@@ -157,7 +149,8 @@ fn check_step(i: usize, step: &Value, errors: &mut Vec<String>) {
     optional("baseBranch", Value::is_string, "a ref", errors);
     optional("roleSlug", Value::is_string, "a string", errors);
     optional("priority", |v| v.as_i64().is_some(), "an integer", errors);
-    one_of(step, "kind", &KINDS, &at("kind"), errors);
+    let kinds: Vec<&str> = TaskKind::ALL.iter().map(TaskKind::as_str).collect();
+    one_of(step, "kind", &kinds, &at("kind"), errors);
     one_of(step, "complexity", &COMPLEXITIES, &at("complexity"), errors);
     one_of(
         step,

@@ -11,7 +11,7 @@
 //!   completed task whose PR is still open is "awaiting merge" and not yet done.
 //! - Percent rounds half up; a completed mission shows 100 %.
 
-use crate::enums::{MissionStatus, TaskClass, TaskMode, TaskStatus};
+use crate::enums::{MissionStatus, TaskCategory, TaskClass, TaskKind, TaskMode, TaskStatus};
 use crate::mission::{MissionTask, WorkerSummary};
 pub use crate::mission::{Segment, SegmentState};
 use std::collections::HashMap;
@@ -55,8 +55,8 @@ pub fn is_deliverable(task: &MissionTask) -> bool {
     match &task.task_class {
         Some(class) => *class == TaskClass::Work,
         None => {
-            task.category.as_deref() != Some("review")
-                && task.kind.as_deref() != Some("coordination")
+            task.category != Some(TaskCategory::Review)
+                && task.kind != Some(TaskKind::Coordination)
                 && task.mode != TaskMode::Planning
                 && !HOUSEKEEPING_TITLES
                     .iter()

@@ -6,7 +6,7 @@
 use crate::merge_rails::ci;
 use crate::pr_rails::{escalation_triggers, Files, PrFacts, PrState, RailSettings};
 use crate::pull_request::CheckRun;
-use crate::{CheckConclusion, PrReviewOutcome};
+use crate::{CheckConclusion, PrReviewOutcome, ReviewGate};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -222,9 +222,9 @@ pub fn decide_review(output: &ReviewerOutput, ctx: &ReviewContext) -> ReviewOutc
                 .policy
                 .agent_review
                 .as_ref()
-                .and_then(|a| a.gate_condition.as_deref());
+                .and_then(|a| a.gate_condition.as_ref());
             // Approve-only, or a workspace where a person merges every PR.
-            if gate == Some("approve-only") || !ctx.settings.auto_merge_on_green {
+            if gate == Some(&ReviewGate::ApproveOnly) || !ctx.settings.auto_merge_on_green {
                 return ReviewOutcome::AwaitingPerson;
             }
             if let Err(bound) = branch_bound(ctx) {

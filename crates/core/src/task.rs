@@ -1,7 +1,9 @@
 //! Task shapes: the full row (`GET /api/tasks/{id}`), the list items of `GET /api/tasks`,
 //! and the worker result.
 
-use crate::enums::{MissionStatus, TaskClass, TaskMode, TaskStatus, WorkerStatus};
+use crate::enums::{
+    MissionStatus, TaskCategory, TaskClass, TaskKind, TaskMode, TaskStatus, WorkerStatus,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -145,7 +147,7 @@ pub struct Task {
     pub ci_retry_head_sha: Option<String>,
     pub conflict_retry_pr_number: Option<i64>,
     pub conflict_retry_head_sha: Option<String>,
-    pub category: Option<String>,
+    pub category: Option<TaskCategory>,
     pub project: Option<String>,
     pub output_requirement: Option<String>,
     pub output_schema: Option<Value>,
@@ -154,7 +156,7 @@ pub struct Task {
     #[serde(default)]
     pub depends_on: Vec<String>,
     pub result: Option<TaskResult>,
-    pub kind: Option<String>,
+    pub kind: Option<TaskKind>,
     pub complexity: Option<String>,
     pub tier: Option<String>,
     pub predicted_model: Option<String>,
@@ -248,7 +250,7 @@ pub struct TaskListItem {
     pub created_by_worker_id: Option<String>,
     pub creation_source: Option<String>,
     pub parent_task_id: Option<String>,
-    pub category: Option<String>,
+    pub category: Option<TaskCategory>,
     pub project: Option<String>,
     pub output_requirement: Option<String>,
     pub mission_id: Option<String>,
@@ -303,7 +305,7 @@ pub struct TaskPageItem {
     pub status: TaskStatus,
     #[serde(default)]
     pub priority: i64,
-    pub category: Option<String>,
+    pub category: Option<TaskCategory>,
     pub description_preview: Option<String>,
 }
 

@@ -3,6 +3,7 @@
 //! Read-only: without the PR list there are no rails, checks or evaluation to act on.
 
 use crate::mission::MissionTask;
+use crate::PrLifecycle;
 
 /// Where a PR stands, as Buildd's worker row records it (`prLifecycleStatus`, `mergedAt`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,17 +19,17 @@ pub enum TaskPrStage {
 
 impl TaskPrStage {
     /// The stage a worker row records: merged once `mergedAt` is set, else its lifecycle.
-    pub fn of(lifecycle: Option<&str>, merged: bool) -> Self {
+    pub fn of(lifecycle: Option<&PrLifecycle>, merged: bool) -> Self {
         if merged {
             return Self::Merged;
         }
         match lifecycle {
-            Some("ci_running") => Self::CiRunning,
-            Some("ci_green") => Self::CiGreen,
-            Some("ci_failed") => Self::CiFailed,
-            Some("conflict") => Self::Conflict,
-            Some("merged") => Self::Merged,
-            Some("closed") => Self::Closed,
+            Some(PrLifecycle::CiRunning) => Self::CiRunning,
+            Some(PrLifecycle::CiGreen) => Self::CiGreen,
+            Some(PrLifecycle::CiFailed) => Self::CiFailed,
+            Some(PrLifecycle::Conflict) => Self::Conflict,
+            Some(PrLifecycle::Merged) => Self::Merged,
+            Some(PrLifecycle::Closed) => Self::Closed,
             _ => Self::Open,
         }
     }
@@ -81,7 +82,7 @@ pub fn prs_of_tasks(tasks: &[MissionTask]) -> Vec<TaskPr> {
             task_id: task.id.clone(),
             task_title: task.title.clone(),
             stage: TaskPrStage::of(
-                worker.pr_lifecycle_status.as_deref(),
+                worker.pr_lifecycle_status.as_ref(),
                 worker.merged_at.is_some(),
             ),
         });
@@ -105,7 +106,7 @@ mod tests {
     fn with_pr(id: &str, url: &str, lifecycle: Option<&str>, merged: bool) -> MissionTask {
         let mut t = task(id, TaskStatus::Completed);
         let mut w = worker(WorkerStatus::Completed, Some(url), merged);
-        w.pr_lifecycle_status = lifecycle.map(str::to_string);
+        w.pr_lifecycle_status = lifecycle.map(PrLifecycle::from);
         t.workers = vec![w];
         t
     }

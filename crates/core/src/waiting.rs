@@ -2,6 +2,7 @@
 //! reports it), and what an answer becomes when the agent is gone — a follow-up task that
 //! carries the question, what the run had done, and the answer, as Buildd's respond makes.
 
+use crate::AnswerRoute;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
@@ -82,9 +83,8 @@ pub struct WaitingTasks {
 pub struct Responded {
     #[serde(default)]
     pub task_id: Option<String>,
-    /// `instructions` (the agent reads it with its next report) or `follow_up`.
     #[serde(default)]
-    pub delivered: Option<String>,
+    pub delivered: Option<AnswerRoute>,
 }
 
 /// The follow-up task an answer becomes when its agent is gone: its title and description,

@@ -1,6 +1,6 @@
 //! The worker protocol's JSON: claims, the worker row, and steering messages.
 
-use crate::enums::{DeliveryState, MessageKind, WorkerStatus};
+use crate::enums::{DeliveryState, MessageKind, PrLifecycle, WorkerStatus};
 use crate::task::Task;
 use serde::{Deserialize, Serialize};
 
@@ -23,7 +23,7 @@ pub struct Worker {
     pub pr_url: Option<String>,
     pub pr_number: Option<i64>,
     pub merged_at: Option<String>,
-    pub pr_lifecycle_status: Option<String>,
+    pub pr_lifecycle_status: Option<PrLifecycle>,
     pub error: Option<String>,
     pub pending_instructions: Option<String>,
     #[serde(default)]

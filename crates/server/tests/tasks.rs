@@ -72,6 +72,28 @@ async fn create_answers_the_bare_task() {
 }
 
 #[tokio::test]
+async fn create_keeps_a_known_category_and_drops_an_unknown_one() {
+    let app = TestApp::new().await;
+    for (sent, kept) in [("bug", json!("bug")), ("urgent-ish", Value::Null)] {
+        let (status, t) = app
+            .call(
+                "POST",
+                "/api/tasks",
+                &app.admin,
+                Some(json!({"title": format!("Task {sent}"), "category": sent})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{t}");
+        assert_eq!(t["category"], kept, "{sent}");
+        let id = t["id"].as_str().unwrap();
+        let (_, read) = app
+            .call("GET", &format!("/api/tasks/{id}"), &app.admin, None)
+            .await;
+        assert_eq!(read["category"], kept, "{sent} as read back");
+    }
+}
+
+#[tokio::test]
 async fn create_validates_each_field() {
     let app = TestApp::new().await;
     let other_ws = app

@@ -7,12 +7,15 @@ use crate::api;
 use crate::components::shared::form_error::FormError;
 use crate::state::mutation::{refused, Mutation};
 use buildd_core::waiting::Responded;
+use buildd_core::AnswerRoute;
 use leptos::prelude::*;
 
 /// What came of an answer, in words.
 fn outcome(answer: &Responded) -> &'static str {
-    match answer.delivered.as_deref() {
-        Some("follow_up") => "Answered: the agent had gone, so a follow-up task carries it.",
+    match answer.delivered {
+        Some(AnswerRoute::FollowUp) => {
+            "Answered: the agent had gone, so a follow-up task carries it."
+        }
         _ => "Answered: the agent reads it with its next report.",
     }
 }

@@ -47,16 +47,11 @@ pub fn settings(policy: &MergePolicy) -> Vec<(&'static str, String)> {
                     .map(|r| r.reviewer_role.clone())
                     .unwrap_or_default(),
             ));
-            let approve_only =
-                review.as_ref().and_then(|r| r.gate_condition.as_deref()) == Some("approve-only");
-            rows.push((
-                "On approval",
-                if approve_only {
-                    "approved only; a person merges".into()
-                } else {
-                    "merged".into()
-                },
-            ));
+            let gate = review
+                .as_ref()
+                .and_then(|r| r.gate_condition.clone())
+                .unwrap_or_default();
+            rows.push(("On approval", gate.label().into_owned()));
             rows.push((
                 "Paths for a person",
                 paths(&review.map(|r| r.escalate_to_paths).unwrap_or_default()),

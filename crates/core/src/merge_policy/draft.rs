@@ -5,7 +5,7 @@
 use super::{
     check_merge_policy, AgentReview, MergePolicy, PolicyError, PolicyErrorCode, Threshold,
 };
-use crate::MergeTier;
+use crate::{MergeTier, ReviewGate};
 
 /// The form's fields as typed. Numbers and lists stay text until [`PolicyDraft::to_policy`].
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -17,7 +17,7 @@ pub struct PolicyDraft {
     /// One path prefix a line (commas also separate).
     pub deny_paths: String,
     pub reviewer_role: String,
-    pub gate_condition: String,
+    pub gate_condition: ReviewGate,
     pub escalate_paths: String,
     pub stall_minutes: String,
 }
@@ -29,7 +29,7 @@ impl PolicyDraft {
             return Self {
                 inherit: true,
                 tier: MergeTier::AutoThreshold,
-                gate_condition: "approve-and-merge".into(),
+                gate_condition: ReviewGate::ApproveAndMerge,
                 ..Default::default()
             };
         };
@@ -46,7 +46,7 @@ impl PolicyDraft {
             reviewer_role: review.map(|r| r.reviewer_role.clone()).unwrap_or_default(),
             gate_condition: review
                 .and_then(|r| r.gate_condition.clone())
-                .unwrap_or_else(|| "approve-and-merge".into()),
+                .unwrap_or(ReviewGate::ApproveAndMerge),
             escalate_paths: review
                 .map(|r| r.escalate_to_paths.join("\n"))
                 .unwrap_or_default(),
@@ -155,7 +155,7 @@ mod tests {
     fn draft(tier: &str) -> PolicyDraft {
         PolicyDraft {
             tier: tier.into(),
-            gate_condition: "approve-and-merge".into(),
+            gate_condition: ReviewGate::ApproveAndMerge,
             ..Default::default()
         }
     }

@@ -16,8 +16,8 @@ fn valid_policies_parse() {
     .unwrap();
     assert_eq!(p.tier.as_str(), "agent-review");
     assert_eq!(
-        p.agent_review.unwrap().gate_condition.as_deref(),
-        Some("approve-only")
+        p.agent_review.unwrap().gate_condition,
+        Some(crate::ReviewGate::ApproveOnly)
     );
     let p = validate_merge_policy(
         &json!({"tier": "auto-threshold", "threshold": {"maxLines": 300, "denyPaths": ["secrets/"]}}),

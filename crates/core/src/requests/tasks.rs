@@ -2,7 +2,7 @@
 
 use super::fields::{object, strings};
 use super::{FieldError, Patch, Request};
-use crate::enums::{OutputRequirement, TaskMode, TaskStatus};
+use crate::enums::{OutputRequirement, TaskCategory, TaskMode, TaskStatus};
 use crate::plan_feedback::{read_plan_feedback, PlanFeedback, FEEDBACK_REQUIRED};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -41,7 +41,7 @@ pub struct NewTask {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role_slug: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub category: Option<String>,
+    pub category: Option<TaskCategory>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requires_review: Option<bool>,
     #[serde(

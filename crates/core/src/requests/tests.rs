@@ -49,7 +49,7 @@ fn full_requests() -> Vec<Value> {
             created_by_worker_id: s(),
             creation_source: s(),
             role_slug: s(),
-            category: s(),
+            category: s().map(crate::TaskCategory::from),
             output_requirement: Some(OutputRequirement::Auto),
             ..Default::default()
         }),

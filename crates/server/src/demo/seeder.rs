@@ -13,8 +13,8 @@ use crate::store::workers::{self, NewWorker};
 use crate::time::iso;
 use buildd_core::pull_request::CheckRun;
 use buildd_core::{
-    AuthorType, CheckConclusion, CheckStatus, MissionStatus, NoteKind, TaskClass, TaskMode,
-    TaskStatus, WorkerStatus,
+    AuthorType, CheckConclusion, CheckStatus, MissionStatus, NoteKind, PrLifecycle, TaskClass,
+    TaskMode, TaskStatus, WorkerStatus,
 };
 use chrono::{Duration, Utc};
 use serde_json::{json, Value};
@@ -210,7 +210,11 @@ impl<'a> Seeder<'a> {
             pr_url: pr_number.map(|n| format!("https://github.com/{REPO}/pull/{n}")),
             pr_number,
             merged_at: merged.then(|| ago((minutes_ago - 30).max(1))),
-            pr_lifecycle_status: pr.then(|| if merged { "merged" } else { "ci_green" }.into()),
+            pr_lifecycle_status: pr.then_some(if merged {
+                PrLifecycle::Merged
+            } else {
+                PrLifecycle::CiGreen
+            }),
             error: error.map(str::to_string),
             started_at: Some(ago(minutes_ago - 1)),
             completed_at: finished.then(|| ago((minutes_ago - 20).max(1))),

@@ -12,7 +12,7 @@ use crate::store::tasks::{find_task, NewTask};
 use crate::store::workers::{append_instruction, record_session, Session, WorkerRow};
 use crate::time::now;
 use buildd_core::waiting::{follow_up, Responded, WaitingFor};
-use buildd_core::{NoteKind, TaskMode};
+use buildd_core::{AnswerRoute, NoteKind, TaskMode};
 use serde_json::json;
 
 /// Answers `worker`'s question with `answer`, from `by` (the key's account).
@@ -62,13 +62,13 @@ pub async fn answer(
         file(tx, &next).await?;
         Responded {
             task_id: Some(next.id),
-            delivered: Some("follow_up".into()),
+            delivered: Some(AnswerRoute::FollowUp),
         }
     } else {
         append_instruction(tx, worker, answer.clone(), &at).await?;
         Responded {
             task_id: None,
-            delivered: Some("instructions".into()),
+            delivered: Some(AnswerRoute::Instructions),
         }
     };
     if let Some(m) = &task.mission_id {

@@ -4,7 +4,7 @@
 use crate::db::Tx;
 use crate::error::ApiResult;
 use buildd_core::organizer_runs::{organizer_run_label, OrganizerRun};
-use buildd_core::{TaskMode, TriggerSource};
+use buildd_core::{TaskMode, TaskStatus, TriggerSource};
 
 /// The mission's newest `limit` organizer runs.
 pub async fn organizer_runs(
@@ -55,7 +55,7 @@ pub async fn organizer_runs(
                     label: organizer_run_label(source.as_ref(), trigger_task),
                     task_id,
                     title,
-                    status,
+                    status: TaskStatus::from(status),
                     created_at,
                     trigger_source: source,
                     trigger_task_id,

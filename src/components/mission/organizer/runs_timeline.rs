@@ -5,7 +5,6 @@ use crate::components::shared::polled::Polled;
 use crate::format::time_ago;
 use crate::state::refresh::PolledRead;
 use crate::state::rows::{positions, row_at, unique_keys};
-use buildd_core::enums::words;
 use buildd_core::organizer_runs::{MissionRuns, UNLABELLED};
 use buildd_core::CheckinOutcome;
 use leptos::prelude::*;
@@ -34,9 +33,9 @@ fn entries(runs: &MissionRuns) -> Vec<Entry> {
             at: r.created_at.clone(),
             kind: "run",
             text: if r.label == UNLABELLED {
-                format!("Organizer run · {}", words(&r.status))
+                format!("Organizer run · {}", r.status.label())
             } else {
-                format!("Organizer run · {} · {}", r.label, words(&r.status))
+                format!("Organizer run · {} · {}", r.label, r.status.label())
             },
             task: Some(r.task_id.clone()),
         })

@@ -5,7 +5,7 @@ use super::field_error::FieldError;
 use super::policy_state::{text, update, PolicyState};
 use super::text_field::TextField;
 use crate::components::shared::policy_summary::tier_label;
-use buildd_core::MergeTier;
+use buildd_core::{MergeTier, ReviewGate};
 use leptos::prelude::*;
 
 const MAX_LINES_HINT: &str = "The most changed lines a PR may have and still merge by itself; \
@@ -92,14 +92,15 @@ pub fn PolicyFields(state: PolicyState, attempted: RwSignal<bool>) -> impl IntoV
                     <select
                         id="policy-gate"
                         data-testid="policy-gate"
-                        prop:value=text(state, |d| d.gate_condition.clone())
+                        prop:value=text(state, |d| d.gate_condition.as_str().to_string())
                         on:change=move |ev| {
                             let v = event_target_value(&ev);
-                            update(state, |d| d.gate_condition = v.clone())
+                            update(state, |d| d.gate_condition = ReviewGate::parse(&v))
                         }
                     >
-                        <option value="approve-and-merge">"Merge"</option>
-                        <option value="approve-only">"Approve only; a person merges"</option>
+                        <option value=ReviewGate::ApproveAndMerge.as_str()>"Merge"</option>
+                        <option value=ReviewGate::ApproveOnly
+                            .as_str()>"Approve only; a person merges"</option>
                     </select>
                     <FieldError state=state attempted=attempted field=Field::Gate />
                 </div>

@@ -19,8 +19,8 @@ use buildd_core::reviewer::{
     decide_review, escalations, ReviewContext, ReviewOutcome, ReviewerOutput, MAX_REVIEW_ITERATIONS,
 };
 use buildd_core::reviewer_patch::{render_reviewer_patch, DEFAULT_TOKEN_BUDGET};
-use buildd_core::TaskClass;
 use buildd_core::{NoteKind, PrReviewOutcome, PrStatus};
+use buildd_core::{TaskCategory, TaskClass};
 use serde_json::{json, Value};
 
 /// Reviewer and fix tasks go ahead of ordinary work.
@@ -190,7 +190,7 @@ pub async fn request_review(tx: &mut Tx, pr: &PrRow) -> ApiResult<()> {
         context: json!({"reviewerFor": root, "prNumber": pr.number, "headSha": head,
                         "headBranch": pr.head_branch, "iteration": iteration}),
         task_class: TaskClass::Attempt,
-        category: Some("review".into()),
+        category: Some(TaskCategory::Review),
         role_slug: role,
         output_requirement: "none".into(),
         creation_source: Some("reviewer".into()),

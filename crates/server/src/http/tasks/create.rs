@@ -14,7 +14,7 @@ use crate::store::workers::find_worker;
 use axum::extract::State;
 use axum::Json;
 use buildd_core::requests::tasks::{start_time, NewTask as Request};
-use buildd_core::{class_for_new_task, IntakeOutcome, TaskCreated};
+use buildd_core::{class_for_new_task, IntakeOutcome, TaskCategory, TaskCreated};
 use serde_json::json;
 
 /// `POST /api/tasks`: any key of the team, as in Buildd (runners and agents file work with
@@ -86,7 +86,10 @@ async fn task_of(request: Request, tx: &mut Tx, caller: &Caller) -> ApiResult<Ne
         created_by_account_id: Some(caller.account_id.clone()),
         created_by_worker_id: request.created_by_worker_id,
         creation_source: Some(source),
-        category: request.category,
+        // As Buildd: a category it does not know is dropped, not stored.
+        category: request
+            .category
+            .filter(|c| TaskCategory::known(c.as_str()).is_some()),
         role_slug: request.role_slug.filter(|s| !s.is_empty()),
         depends_on: request.depends_on.value().unwrap_or_default(),
         requires_review: request.requires_review.unwrap_or(false),

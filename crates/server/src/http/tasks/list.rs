@@ -60,7 +60,7 @@ pub async fn list(
             title: t.title.clone(),
             status: t.status(),
             priority: t.priority,
-            category: t.category.clone(),
+            category: t.category(),
             description_preview: description_preview(t.description.as_deref()),
         })
         .collect();

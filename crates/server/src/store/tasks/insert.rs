@@ -4,7 +4,7 @@
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::{new_id, now};
-use buildd_core::{TaskClass, TaskMode, TaskStatus};
+use buildd_core::{TaskCategory, TaskClass, TaskMode, TaskStatus};
 use serde_json::{json, Value};
 
 /// A task about to be written. [`NewTask::new`] gives the schema's defaults: a pending
@@ -25,7 +25,7 @@ pub struct NewTask {
     pub mode: TaskMode,
     pub task_class: TaskClass,
     pub creation_source: Option<String>,
-    pub category: Option<String>,
+    pub category: Option<TaskCategory>,
     pub role_slug: Option<String>,
     pub output_requirement: String,
     pub required_capabilities: Vec<String>,
@@ -97,7 +97,7 @@ async fn write(tx: &mut Tx, t: &NewTask, conflict: &str) -> ApiResult<u64> {
     .bind(t.mode.as_str())
     .bind(t.task_class.as_str())
     .bind(&t.creation_source)
-    .bind(&t.category)
+    .bind(t.category.as_ref().map(TaskCategory::as_str))
     .bind(&t.role_slug)
     .bind(&t.output_requirement)
     .bind(serde_json::to_string(&t.required_capabilities)?)

@@ -4,8 +4,8 @@
 use crate::store::json_text::{json_opt, json_or, strings};
 use buildd_core::money::Usd;
 use buildd_core::{
-    OutputRequirement, Task, TaskClass, TaskListItem, TaskMode, TaskResult, TaskStatus, TaskStop,
-    TaskWorkspace,
+    OutputRequirement, Task, TaskCategory, TaskClass, TaskKind, TaskListItem, TaskMode, TaskResult,
+    TaskStatus, TaskStop, TaskWorkspace,
 };
 use serde_json::Value;
 
@@ -79,6 +79,10 @@ impl TaskRow {
         self.status.clone()
     }
 
+    pub fn category(&self) -> Option<TaskCategory> {
+        self.category.as_deref().map(TaskCategory::parse)
+    }
+
     pub fn depends_on(&self) -> Vec<String> {
         strings(&self.depends_on)
     }
@@ -118,7 +122,7 @@ impl TaskRow {
             ci_retry_head_sha: None,
             conflict_retry_pr_number: None,
             conflict_retry_head_sha: None,
-            category: self.category.clone(),
+            category: self.category(),
             project: self.project.clone(),
             output_requirement: Some(self.output_requirement.to_string()),
             output_schema: json_opt(self.output_schema.as_deref()),
@@ -126,7 +130,7 @@ impl TaskRow {
             role_slug: self.role_slug.clone(),
             depends_on: self.depends_on(),
             result: self.result(),
-            kind: self.kind.clone(),
+            kind: self.kind.as_deref().map(TaskKind::parse),
             complexity: self.complexity.clone(),
             tier: None,
             predicted_model: None,
@@ -188,7 +192,7 @@ impl TaskRow {
             created_by_worker_id: self.created_by_worker_id.clone(),
             creation_source: self.creation_source.clone(),
             parent_task_id: self.parent_task_id.clone(),
-            category: self.category.clone(),
+            category: self.category(),
             project: self.project.clone(),
             output_requirement: Some(self.output_requirement.to_string()),
             mission_id: self.mission_id.clone(),

@@ -2,7 +2,7 @@
 
 use buildd_core::money::Usd;
 use buildd_core::{
-    DeliveryState, InstructionEntry, TaskWorker, Worker, WorkerSession, WorkerStatus,
+    DeliveryState, InstructionEntry, PrLifecycle, TaskWorker, Worker, WorkerSession, WorkerStatus,
 };
 use serde_json::Value;
 
@@ -122,7 +122,7 @@ impl WorkerRow {
             pr_url: self.pr_url.clone(),
             pr_number: self.pr_number,
             merged_at: self.merged_at.clone(),
-            pr_lifecycle_status: self.pr_lifecycle_status.clone(),
+            pr_lifecycle_status: self.pr_lifecycle_status.as_deref().map(PrLifecycle::parse),
             error: self.error.clone(),
             pending_instructions: (!pending.is_empty()).then(|| pending.join("\n\n")),
             instruction_history: history,

@@ -8,7 +8,7 @@ use crate::time::new_id;
 use buildd_core::money::Usd;
 use buildd_core::spend::UsageReport;
 use buildd_core::worker::MILESTONES_KEPT;
-use buildd_core::WorkerStatus;
+use buildd_core::{PrLifecycle, WorkerStatus};
 use serde_json::Value;
 
 /// A worker about to be written. [`NewWorker::new`] opens one as a claim does: idle, started
@@ -27,7 +27,7 @@ pub struct NewWorker {
     pub pr_url: Option<String>,
     pub pr_number: Option<i64>,
     pub merged_at: Option<String>,
-    pub pr_lifecycle_status: Option<String>,
+    pub pr_lifecycle_status: Option<PrLifecycle>,
     pub error: Option<String>,
     pub started_at: Option<String>,
     pub completed_at: Option<String>,
@@ -90,7 +90,7 @@ pub async fn insert(tx: &mut Tx, w: &NewWorker) -> ApiResult<()> {
     .bind(&w.pr_url)
     .bind(w.pr_number)
     .bind(&w.merged_at)
-    .bind(&w.pr_lifecycle_status)
+    .bind(w.pr_lifecycle_status.as_ref().map(PrLifecycle::as_str))
     .bind(&w.error)
     .bind(&w.started_at)
     .bind(&w.completed_at)
