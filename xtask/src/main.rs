@@ -29,8 +29,9 @@ usage: cargo xtask <command>
   screenshots                         the README's pictures of the command center and a
                                       mission page, light and dark, taken again by the
                                       screenshot set into docs/screenshots/
-  bench                               dashboard size, API latency, render time and the
-                                      pictures at 10,000 points
+  bench [pictures|server|mission-page]
+                                      dashboard size, API latency, render time and the
+                                      pictures at 10,000 points; or one part of them
   bench agents [--agents 50,200,...] [--seconds N] [--lockstep] [--rounds N]
                                       claims against a deep queue, then simulated runners
                                       (claim, a report a second, complete) and dashboard tabs
@@ -57,7 +58,7 @@ fn main() {
         Some("bench") if args.get(1).map(String::as_str) == Some("agents") => {
             bench_agents(&env, &args[2..])
         }
-        Some("bench") => bench(&env),
+        Some("bench") => bench(&env, args.get(1).map(String::as_str)),
         Some("lint-imports") => imports::lint(),
         _ => {
             eprint!("{USAGE}");
@@ -331,7 +332,7 @@ fn bench_agents(env: &tools::Env, args: &[String]) -> Result<(), String> {
     run(env, "cargo", &command)
 }
 
-fn bench(env: &tools::Env) -> Result<(), String> {
+fn bench(env: &tools::Env, part: Option<&str>) -> Result<(), String> {
     tools::ensure_web(env)?;
     tools::ensure_browser()?;
     build_dashboard(env)?;
@@ -340,23 +341,24 @@ fn bench(env: &tools::Env) -> Result<(), String> {
         "cargo",
         &["build", "--profile", "server", "-p", "buildd-server"],
     )?;
+    let mut command = vec![
+        "run",
+        "--profile",
+        "server",
+        "-p",
+        "buildd-testkit",
+        "--bin",
+        "bench",
+        "--",
+        "dist",
+    ];
+    if let Some(part) = part {
+        command.push(part);
+        return run(env, "cargo", &command);
+    }
     // Everything is built now, so this is the serve of a clone where nothing changed.
     let warm = warm_serve(env)?;
-    run(
-        env,
-        "cargo",
-        &[
-            "run",
-            "--profile",
-            "server",
-            "-p",
-            "buildd-testkit",
-            "--bin",
-            "bench",
-            "--",
-            "dist",
-        ],
-    )?;
+    run(env, "cargo", &command)?;
     println!(
         "\nwarm serve: {warm:.1} s until the link   budget: <= 15 s ({})",
         if warm <= 15.0 { "within" } else { "OVER" }

@@ -725,9 +725,31 @@ fn main() {
         _ => {}
     }
     let dist = args.first().cloned().unwrap_or_else(|| "dist".into());
+    let part = match args.get(1).map(String::as_str) {
+        None => Part::All,
+        Some("pictures") => Part::Pictures,
+        Some("server") => Part::Server,
+        Some("mission-page") => Part::MissionPage,
+        Some(other) => {
+            eprintln!("{other:?}: usage: bench [DIST [pictures|server|mission-page]]");
+            std::process::exit(2)
+        }
+    };
     tokio::runtime::Runtime::new()
         .expect("runtime")
-        .block_on(dashboard(dist));
+        .block_on(dashboard(dist, part));
+}
+
+/// Which figures to take: all of them, or one part when working on it.
+#[derive(PartialEq)]
+enum Part {
+    All,
+    /// The pictures in the browser.
+    Pictures,
+    /// The API's latency, throughput and approval figures.
+    Server,
+    /// The mission page of many tasks in the browser.
+    MissionPage,
 }
 
 const AGENTS_USAGE: &str = "usage: bench agents [--agents 50,200,500] [--seconds 20] [--pollers 20] [--server PATH] [--no-deep-queue] [--lockstep] [--rounds N]";
@@ -786,7 +808,7 @@ fn agents(args: &[String]) {
     });
 }
 
-async fn dashboard(dist: String) {
+async fn dashboard(dist: String, part: Part) {
     // As `buildd-server serve` logs, with the lines going nowhere.
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new("info,sqlx=warn"))
@@ -796,18 +818,29 @@ async fn dashboard(dist: String) {
         "BUILDD_DIST",
         std::fs::canonicalize(&dist).expect("dist dir"),
     );
-    sizes(Path::new(&dist));
-    buildd_testkit::pictures_bench::print();
-    pictures::bench().await;
-    first_load().await;
+    if part == Part::Pictures {
+        return pictures::bench().await;
+    }
+    if part == Part::All {
+        sizes(Path::new(&dist));
+        buildd_testkit::pictures_bench::print();
+        pictures::bench().await;
+        first_load().await;
+    }
     let server = TestServer::start_empty().await;
     let mission = seed_big_mission(&server).await;
+    if part == Part::MissionPage {
+        return render_time(&server, &mission).await;
+    }
     let runtime = tokio::runtime::Handle::current();
     tokio::task::block_in_place(|| api_latency(&server, &mission, &runtime));
     layers_cost(&server, &mission).await;
     proxy_overhead(&server, &mission).await;
     tokio::task::block_in_place(|| throughput(&server, &mission));
     approve_time(&server).await;
+    if part == Part::Server {
+        return;
+    }
     render_time(&server, &mission).await;
     activity::bench().await;
     idle_traffic().await;
