@@ -11,7 +11,7 @@ use crate::components::mission::mission_head::MissionHead;
 use crate::components::mission::mission_status_card::MissionStatusCard;
 use crate::components::mission::organizer::runs_timeline::RunsTimeline;
 use crate::components::mission::organizer::OrganizerSection;
-use crate::components::mission::pictures::pictures_view;
+use crate::components::mission::pictures::{pictures_view, prefetch_pictures};
 use crate::components::mission::pr_list::PrList;
 use crate::components::mission::task_sections::TaskSections;
 use crate::components::shared::error_panel::ErrorPanel;
@@ -20,6 +20,7 @@ use crate::components::shared::new_task::NewTask;
 use crate::components::shared::polled::Polled;
 use crate::state::capabilities::use_capabilities;
 use crate::state::connection::use_connection;
+use crate::state::first_screen::use_first_screen;
 use crate::state::reconciled::reconcile_on_open;
 use crate::state::refresh::PolledRead;
 use crate::state::request::with_connection;
@@ -139,10 +140,7 @@ fn mission_detail(detail: Memo<Arc<ClientMission>>, reads: Reads) -> impl IntoVi
     // How the mission is set up, apart from its tasks: the settings tab does not change
     // while only its work moves.
     let settings = Memo::new(move |_| {
-        let mut shown = detail.with(|m| ClientMission {
-            tasks: vec![],
-            ..(**m).clone()
-        });
+        let mut shown = detail.with(|m| m.without_tasks());
         if let Some(Some(ws)) = reads.workspace.get() {
             shown.inherit_from(&ws);
         }
@@ -216,6 +214,20 @@ fn mission_detail(detail: Memo<Arc<ClientMission>>, reads: Reads) -> impl IntoVi
     }
 }
 
+/// Fetches the pictures' code once the page is shown and has had a second to itself, so
+/// the Pictures tab draws at once when opened; a page left before then fetches nothing.
+fn prefetch_pictures_when_settled() {
+    let open = StoredValue::new(());
+    let first = use_first_screen();
+    leptos::task::spawn_local(async move {
+        first.shown().await;
+        gloo_timers::future::TimeoutFuture::new(1_000).await;
+        if open.try_get_value().is_some() {
+            prefetch_pictures().await;
+        }
+    });
+}
+
 #[component]
 pub fn MissionPage() -> impl IntoView {
     for_route_id(mission_page)
@@ -224,6 +236,7 @@ pub fn MissionPage() -> impl IntoView {
 fn mission_page(id: String) -> impl IntoView {
     let mission = polled_by_id(&id, |c, id| async move { api::mission(&c, &id).await });
     super::first_screen_once(mission);
+    prefetch_pictures_when_settled();
     page_title(move || mission.with_data(|m| m.title.clone()));
     // The runs timeline and the PR list are this server's additions: asked only where offered.
     let offered = use_capabilities();

@@ -89,7 +89,28 @@ pub type Later<T> = Pin<Box<dyn Future<Output = T>>>;
 /// (`lazy`) chunk `$module`, fetched at its first call; functions of one module share one
 /// chunk. A chunk that fails to load reads as [`ApiError::Code`](crate::api::ApiError::Code)
 /// rather than stopping the app.
+///
+/// With `preload $name`, `$name()` fetches the chunk without calling anything in it, for a
+/// page to fetch ahead what it will likely need; it does nothing in the whole build.
 macro_rules! split_off {
+    ($module:ident, $out:ty, preload $preload:ident, $item:item) => {
+        #[cfg_attr(
+            feature = "lazy",
+            ::leptos::wasm_split::wasm_split(
+                $module,
+                wasm_split_path = ::leptos::wasm_split,
+                fallible,
+                preload($preload),
+                return_wrapper(let future = _; { future.await } -> ::std::result::Result<$out, $crate::api::ApiError>)
+            )
+        )]
+        $item
+
+        #[cfg(not(feature = "lazy"))]
+        pub async fn $preload() -> Result<(), ()> {
+            Ok(())
+        }
+    };
     ($module:ident, $out:ty, $item:item) => {
         #[cfg_attr(
             feature = "lazy",

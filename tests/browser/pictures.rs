@@ -401,6 +401,44 @@ async fn a_long_timeline_draws_the_lanes_near_its_view_and_the_rest_as_it_scroll
     browser.close().await;
 }
 
+/// The names of the files the page fetched that end in `.wasm` or `.css`.
+const FETCHED: &str = "return performance.getEntriesByType('resource')
+    .map(e => new URL(e.name).pathname.slice(1))
+    .filter(p => p.endsWith('.wasm') || p.endsWith('.css'));";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_settled_mission_page_fetches_the_pictures_ahead_and_the_tab_fetches_nothing() {
+    let server = TestServer::start_demo().await;
+    let id = mission_with_history(&server).await;
+    let browser = opened(&server, Page::Mission(&id)).await;
+    let has = |names: &Value, prefix: &str| {
+        names.as_array().is_some_and(|n| {
+            n.iter()
+                .any(|n| n.as_str().is_some_and(|n| n.starts_with(prefix)))
+        })
+    };
+    // No click yet: the page fetches the pictures' code and styles once it has settled.
+    let before = browser
+        .wait_answer(FETCHED, |n| {
+            has(n, "split_mission_pictures") && has(n, "pictures.css")
+        })
+        .await;
+    assert_eq!(
+        browser
+            .attr("[data-testid=tab-pictures]", "aria-selected")
+            .await
+            .as_deref(),
+        Some("false")
+    );
+    browser.click("[data-testid=tab-pictures]").await;
+    browser
+        .wait_for("[data-testid=burn-up-svg] .pic__bands path")
+        .await;
+    browser.wait_for("[data-testid=timeline-bar]").await;
+    assert_eq!(browser.run(FETCHED).await, before, "the tab fetched more");
+    browser.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_pictures_and_their_tables_have_no_serious_accessibility_violation() {
     let server = TestServer::start_demo().await;

@@ -19,14 +19,18 @@ pub mod team;
 pub mod timeline;
 pub mod weekly;
 pub mod what_if;
+mod wire_time;
 
 use chrono::{DateTime, Utc};
 
-/// Epoch milliseconds of an RFC 3339 time.
+/// Epoch milliseconds of an RFC 3339 time: the wire's own shape read directly, any other
+/// by chrono.
 pub fn ms_of(iso: &str) -> Option<i64> {
-    DateTime::parse_from_rfc3339(iso)
-        .ok()
-        .map(|t| t.timestamp_millis())
+    wire_time::utc_millis(iso).or_else(|| {
+        DateTime::parse_from_rfc3339(iso)
+            .ok()
+            .map(|t| t.timestamp_millis())
+    })
 }
 
 /// [`ms_of`] of an optional time.

@@ -152,6 +152,22 @@ fn lean<T: DeserializeOwned>(c: &Capture) {
 
 /// The command center's lean list reads every field it keeps as the full list does, and
 /// leaves the rest empty.
+/// `without_tasks` keeps every field of a recorded mission but its tasks.
+fn settings_are_the_mission_less_its_tasks(c: &Capture) {
+    let mission: client::ClientMission = serde_json::from_value(c.body.clone()).unwrap();
+    let settings = mission.without_tasks();
+    assert!(settings.tasks.is_empty());
+    assert_eq!(
+        settings,
+        client::ClientMission {
+            tasks: vec![],
+            ..mission
+        },
+        "{}",
+        c.name
+    );
+}
+
 fn board_reads_the_list(c: &Capture) {
     let board: client::BoardMissionList = serde_json::from_value(c.body.clone())
         .unwrap_or_else(|e| panic!("{} (board): {e}", c.name));
@@ -213,6 +229,7 @@ fn every_capture_parses_and_keeps_its_shape() {
             ("GET", ["api", "missions", _]) => {
                 check::<MissionDetail>(c);
                 lean::<client::ClientMission>(c);
+                settings_are_the_mission_less_its_tasks(c);
             }
             ("PATCH", ["api", "missions", _]) => check::<Mission>(c),
             ("POST", ["api", "tasks"]) => {

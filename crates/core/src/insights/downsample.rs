@@ -47,9 +47,42 @@ pub fn downsample(pixels: &[(f64, f64)]) -> Vec<(f64, f64)> {
     out
 }
 
+/// The indexes of `xs` (ascending, in drawing units) a stacked step chart needs at
+/// `per_unit` columns a unit: the first and the last point of each column. What changed
+/// between them, inside one column, is finer than the drawing shows; the steps between
+/// columns stay exact. A burn-up of 10,000 tasks has some 30,000 moments; drawn 720 units
+/// wide it needs at most 2,880.
+pub fn column_ends(xs: &[f64], per_unit: f64) -> Vec<usize> {
+    let column = |x: f64| (x * per_unit).floor();
+    let n = xs.len();
+    (0..n)
+        .filter(|&i| {
+            let c = column(xs[i]);
+            i == 0 || i == n - 1 || column(xs[i - 1]) != c || column(xs[i + 1]) != c
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_column_keeps_its_first_and_last_points() {
+        let xs = [0.0, 0.2, 0.4, 0.9, 1.0, 1.5, 3.2, 3.3];
+        assert_eq!(column_ends(&xs, 1.0), [0, 3, 4, 5, 6, 7]);
+        // Two columns a unit: 1.0 and 1.5 fall apart.
+        assert_eq!(column_ends(&xs, 2.0), [0, 2, 3, 4, 5, 6, 7]);
+    }
+
+    #[test]
+    fn few_or_sparse_points_are_all_kept() {
+        assert!(column_ends(&[], 1.0).is_empty());
+        assert_eq!(column_ends(&[4.0], 1.0), [0]);
+        assert_eq!(column_ends(&[1.0, 2.0, 3.0], 1.0), [0, 1, 2]);
+        let dense: Vec<f64> = (0..10_000).map(|i| f64::from(i) * 0.01).collect();
+        assert_eq!(column_ends(&dense, 1.0).len(), 200);
+    }
 
     #[test]
     fn each_column_keeps_its_extremes_in_order() {

@@ -6,6 +6,7 @@ use super::axes::{count_label, Axes};
 use super::cursor::{mark, on_keys, on_pointer, standing_at};
 use super::frame::{moment, Frame, TOP};
 use buildd_core::insights::burn_up::{BurnUp, BurnUpPoint, MarkerKind};
+use buildd_core::insights::downsample::column_ends;
 use buildd_core::insights::path::step_band_path;
 use leptos::prelude::*;
 
@@ -68,8 +69,11 @@ pub fn BurnUpChart(burn: Memo<BurnUp>, said: RwSignal<Option<String>>) -> impl I
     let bands = move || {
         let f = frame.get();
         burn.with(|b| {
-            let xs: Vec<f64> = b.points.iter().map(|p| f.x.map(p.at_ms)).collect();
-            let edges: Vec<[u32; 6]> = b.points.iter().map(edges).collect();
+            let all: Vec<f64> = b.points.iter().map(|p| f.x.map(p.at_ms)).collect();
+            // Two columns a unit are finer than the drawing shows at any width it takes.
+            let kept = column_ends(&all, 2.0);
+            let xs: Vec<f64> = kept.iter().map(|&i| all[i]).collect();
+            let edges: Vec<[u32; 6]> = kept.iter().map(|&i| edges(&b.points[i])).collect();
             let y =
                 |k: usize| -> Vec<f64> { edges.iter().map(|e| f.y.map(f64::from(e[k]))).collect() };
             BANDS

@@ -35,6 +35,7 @@ use pictures_tab::Pictures;
 split_off!(
     mission_pictures,
     AnyView,
+    preload pictures_chunk,
     /// The Pictures tab's content: `tasks` and `mission` as the page read them, `runs` its
     /// organizer runs and check-ins (`None` where the API does not list them).
     pub fn pictures_view(
@@ -50,3 +51,10 @@ split_off!(
         })
     }
 );
+
+/// Fetches the pictures' code and styles ahead of the tab's first opening, so opening it
+/// draws at once. A fetch that fails is left for the opening to retry and say.
+pub async fn prefetch_pictures() {
+    let _ = pictures_chunk().await;
+    link(PICTURES).await;
+}

@@ -25,12 +25,15 @@ pub fn plan_forecast(
     mission: Memo<ClientMission>,
 ) -> Memo<Option<CostForecast>> {
     let steps = Memo::new(move |_| tasks.with(|t| steps_in_review(t)));
+    // Read only while a plan is in review: the costs of 10,000 tasks are not computed for
+    // a forecast that is not drawn.
     let own = Memo::new(move |_| tasks.with(|t| mission_costs(t)));
     // Asked only for a plan in review of a mission whose spend is known (none is drawn
     // else), when its own finished tasks are too few.
     let workspace = Memo::new(move |_| {
-        let few = own.with(|c| c.len() < MISSION_BASIS_MIN);
-        let wanted = few && steps.get().is_some() && mission.with(|m| m.spend().is_some());
+        let wanted = steps.get().is_some()
+            && mission.with(|m| m.spend().is_some())
+            && own.with(|c| c.len() < MISSION_BASIS_MIN);
         mission.with(|m| m.workspace_id.clone()).filter(|_| wanted)
     });
     let connection = use_connection();

@@ -22,9 +22,10 @@ pub fn row_y(row: u32) -> f64 {
 }
 
 /// Rows are drawn in blocks of this many: those in view and a block either side, so a
-/// scroll within a block draws nothing new. Every lane of 10,000 drawn at once took the
-/// browser about a second.
-const BLOCK: u32 = 100;
+/// scroll within a block draws nothing new. The box shows about 25 lanes, so a block of 50
+/// keeps a screenful either side. Every lane of 10,000 drawn at once took the browser about
+/// a second.
+const BLOCK: u32 = 50;
 
 /// The rows to draw, `from..to`, for a box showing `top..bottom` (px) of the drawing, which
 /// it shows at `px_per_unit` pixels a viewBox unit.
