@@ -73,7 +73,7 @@ mod tests {
             pr_url: Some("https://github.com/acme/web/pull/7".into()),
             merged_at: merged.then(|| "2026-11-29T10:00:00Z".into()),
             pr_number: Some(7),
-            pr_lifecycle_status: lifecycle.map(crate::PrLifecycle::from),
+            pr_lifecycle_status: lifecycle.map(Into::into),
             started_at: None,
             completed_at: None,
             current_action: None,

@@ -53,10 +53,10 @@ macro_rules! string_enum {
             /// Every known value, in declaration order.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
-            pub fn as_str(&self) -> &str {
+            pub const fn as_str(&self) -> &str {
                 match self {
                     $($name::$variant => $text,)+
-                    $name::Other(s) => s,
+                    $name::Other(s) => s.as_str(),
                 }
             }
 

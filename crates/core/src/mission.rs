@@ -103,7 +103,8 @@ pub struct WorkerSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pr_number: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pr_lifecycle_status: Option<PrLifecycle>,
+    /// Text, read typed by [`WorkerSummary::pr_lifecycle`]: see [`MissionTask::kind`].
+    pub pr_lifecycle_status: Option<String>,
     /// When Buildd last asked GitHub about the PR (`Some(None)`: never), kept as Buildd
     /// sends it.
     #[serde(
@@ -131,9 +132,14 @@ impl WorkerSummary {
         self.pr_url.is_some()
             && self.merged_at.is_none()
             && !matches!(
-                self.pr_lifecycle_status,
+                self.pr_lifecycle(),
                 Some(PrLifecycle::Merged | PrLifecycle::Closed)
             )
+    }
+
+    /// Where its PR stands, as its worker row records it.
+    pub fn pr_lifecycle(&self) -> Option<PrLifecycle> {
+        self.pr_lifecycle_status.as_deref().map(PrLifecycle::parse)
     }
 }
 
@@ -161,10 +167,13 @@ pub struct MissionTask {
     )]
     pub result: Option<Option<TaskResult>>,
     pub updated_at: Option<String>,
-    pub kind: Option<TaskKind>,
+    /// Kept as text, as `category` and a worker's `prLifecycleStatus` are: this type is
+    /// the dashboard's first read, and an enum each cost its first load a kilobyte. Read
+    /// typed by [`MissionTask::kind`] and [`MissionTask::category`].
+    pub kind: Option<String>,
     #[serde(default = "default_mode")]
     pub mode: TaskMode,
-    pub category: Option<TaskCategory>,
+    pub category: Option<String>,
     pub parent_task_id: Option<String>,
     pub creation_source: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -179,6 +188,16 @@ pub struct MissionTask {
 }
 
 impl MissionTask {
+    /// Its kind, typed.
+    pub fn kind(&self) -> Option<TaskKind> {
+        self.kind.as_deref().map(TaskKind::parse)
+    }
+
+    /// Its category, typed.
+    pub fn category(&self) -> Option<TaskCategory> {
+        self.category.as_deref().map(TaskCategory::parse)
+    }
+
     /// What its attempts cost, when the answer says (this server's tasks do; Buildd's do not);
     /// a figure that is not a cost reads as unknown.
     pub fn cost(&self) -> Option<crate::money::Usd> {

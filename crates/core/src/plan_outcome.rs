@@ -184,7 +184,7 @@ fn outcome_of<'a>(
         let url = w.pr_url.clone().filter(|u| !u.trim().is_empty())?;
         Some((
             url,
-            TaskPrStage::of(w.pr_lifecycle_status.as_ref(), w.merged_at.is_some()),
+            TaskPrStage::of(w.pr_lifecycle().as_ref(), w.merged_at.is_some()),
         ))
     });
     let costs: Vec<Usd> = runs.iter().filter_map(|t| t.cost()).collect();

@@ -50,13 +50,19 @@ const ATTEMPT_TITLES: [&str; 5] = [
     "[reviewer retry",
 ];
 
+/// The texts a task's category and kind are compared with, spelled by their enums and
+/// fixed when compiled: reading either field as its enum would bring the enum's reader
+/// into the dashboard's first load.
+const REVIEW: &str = TaskCategory::Review.as_str();
+const COORDINATION: &str = TaskKind::Coordination.as_str();
+
 /// Whether a task is a deliverable (real work) rather than housekeeping.
 pub fn is_deliverable(task: &MissionTask) -> bool {
     match &task.task_class {
         Some(class) => *class == TaskClass::Work,
         None => {
-            task.category != Some(TaskCategory::Review)
-                && task.kind != Some(TaskKind::Coordination)
+            task.category.as_deref() != Some(REVIEW)
+                && task.kind.as_deref() != Some(COORDINATION)
                 && task.mode != TaskMode::Planning
                 && !HOUSEKEEPING_TITLES
                     .iter()

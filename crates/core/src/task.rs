@@ -250,7 +250,8 @@ pub struct TaskListItem {
     pub created_by_worker_id: Option<String>,
     pub creation_source: Option<String>,
     pub parent_task_id: Option<String>,
-    pub category: Option<TaskCategory>,
+    /// Text, as the command center reads it: an enum reader would be a first-load cost.
+    pub category: Option<String>,
     pub project: Option<String>,
     pub output_requirement: Option<String>,
     pub mission_id: Option<String>,

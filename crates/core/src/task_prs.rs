@@ -81,10 +81,7 @@ pub fn prs_of_tasks(tasks: &[MissionTask]) -> Vec<TaskPr> {
             url,
             task_id: task.id.clone(),
             task_title: task.title.clone(),
-            stage: TaskPrStage::of(
-                worker.pr_lifecycle_status.as_ref(),
-                worker.merged_at.is_some(),
-            ),
+            stage: TaskPrStage::of(worker.pr_lifecycle().as_ref(), worker.merged_at.is_some()),
         });
     }
     // Stable: within open and within finished, the tasks' own order.
@@ -106,7 +103,7 @@ mod tests {
     fn with_pr(id: &str, url: &str, lifecycle: Option<&str>, merged: bool) -> MissionTask {
         let mut t = task(id, TaskStatus::Completed);
         let mut w = worker(WorkerStatus::Completed, Some(url), merged);
-        w.pr_lifecycle_status = lifecycle.map(PrLifecycle::from);
+        w.pr_lifecycle_status = lifecycle.map(str::to_string);
         t.workers = vec![w];
         t
     }

@@ -192,7 +192,7 @@ impl TaskRow {
             created_by_worker_id: self.created_by_worker_id.clone(),
             creation_source: self.creation_source.clone(),
             parent_task_id: self.parent_task_id.clone(),
-            category: self.category(),
+            category: self.category.clone(),
             project: self.project.clone(),
             output_requirement: Some(self.output_requirement.to_string()),
             mission_id: self.mission_id.clone(),
