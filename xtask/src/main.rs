@@ -186,6 +186,7 @@ fn serve(env: &tools::Env, args: &[String]) -> Result<(), String> {
 fn test(env: &tools::Env) -> Result<(), String> {
     tools::ensure_web(env)?;
     tools::ensure_browser()?;
+    tools::ensure_postgres()?;
     tools::ensure_axe(env)?;
     tools::ensure_leptosfmt(env)?;
     run(env, "cargo", &["fmt", "--all", "--", "--check"])?;

@@ -202,7 +202,29 @@ pub fn ensure_browser() -> Result<(), String> {
     if Path::new("/usr/bin/chromium").exists() && Path::new("/usr/bin/chromedriver").exists() {
         return Ok(());
     }
-    step("installing chromium and chromium-driver with apt-get");
+    apt_install(&["chromium", "chromium-driver"])
+}
+
+/// Debian's Postgres (15 on bookworm), for the server's tests on Postgres: the binaries
+/// only; the tests make clusters of their own.
+pub fn ensure_postgres() -> Result<(), String> {
+    let installed = std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
+        versions
+            .filter_map(Result::ok)
+            .any(|v| v.path().join("bin/postgres").exists())
+    });
+    if installed || std::env::var_os("BUILDD_PG_BIN").is_some() {
+        return Ok(());
+    }
+    apt_install(&["postgresql"])
+}
+
+/// Installs Debian `packages` with apt-get (through sudo when not root).
+fn apt_install(packages: &[&str]) -> Result<(), String> {
+    step(&format!(
+        "installing {} with apt-get",
+        packages.join(" and ")
+    ));
     let sudo = !is_root();
     let apt = |args: &[&str]| -> Result<(), String> {
         let mut cmd = if sudo {
@@ -224,7 +246,9 @@ pub fn ensure_browser() -> Result<(), String> {
             .ok_or_else(|| format!("`apt-get {}` failed", args.join(" ")))
     };
     apt(&["update"])?;
-    apt(&["install", "-y", "chromium", "chromium-driver"])
+    let mut install = vec!["install", "-y"];
+    install.extend_from_slice(packages);
+    apt(&install)
 }
 
 fn is_root() -> bool {

@@ -11,6 +11,7 @@ mod audit;
 mod browser;
 mod http;
 pub mod pictures_bench;
+pub mod postgres;
 mod recorded;
 mod server;
 mod through_upstream;

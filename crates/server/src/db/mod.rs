@@ -19,6 +19,7 @@
 //! checkpointer) lives apart in [`tuning`].
 
 mod functions;
+pub mod postgres;
 mod tuning;
 mod writer;
 
@@ -358,19 +359,25 @@ impl Db {
             .filter(|m| !m.migration_type.is_down_migration())
             .map(|m| m.version)
             .collect();
-        let missing: Vec<String> = carried.difference(&applied).map(i64::to_string).collect();
-        if !missing.is_empty() {
-            return Err(format!("migrations not applied: {}", missing.join(", ")));
-        }
-        let unknown: Vec<String> = applied.difference(&carried).map(i64::to_string).collect();
-        if !unknown.is_empty() {
-            return Err(format!(
-                "the database has migrations this server does not know (a newer one ran): {}",
-                unknown.join(", ")
-            ));
-        }
-        Ok(())
+        migrations_match(&carried, &applied)
     }
+}
+
+/// Whether the migrations `applied` to a database are exactly those `carried` by this
+/// binary; which are missing or unknown, in words, when not.
+fn migrations_match(carried: &BTreeSet<i64>, applied: &BTreeSet<i64>) -> Result<(), String> {
+    let missing: Vec<String> = carried.difference(applied).map(i64::to_string).collect();
+    if !missing.is_empty() {
+        return Err(format!("migrations not applied: {}", missing.join(", ")));
+    }
+    let unknown: Vec<String> = applied.difference(carried).map(i64::to_string).collect();
+    if !unknown.is_empty() {
+        return Err(format!(
+            "the database has migrations this server does not know (a newer one ran): {}",
+            unknown.join(", ")
+        ));
+    }
+    Ok(())
 }
 
 /// Copies the database at `from` into a new file `to` with `VACUUM INTO`: one consistent
