@@ -6,6 +6,7 @@
 use crate::fixtures::api::{id_of, new_mission_with, new_task, new_workspace, organizer_run};
 use crate::fixtures::check::{text_is, text_with};
 use crate::fixtures::{open, Page};
+use buildd_server::db::sql;
 use buildd_testkit::{Browser, TestServer, WorkerVerbs};
 use serde_json::{json, Value};
 
@@ -86,10 +87,10 @@ async fn pick_day(browser: &Browser, css: &str, day: &str) {
 /// Sets `task`'s last change to `at`, as if it had last moved then.
 async fn changed_at(server: &TestServer, task: &str, at: &str) {
     let mut tx = server.db.write().await.unwrap();
-    sqlx::query("UPDATE tasks SET updated_at = ? WHERE id = ?")
+    sql::query("UPDATE tasks SET updated_at = ? WHERE id = ?")
         .bind(at)
         .bind(task)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
     tx.commit().await.unwrap();
@@ -337,10 +338,10 @@ async fn a_retry_is_listed_under_its_task() {
     server.fail_task(&flaky, "It still flakes").await;
     let retry = new_task(&server, "Fix the flaky test, again", None).await;
     let mut tx = server.db.write().await.unwrap();
-    sqlx::query("UPDATE tasks SET task_class = 'attempt', parent_task_id = ? WHERE id = ?")
+    sql::query("UPDATE tasks SET task_class = 'attempt', parent_task_id = ? WHERE id = ?")
         .bind(&flaky)
         .bind(&retry)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
     tx.commit().await.unwrap();

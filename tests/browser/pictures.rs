@@ -13,6 +13,7 @@ use buildd_core::client::ClientMission;
 use buildd_core::insights::burn_up::burn_up;
 use buildd_core::insights::events::task_events;
 use buildd_core::organizer_runs::MissionRuns;
+use buildd_server::db::sql;
 use buildd_testkit::{Api, Browser, RecordedBuildd, TestServer, ThroughUpstream, WorkerVerbs};
 use serde_json::{json, Value};
 
@@ -350,7 +351,7 @@ async fn a_lane_stepped_to_by_keyboard_is_scrolled_into_view() {
 /// The tasks of a 600-task mission, filed straight into the database, a minute apart.
 async fn many_tasks(server: &TestServer, id: &str, n: usize) {
     let mut tx = server.db.write().await.unwrap();
-    sqlx::query(
+    sql::query(
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1) \
          INSERT INTO tasks (id, team_id, workspace_id, mission_id, title, status, mode, created_at, updated_at) \
          SELECT printf('many-%04d', i), m.team_id, m.workspace_id, m.id, printf('Task %d', i), 'pending', 'execution', \
@@ -360,7 +361,7 @@ async fn many_tasks(server: &TestServer, id: &str, n: usize) {
     )
     .bind(n as i64)
     .bind(id)
-    .execute(&mut *tx)
+    .execute(&mut tx)
     .await
     .unwrap();
     tx.commit().await.unwrap();

@@ -4,6 +4,7 @@
 use crate::fixtures::api::{id_of, mission, mission_id, new_mission, new_task, organizer_run, row};
 use crate::fixtures::check::{text_from, text_is, text_with, value_len};
 use crate::fixtures::{opened, Page};
+use buildd_server::db::sql;
 use buildd_testkit::{TestServer, WorkerVerbs};
 use serde_json::json;
 
@@ -143,11 +144,11 @@ async fn a_run_that_went_quiet_is_flagged_and_a_failure_shows_in_full_with_its_a
             .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
     };
     let mut tx = server.db.write().await.unwrap();
-    sqlx::query("UPDATE workers SET started_at = ?, updated_at = ? WHERE id = ?")
+    sql::query("UPDATE workers SET started_at = ?, updated_at = ? WHERE id = ?")
         .bind(ago(57))
         .bind(ago(40))
         .bind(&worker)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
     tx.commit().await.unwrap();

@@ -394,8 +394,9 @@ async fn main() {
             let database = Db::open_with_writes_on(&db, writes_cpu.resolve())
                 .await
                 .unwrap_or_else(|e| fail(format!("opening {}: {e}", db.display())));
-            if let Some(cpu) = database.writes_cpu() {
-                let [writes, sqlite] = database.write_threads();
+            if let (Some(cpu), Some([writes, sqlite])) =
+                (database.writes_cpu(), database.write_threads())
+            {
                 tracing::info!("writes run on CPU {cpu} (threads {writes} and {sqlite})");
             }
             let listener = tokio::net::TcpListener::bind(listen)

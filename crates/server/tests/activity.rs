@@ -4,6 +4,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use buildd_server::db::sql;
 use common::{TestApp, WorkerVerbs};
 use serde_json::{json, Value};
 
@@ -83,10 +84,10 @@ async fn activity_filters_searches_and_pages_the_teams_tasks() {
     // A retry is listed under its task, not beside it.
     let retry = app.task(None, "Fix the flaky test, again").await;
     let mut tx = app.db.write().await.unwrap();
-    sqlx::query("UPDATE tasks SET task_class = 'attempt', parent_task_id = ? WHERE id = ?")
+    sql::query("UPDATE tasks SET task_class = 'attempt', parent_task_id = ? WHERE id = ?")
         .bind(&flaky)
         .bind(&retry)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
     tx.commit().await.unwrap();

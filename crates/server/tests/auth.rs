@@ -1,6 +1,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use buildd_server::db::sql;
 use common::*;
 use serde_json::json;
 
@@ -71,8 +72,8 @@ async fn keys_are_stored_only_as_hashes() {
     let app = TestApp::new().await;
     let mut tx = app.db.read().await.unwrap();
     let rows: Vec<(String, String)> =
-        sqlx::query_as("SELECT api_key_hash, api_key_prefix FROM accounts")
-            .fetch_all(&mut *tx)
+        sql::query_as("SELECT api_key_hash, api_key_prefix FROM accounts")
+            .fetch_all(&mut tx)
             .await
             .unwrap();
     assert_eq!(rows.len(), 4);

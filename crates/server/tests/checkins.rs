@@ -2,6 +2,7 @@ mod common;
 
 use axum::http::StatusCode;
 use buildd_core::checkin::DEFAULT_CHECKLIST;
+use buildd_server::db::sql;
 use buildd_server::{scheduler::tick, CheckinConfig};
 use chrono::{Duration, Utc};
 use common::*;
@@ -260,10 +261,10 @@ async fn resuming_and_a_landed_dependency_plan_again() {
         .mission_with(json!({"title": "Reports", "isHeartbeat": false}))
         .await;
     let mut tx = app.db.write().await.unwrap();
-    sqlx::query("UPDATE missions SET depends_on_mission_id = ? WHERE id = ?")
+    sql::query("UPDATE missions SET depends_on_mission_id = ? WHERE id = ?")
         .bind(&upstream)
         .bind(&downstream)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
     tx.commit().await.unwrap();

@@ -1,6 +1,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use buildd_server::db::sql;
 use buildd_server::scheduler::tick;
 use chrono::{Duration, Utc};
 use common::*;
@@ -120,8 +121,8 @@ async fn a_mission_closes_itself_when_its_work_is_done() {
     // The organizer planned after the last task; with the PR merged and that run done, the
     // next finish closes the mission.
     let mut tx = app.db.write().await.unwrap();
-    sqlx::query("UPDATE workers SET merged_at = '2026-11-29T12:00:00.000Z' WHERE pr_number = 8")
-        .execute(&mut *tx)
+    sql::query("UPDATE workers SET merged_at = '2026-11-29T12:00:00.000Z' WHERE pr_number = 8")
+        .execute(&mut tx)
         .await
         .unwrap();
     tx.commit().await.unwrap();
@@ -208,10 +209,10 @@ async fn concurrent_last_completions_complete_a_mission_once() {
         .mission_with(json!({"title": "Downstream", "isHeartbeat": false}))
         .await;
     let mut tx = app.db.write().await.unwrap();
-    sqlx::query("UPDATE missions SET depends_on_mission_id = ? WHERE id = ?")
+    sql::query("UPDATE missions SET depends_on_mission_id = ? WHERE id = ?")
         .bind(&id)
         .bind(&downstream)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
     tx.commit().await.unwrap();

@@ -3,6 +3,7 @@
 
 #![cfg(unix)]
 
+use buildd_server::db::sql;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
@@ -110,30 +111,30 @@ async fn a_kill_in_the_middle_of_group_commits_loses_no_acknowledged_write() {
 
     let reopened = buildd_server::Db::open(&db).await.unwrap();
     let mut tx = reopened.read().await.unwrap();
-    let (verdict,): (String,) = sqlx::query_as("PRAGMA integrity_check")
-        .fetch_one(&mut *tx)
+    let (verdict,): (String,) = sql::query_as("PRAGMA integrity_check")
+        .fetch_one(&mut tx)
         .await
         .unwrap();
     assert_eq!(verdict, "ok");
     // Each mission with its schedule and its organizer run, or nothing of it.
-    let missions: Vec<(String, bool, i64)> = sqlx::query_as(
+    let missions: Vec<(String, bool, i64)> = sql::query_as(
         "SELECT m.id, \
            EXISTS (SELECT 1 FROM schedules s WHERE s.id = m.schedule_id), \
            (SELECT COUNT(*) FROM tasks t WHERE t.mission_id = m.id AND t.mode = 'planning') \
          FROM missions m",
     )
-    .fetch_all(&mut *tx)
+    .fetch_all(&mut tx)
     .await
     .unwrap();
     for (id, scheduled, runs) in &missions {
         assert!(*scheduled && *runs == 1, "mission {id} is half there");
     }
-    let (orphans,): (i64,) = sqlx::query_as(
+    let (orphans,): (i64,) = sql::query_as(
         "SELECT (SELECT COUNT(*) FROM tasks WHERE mission_id IS NULL) \
               + (SELECT COUNT(*) FROM schedules s WHERE NOT EXISTS \
                    (SELECT 1 FROM missions m WHERE m.schedule_id = s.id))",
     )
-    .fetch_one(&mut *tx)
+    .fetch_one(&mut tx)
     .await
     .unwrap();
     assert_eq!(orphans, 0, "rows of a mission that is not there");

@@ -9,6 +9,7 @@ mod common;
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use buildd_core::event_stream::{EventReader, StreamEvent, CHANGE};
+use buildd_server::db::sql;
 use buildd_server::{app_with_changes, ChangeFeed, CheckinConfig};
 use common::TestApp;
 use http_body_util::BodyExt;
@@ -99,9 +100,9 @@ impl Stream {
 
 async fn count(app: &TestApp, team: &str) -> i64 {
     let mut tx = app.db.read().await.unwrap();
-    let (n,): (i64,) = sqlx::query_as("SELECT changes FROM teams WHERE name = ?")
+    let (n,): (i64,) = sql::query_as("SELECT changes FROM teams WHERE name = ?")
         .bind(team)
-        .fetch_one(&mut *tx)
+        .fetch_one(&mut tx)
         .await
         .unwrap();
     n

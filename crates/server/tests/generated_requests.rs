@@ -6,6 +6,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{header, Request};
+use buildd_server::db::sql;
 use common::TestApp;
 use http_body_util::BodyExt;
 use serde_json::{json, Map, Value};
@@ -160,17 +161,17 @@ fn odd_body(dice: &mut Dice) -> Option<String> {
 /// The row count of every table: a refused request leaves each as it was.
 async fn row_counts(app: &TestApp) -> Vec<(String, i64)> {
     let mut tx = app.db.read().await.unwrap();
-    let tables: Vec<(String,)> = sqlx::query_as(
+    let tables: Vec<(String,)> = sql::query_as(
         "SELECT name FROM sqlite_master WHERE type = 'table' \
          AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_sqlx%' ORDER BY name",
     )
-    .fetch_all(&mut *tx)
+    .fetch_all(&mut tx)
     .await
     .unwrap();
     let mut counts = Vec::new();
     for (table,) in tables {
-        let (n,): (i64,) = sqlx::query_as(&format!("SELECT COUNT(*) FROM \"{table}\""))
-            .fetch_one(&mut *tx)
+        let (n,): (i64,) = sql::query_as(&format!("SELECT COUNT(*) FROM \"{table}\""))
+            .fetch_one(&mut tx)
             .await
             .unwrap();
         counts.push((table, n));

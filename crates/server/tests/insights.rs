@@ -10,6 +10,7 @@ use buildd_core::insights::ms_of;
 use buildd_core::insights::team::{common_hours, InsightsQuery, TeamInsights};
 use buildd_core::insights::weekly::weekly;
 use buildd_core::money::Usd;
+use buildd_server::db::sql;
 use chrono::{Duration, SecondsFormat, Utc};
 use common::TestApp;
 use serde_json::{json, Value};
@@ -25,9 +26,9 @@ fn at(weeks_back: i64, hours: i64) -> String {
 
 async fn team_of(app: &TestApp, task: &str) -> String {
     let mut tx = app.db.write().await.unwrap();
-    let (team,): (String,) = sqlx::query_as("SELECT team_id FROM tasks WHERE id = ?")
+    let (team,): (String,) = sql::query_as("SELECT team_id FROM tasks WHERE id = ?")
         .bind(task)
-        .fetch_one(&mut *tx)
+        .fetch_one(&mut tx)
         .await
         .unwrap();
     team
@@ -35,11 +36,11 @@ async fn team_of(app: &TestApp, task: &str) -> String {
 
 async fn exec(app: &TestApp, sql: &str, binds: &[Option<String>]) {
     let mut tx = app.db.write().await.unwrap();
-    let mut q = sqlx::query(sql);
+    let mut q = sql::query(sql);
     for b in binds {
         q = q.bind(b.clone());
     }
-    q.execute(&mut *tx).await.unwrap();
+    q.execute(&mut tx).await.unwrap();
     tx.commit().await.unwrap();
 }
 

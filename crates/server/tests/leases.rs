@@ -4,6 +4,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use buildd_server::db::sql;
 use buildd_server::scheduler::{release_expired, CLAIM_TTL_MINUTES};
 use chrono::{DateTime, Duration, Utc};
 use common::{TestApp, WorkerVerbs};
@@ -14,10 +15,10 @@ async fn expire_soon(app: &TestApp, tasks: &[&str]) -> DateTime<Utc> {
     let soon = Utc::now() + Duration::minutes(1);
     let mut tx = app.db.write().await.unwrap();
     for task in tasks {
-        sqlx::query("UPDATE tasks SET expires_at = ? WHERE id = ?")
+        sql::query("UPDATE tasks SET expires_at = ? WHERE id = ?")
             .bind(soon.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
-            .bind(task)
-            .execute(&mut *tx)
+            .bind(*task)
+            .execute(&mut tx)
             .await
             .unwrap();
     }

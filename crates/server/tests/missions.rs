@@ -1,6 +1,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use buildd_server::db::sql;
 use common::*;
 use serde_json::{json, Value};
 
@@ -557,21 +558,21 @@ async fn detail_names_the_schedule_sub_missions_and_blocker() {
     let child = app.mission("Child").await;
     let blocker = app.mission("Blocker").await;
     let mut tx = app.db.write().await.unwrap();
-    sqlx::query("INSERT INTO schedules (id, team_id, name, cron_expression, task_template, enabled, created_at, updated_at) VALUES ('s1', (SELECT team_id FROM missions WHERE id = ?1), 'Mission: Parent', '0 * * * *', '{\"context\":{\"heartbeat\":true}}', 1, 'x', 'x')")
+    sql::query("INSERT INTO schedules (id, team_id, name, cron_expression, task_template, enabled, created_at, updated_at) VALUES ('s1', (SELECT team_id FROM missions WHERE id = ?1), 'Mission: Parent', '0 * * * *', '{\"context\":{\"heartbeat\":true}}', 1, 'x', 'x')")
         .bind(&parent)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
-    sqlx::query("UPDATE missions SET schedule_id = 's1', depends_on_mission_id = ?2 WHERE id = ?1")
+    sql::query("UPDATE missions SET schedule_id = 's1', depends_on_mission_id = ?2 WHERE id = ?1")
         .bind(&parent)
         .bind(&blocker)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
-    sqlx::query("UPDATE missions SET parent_mission_id = ?1 WHERE id = ?2")
+    sql::query("UPDATE missions SET parent_mission_id = ?1 WHERE id = ?2")
         .bind(&parent)
         .bind(&child)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
     tx.commit().await.unwrap();

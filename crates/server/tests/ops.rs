@@ -7,6 +7,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode};
+use buildd_server::db::sql;
 use buildd_server::metrics_router;
 use buildd_server::upstream::{self, Upstream, UpstreamOptions};
 use common::*;
@@ -73,13 +74,13 @@ async fn health_needs_no_key_and_readiness_names_what_is_missing() {
     assert_eq!(ready.json(), json!({"status": "ready"}));
 
     let mut tx = app.db.write().await.unwrap();
-    let (last,): (i64,) = sqlx::query_as("SELECT MAX(version) FROM _sqlx_migrations")
-        .fetch_one(&mut *tx)
+    let (last,): (i64,) = sql::query_as("SELECT MAX(version) FROM _sqlx_migrations")
+        .fetch_one(&mut tx)
         .await
         .unwrap();
-    sqlx::query("DELETE FROM _sqlx_migrations WHERE version = ?")
+    sql::query("DELETE FROM _sqlx_migrations WHERE version = ?")
         .bind(last)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
     tx.commit().await.unwrap();

@@ -37,7 +37,7 @@ where
     T: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow> + Send + Unpin,
 {
     sqlx::query_as(sql)
-        .fetch_all(&mut *db.read().await.unwrap())
+        .fetch_all(db.read().await.unwrap().sqlite())
         .await
         .unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
@@ -309,7 +309,7 @@ async fn the_same_writes_leave_the_same_derived_rows() {
     for (i, sql) in WRITES.iter().enumerate() {
         let mut tx = db.write().await.unwrap();
         sqlx::query(sql)
-            .execute(&mut *tx)
+            .execute(tx.sqlite())
             .await
             .unwrap_or_else(|e| panic!("SQLite, write {i}: {e}"));
         tx.commit().await.unwrap();

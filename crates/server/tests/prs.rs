@@ -1,6 +1,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use buildd_server::db::sql;
 use common::*;
 use serde_json::{json, Value};
 
@@ -95,8 +96,8 @@ async fn a_green_pr_for_its_head_commit_merges_by_itself() {
     assert!(t["mergedAt"].is_string(), "{t}");
     let mut tx = app.db.read().await.unwrap();
     let (releases,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM release_events WHERE merge_method = 'squash'")
-            .fetch_one(&mut *tx)
+        sql::query_as("SELECT COUNT(*) FROM release_events WHERE merge_method = 'squash'")
+            .fetch_one(&mut tx)
             .await
             .unwrap();
     assert_eq!(releases, 1);

@@ -4,6 +4,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use buildd_server::db::sql;
 use common::*;
 use serde_json::{json, Value};
 
@@ -240,8 +241,8 @@ async fn an_approval_merges_into_the_missions_integration_branch_with_a_build_pr
     assert_eq!(p["state"], "merged", "{p}");
     assert_eq!(p["reviews"][0]["outcome"], "merged");
     let mut tx = app.db.read().await.unwrap();
-    let (by,): (String,) = sqlx::query_as("SELECT r.merged_by FROM release_events r JOIN pull_requests p ON p.id = r.pr_id WHERE p.number = 83")
-        .fetch_one(&mut *tx)
+    let (by,): (String,) = sql::query_as("SELECT r.merged_by FROM release_events r JOIN pull_requests p ON p.id = r.pr_id WHERE p.number = 83")
+        .fetch_one(&mut tx)
         .await
         .unwrap();
     assert_eq!(by, format!("reviewer:{reviewer}"));
@@ -275,10 +276,10 @@ async fn escalation_triggers_are_rechecked_from_the_file_list_when_the_verdict_l
     let task = open_pr(&app, &m, 85, &branch, SHA, src_files()).await;
     let reviewer = reviewer_of(&pr(&app, &m, 85).await);
     let mut tx = app.db.write().await.unwrap();
-    sqlx::query("UPDATE pull_requests SET files = ? WHERE number = 85")
+    sql::query("UPDATE pull_requests SET files = ? WHERE number = 85")
         .bind(json!([{"path": "src/cart.rs", "status": "modified", "additions": 3, "deletions": 0},
                      {"path": "billing/rates.rs", "status": "added", "additions": 9, "deletions": 0}]).to_string())
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
     tx.commit().await.unwrap();

@@ -5,6 +5,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use buildd_server::db::sql;
 use buildd_server::scheduler::prune_log_keeping;
 use common::TestApp;
 use http_body_util::BodyExt;
@@ -46,11 +47,11 @@ fn ids(tasks: &Value) -> Vec<String> {
 
 async fn sql(app: &TestApp, statement: &str, binds: &[&str]) {
     let mut tx = app.db.write().await.unwrap();
-    let mut q = sqlx::query(statement);
+    let mut q = sql::query(statement);
     for b in binds {
         q = q.bind(*b);
     }
-    q.execute(&mut *tx).await.unwrap();
+    q.execute(&mut tx).await.unwrap();
     tx.commit().await.unwrap();
 }
 

@@ -2,6 +2,7 @@ mod common;
 
 use axum::http::StatusCode;
 use buildd_core::AccountLevel;
+use buildd_server::db::sql;
 use common::*;
 use serde_json::{json, Value};
 
@@ -118,9 +119,9 @@ async fn claim_refuses_tasks_whose_dependencies_have_not_finished() {
     let (_, still) = claim(&app, &app.worker, json!({"runner": "r"})).await;
     assert_eq!(still["diagnostics"]["reason"], "deps_blocked");
     let mut tx = app.db.write().await.unwrap();
-    sqlx::query("UPDATE workers SET merged_at = '2026-11-29T12:00:00.000Z' WHERE id = ?")
+    sql::query("UPDATE workers SET merged_at = '2026-11-29T12:00:00.000Z' WHERE id = ?")
         .bind(worker)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
     tx.commit().await.unwrap();
@@ -166,9 +167,9 @@ async fn a_cancelled_dependency_lets_go_and_a_failed_one_fails_its_dependents() 
     // Queued again, X takes back what it blocked; W failed on its own and stays failed.
     let w = task_with_deps(&app, &m, "W", &[&x]).await;
     let mut tx = app.db.write().await.unwrap();
-    sqlx::query("UPDATE tasks SET status = 'failed', result = '{\"error\":\"lint\"}' WHERE id = ?")
+    sql::query("UPDATE tasks SET status = 'failed', result = '{\"error\":\"lint\"}' WHERE id = ?")
         .bind(&w)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
     tx.commit().await.unwrap();
@@ -213,8 +214,8 @@ async fn only_the_worker_that_claimed_may_report() {
     let t = app.task(Some(&m), "Fix the header").await;
     let worker = app.claim_task(&t).await;
     let mut tx = app.db.write().await.unwrap();
-    let team: (String,) = sqlx::query_as("SELECT team_id FROM accounts WHERE name = 'w'")
-        .fetch_one(&mut *tx)
+    let team: (String,) = sql::query_as("SELECT team_id FROM accounts WHERE name = 'w'")
+        .fetch_one(&mut tx)
         .await
         .unwrap();
     let second = buildd_server::keys::create_key(&mut tx, &team.0, &AccountLevel::Worker, "w2")

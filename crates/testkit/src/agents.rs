@@ -9,6 +9,7 @@
 //! The load steps up by the number of agents and each step prints its rates, latencies,
 //! `503`s and errors; with several rounds, each step's medians over them follow.
 
+use buildd_server::db::sql;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper::Request;
@@ -886,17 +887,17 @@ pub async fn deep_queue(binary: &Path) {
     create_key(binary, &path, "admin");
     let db = buildd_server::Db::open(&path).await.expect("database");
     let mut tx = db.write().await.expect("transaction");
-    let (team,): (String,) = sqlx::query_as("SELECT id FROM teams WHERE name = 'Bench'")
-        .fetch_one(&mut *tx)
+    let (team,): (String,) = sql::query_as("SELECT id FROM teams WHERE name = 'Bench'")
+        .fetch_one(&mut tx)
         .await
         .expect("team");
     let at = "2026-01-01T00:00:00.000Z";
     for ws in ["deep-ready", "deep-blocked"] {
-        sqlx::query("INSERT INTO workspaces (id, team_id, name, repo, created_at, updated_at) VALUES (?1, ?2, ?1, 'acme/deep', ?3, ?3)")
-            .bind(ws).bind(&team).bind(at).execute(&mut *tx).await.expect("workspace");
+        sql::query("INSERT INTO workspaces (id, team_id, name, repo, created_at, updated_at) VALUES (?1, ?2, ?1, 'acme/deep', ?3, ?3)")
+            .bind(ws).bind(&team).bind(at).execute(&mut tx).await.expect("workspace");
     }
-    sqlx::query("INSERT INTO missions (id, team_id, workspace_id, title, status, orchestration_mode, created_at, updated_at) VALUES ('deep', ?1, 'deep-ready', 'Deep queue', 'active', 'manual', ?2, ?2)")
-        .bind(&team).bind(at).execute(&mut *tx).await.expect("mission");
+    sql::query("INSERT INTO missions (id, team_id, workspace_id, title, status, orchestration_mode, created_at, updated_at) VALUES ('deep', ?1, 'deep-ready', 'Deep queue', 'active', 'manual', ?2, ?2)")
+        .bind(&team).bind(at).execute(&mut tx).await.expect("mission");
     let insert = "INSERT INTO tasks (id, team_id, workspace_id, mission_id, title, status, depends_on, created_at, updated_at) \
                   VALUES (?1, ?2, ?3, 'deep', ?1, ?4, ?5, ?6, ?6)";
     for i in 0..FINISHED + PENDING {
@@ -930,14 +931,14 @@ pub async fn deep_queue(binary: &Path) {
             (i / 60) % 60,
             i % 60
         );
-        sqlx::query(insert)
+        sql::query(insert)
             .bind(&id)
             .bind(&team)
             .bind(workspace)
             .bind(status)
             .bind(&deps)
             .bind(&created)
-            .execute(&mut *tx)
+            .execute(&mut tx)
             .await
             .expect("task");
     }

@@ -19,7 +19,9 @@
 //! checkpointer) lives apart in [`tuning`].
 
 mod functions;
+mod migrations;
 pub mod postgres;
+pub mod sql;
 mod tuning;
 mod writer;
 
@@ -28,7 +30,6 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{ConnectOptions, Connection, SqliteConnection, SqlitePool};
 use std::collections::BTreeSet;
 use std::future::Future;
-use std::ops::{Deref, DerefMut};
 use std::path::Path;
 use std::pin::Pin;
 use std::time::Duration;
@@ -45,22 +46,31 @@ const READY_WITHIN: Duration = Duration::from_secs(2);
 /// Statements each connection keeps prepared (the server has a few hundred).
 const STATEMENTS_KEPT: usize = 512;
 
-/// A transaction: a read (one snapshot, from the read pool) or a write (a member of the
-/// writer's group, in its own savepoint). Either is the connection it runs on
-/// (`&mut **tx`); a write not committed is rolled back when dropped.
+/// A transaction: on SQLite a read (one snapshot, from the read pool) or a write (a member
+/// of the writer's group, in its own savepoint); on Postgres one of the pool's. Statements
+/// run on it through [`sql`]; a write not committed is rolled back when dropped.
 pub struct Tx(Inner);
 
 enum Inner {
     Read(sqlx::Transaction<'static, sqlx::Sqlite>),
     Write(Member),
+    Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
+}
+
+/// The connection a transaction runs on.
+pub(crate) enum Conn<'c> {
+    Sqlite(&'c mut SqliteConnection),
+    Postgres(&'c mut sqlx::PgConnection),
 }
 
 impl Tx {
     /// Releases a write into its group (see [`Member::release`]).
     async fn release(self) -> Result<Durable, sqlx::Error> {
         match self.0 {
-            Inner::Read(_) => unreachable!("only a write is released into a group"),
             Inner::Write(member) => member.release().await,
+            Inner::Read(_) | Inner::Postgres(_) => {
+                unreachable!("only a SQLite write is released into a group")
+            }
         }
     }
 
@@ -69,26 +79,26 @@ impl Tx {
         match self.0 {
             Inner::Read(tx) => tx.commit().await,
             Inner::Write(member) => member.commit().await,
+            Inner::Postgres(tx) => tx.commit().await,
         }
     }
-}
 
-impl Deref for Tx {
-    type Target = SqliteConnection;
-
-    fn deref(&self) -> &SqliteConnection {
-        match &self.0 {
-            Inner::Read(tx) => tx,
-            Inner::Write(member) => member.conn(),
-        }
-    }
-}
-
-impl DerefMut for Tx {
-    fn deref_mut(&mut self) -> &mut SqliteConnection {
+    pub(crate) fn conn(&mut self) -> Conn<'_> {
         match &mut self.0 {
-            Inner::Read(tx) => tx,
-            Inner::Write(member) => member.conn_mut(),
+            Inner::Read(tx) => Conn::Sqlite(tx),
+            Inner::Write(member) => Conn::Sqlite(member.conn_mut()),
+            Inner::Postgres(tx) => Conn::Postgres(tx),
+        }
+    }
+
+    /// The SQLite connection, for what only SQLite has (its pragmas, query plans).
+    ///
+    /// # Panics
+    /// On a Postgres transaction.
+    pub fn sqlite(&mut self) -> &mut SqliteConnection {
+        match self.conn() {
+            Conn::Sqlite(conn) => conn,
+            Conn::Postgres(_) => panic!("a SQLite connection was asked of a Postgres transaction"),
         }
     }
 }
@@ -152,8 +162,165 @@ macro_rules! work {
 }
 pub(crate) use work;
 
+/// The server's database: SQLite in one file (the default), or Postgres shared by several
+/// replicas of the server.
 #[derive(Clone)]
-pub struct Db {
+pub struct Db(Backend);
+
+#[derive(Clone)]
+enum Backend {
+    Sqlite(SqliteDb),
+    Postgres(sqlx::PgPool),
+}
+
+impl Db {
+    /// Opens (creating if needed) the SQLite database at `path` and applies pending
+    /// migrations. The path is a file name as it is: spaces, `#`, `?` and `%` are part of it.
+    pub async fn open(path: &Path) -> Result<Self, sqlx::Error> {
+        Self::open_with_writes_on(path, None).await
+    }
+
+    /// As [`Db::open`], with the writes kept on `cpu` when one is given (see [`cpu`]): what a
+    /// server under load does.
+    pub async fn open_with_writes_on(path: &Path, cpu: Option<usize>) -> Result<Self, sqlx::Error> {
+        Ok(Self(Backend::Sqlite(
+            SqliteDb::open_with_writes_on(path, cpu).await?,
+        )))
+    }
+
+    /// Opens the Postgres database at `url` with a pool of at most `connections`, applying
+    /// pending migrations (see [`postgres`]).
+    pub async fn open_postgres(url: &str, connections: u32) -> Result<Self, sqlx::Error> {
+        Ok(Self(Backend::Postgres(
+            postgres::open(url, connections).await?,
+        )))
+    }
+
+    /// Whether this is Postgres.
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.0, Backend::Postgres(_))
+    }
+
+    /// Commits the writes in flight, then closes every connection.
+    pub async fn close(&self) {
+        match &self.0 {
+            Backend::Sqlite(db) => db.close().await,
+            Backend::Postgres(pool) => pool.close().await,
+        }
+    }
+
+    /// The CPU time the writes have used so far, on both of their threads (see [`cpu`]);
+    /// `None` where the system does not say, and on Postgres (the writes run there).
+    pub fn write_cpu_time(&self) -> Option<Duration> {
+        match &self.0 {
+            Backend::Sqlite(db) => db.write_cpu_time(),
+            Backend::Postgres(_) => None,
+        }
+    }
+
+    /// The CPU SQLite's writes are kept on, if any.
+    pub fn writes_cpu(&self) -> Option<usize> {
+        match &self.0 {
+            Backend::Sqlite(db) => db.writes_cpu(),
+            Backend::Postgres(_) => None,
+        }
+    }
+
+    /// The ids of the threads that run SQLite's writes: the write thread, then the writer
+    /// connection's SQLite thread. None on Postgres.
+    pub fn write_threads(&self) -> Option<[i64; 2]> {
+        match &self.0 {
+            Backend::Sqlite(db) => Some(db.write_threads()),
+            Backend::Postgres(_) => None,
+        }
+    }
+
+    /// A read transaction: every query in it sees one snapshot.
+    pub async fn read(&self) -> Result<Tx, sqlx::Error> {
+        match &self.0 {
+            Backend::Sqlite(db) => db.read().await,
+            Backend::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    .execute(&mut *tx)
+                    .await?;
+                Ok(Tx(Inner::Postgres(tx)))
+            }
+        }
+    }
+
+    /// A write transaction for the server's own work (chores, seeding, tools): it waits its
+    /// turn however long the queue.
+    pub async fn write(&self) -> Result<Tx, sqlx::Error> {
+        match &self.0 {
+            Backend::Sqlite(db) => db.write().await,
+            Backend::Postgres(pool) => Ok(Tx(Inner::Postgres(pool.begin().await?))),
+        }
+    }
+
+    /// Runs `work`, a request's write in `lane`, in a transaction, and returns once it is
+    /// committed and durable. An `Err` from `work` rolls back everything it did. Refused at
+    /// once ([`WriteError::Busy`]) when the writes queued ahead would take longer than the
+    /// lane's bound. A request given up before its write is committed leaves nothing of it.
+    pub async fn transact<T, E, F>(&self, lane: Lane, work: F) -> Result<T, E>
+    where
+        F: for<'t> FnOnce(&'t mut Tx) -> WriteWork<'t, T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<WriteError> + Send + 'static,
+    {
+        match &self.0 {
+            Backend::Sqlite(db) => db.transact(lane, work).await,
+            Backend::Postgres(pool) => {
+                let tx = pool.begin().await.map_err(WriteError::Db)?;
+                let mut tx = Tx(Inner::Postgres(tx));
+                let value = work(&mut tx).await?;
+                tx.commit().await.map_err(WriteError::Db)?;
+                Ok(value)
+            }
+        }
+    }
+
+    /// Whether a write of `lane` would be let queue now: refused ([`WriteError::Busy`])
+    /// when the writes queued ahead would take longer than the lane's bound. What
+    /// [`Db::transact`] asks first; a request that would read before it writes asks it too,
+    /// so a refusal costs no read.
+    pub fn admits(&self, lane: Lane) -> Result<(), WriteError> {
+        match &self.0 {
+            Backend::Sqlite(db) => db.admits(lane),
+            Backend::Postgres(_) => Ok(()),
+        }
+    }
+
+    /// How long the writes now waiting would take to be committed, by the moving averages:
+    /// what [`Db::transact`] compares with a lane's bound.
+    pub fn write_backlog(&self) -> Duration {
+        match &self.0 {
+            Backend::Sqlite(db) => db.write_backlog(),
+            Backend::Postgres(_) => Duration::ZERO,
+        }
+    }
+
+    /// Writes waiting for SQLite's writer now, and group commits so far: what a test or the
+    /// bench reads to see writes queue and share commits.
+    pub fn write_queue(&self) -> (usize, u64) {
+        match &self.0 {
+            Backend::Sqlite(db) => db.write_queue(),
+            Backend::Postgres(_) => (0, 0),
+        }
+    }
+
+    /// Whether the database answers a query and holds exactly the migrations this binary
+    /// carries; what is not ready, in words, when not.
+    pub async fn ready(&self) -> Result<(), String> {
+        match &self.0 {
+            Backend::Sqlite(db) => db.ready().await,
+            Backend::Postgres(pool) => postgres::ready(pool).await,
+        }
+    }
+}
+
+#[derive(Clone)]
+struct SqliteDb {
     read: SqlitePool,
     writer: Writer,
     checkpoints: Checkpointer,
@@ -164,7 +331,7 @@ pub struct Db {
     writes_cpu: Option<usize>,
 }
 
-impl Db {
+impl SqliteDb {
     /// Commits the writes in flight, then closes every connection; the checkpointer's
     /// closes last, copying the whole WAL into the database file and removing it.
     pub async fn close(&self) {
@@ -173,15 +340,7 @@ impl Db {
         self.checkpoints.close().await;
     }
 
-    /// Opens (creating if needed) the database at `path` and applies pending migrations.
-    /// The path is a file name as it is: spaces, `#`, `?` and `%` are part of it.
-    pub async fn open(path: &Path) -> Result<Self, sqlx::Error> {
-        Self::open_with_writes_on(path, None).await
-    }
-
-    /// As [`Db::open`], with the writes kept on `cpu` when one is given (see [`cpu`]): what a
-    /// server under load does.
-    pub async fn open_with_writes_on(path: &Path, cpu: Option<usize>) -> Result<Self, sqlx::Error> {
+    async fn open_with_writes_on(path: &Path, cpu: Option<usize>) -> Result<Self, sqlx::Error> {
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
@@ -359,25 +518,8 @@ impl Db {
             .filter(|m| !m.migration_type.is_down_migration())
             .map(|m| m.version)
             .collect();
-        migrations_match(&carried, &applied)
+        migrations::matching(&carried, &applied)
     }
-}
-
-/// Whether the migrations `applied` to a database are exactly those `carried` by this
-/// binary; which are missing or unknown, in words, when not.
-fn migrations_match(carried: &BTreeSet<i64>, applied: &BTreeSet<i64>) -> Result<(), String> {
-    let missing: Vec<String> = carried.difference(applied).map(i64::to_string).collect();
-    if !missing.is_empty() {
-        return Err(format!("migrations not applied: {}", missing.join(", ")));
-    }
-    let unknown: Vec<String> = applied.difference(carried).map(i64::to_string).collect();
-    if !unknown.is_empty() {
-        return Err(format!(
-            "the database has migrations this server does not know (a newer one ran): {}",
-            unknown.join(", ")
-        ));
-    }
-    Ok(())
 }
 
 /// Copies the database at `from` into a new file `to` with `VACUUM INTO`: one consistent
@@ -440,7 +582,7 @@ pub async fn query_plan(tx: &mut Tx, sql: &str, params: usize) -> String {
     for _ in 0..params {
         query = query.bind(None::<&str>);
     }
-    let steps = query.fetch_all(&mut **tx).await.expect("a plan");
+    let steps = query.fetch_all(tx.sqlite()).await.expect("a plan");
     let steps: Vec<String> = steps.into_iter().map(|(_, _, _, step)| step).collect();
     steps.join("\n")
 }
@@ -451,7 +593,7 @@ mod tests {
 
     async fn team_ids(db: &Db) -> Vec<String> {
         let rows: Vec<(String,)> = sqlx::query_as("SELECT id FROM teams ORDER BY id")
-            .fetch_all(&mut *db.read().await.unwrap())
+            .fetch_all(db.read().await.unwrap().sqlite())
             .await
             .unwrap();
         rows.into_iter().map(|(id,)| id).collect()
@@ -460,7 +602,7 @@ mod tests {
     async fn insert_team(tx: &mut Tx, id: &str) {
         sqlx::query("INSERT INTO teams (id, name, created_at) VALUES (?1, ?1, 'now')")
             .bind(id)
-            .execute(&mut **tx)
+            .execute(tx.sqlite())
             .await
             .unwrap();
     }
@@ -539,7 +681,7 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(db.writes_cpu(), Some(cpu), "the writes are pinned");
-        let [writes, sqlite] = db.write_threads();
+        let [writes, sqlite] = db.write_threads().unwrap();
         assert_eq!(thread_status(writes, "Name"), "buildd-writes");
         assert_eq!(thread_status(sqlite, "Name"), "buildd-writer");
         for tid in [writes, sqlite] {
@@ -567,7 +709,7 @@ mod tests {
     async fn the_writes_cpu_time_grows_with_their_work() {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::open(&dir.path().join("d.db")).await.unwrap();
-        let [writes, sqlite] = db.write_threads;
+        let [writes, sqlite] = db.write_threads().unwrap();
         assert_eq!(thread_status(writes, "Name"), "buildd-writes");
         assert_eq!(thread_status(sqlite, "Name"), "buildd-writer");
         let before = db.write_cpu_time().expect("Linux says what a thread used");
@@ -579,7 +721,7 @@ mod tests {
                         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n \
                          WHERE i < 3000000) SELECT sum(i) FROM n",
                     )
-                    .execute(&mut **tx)
+                    .execute(tx.sqlite())
                     .await
                     .map_err(WriteError::Db)?;
                     Ok(())
@@ -690,14 +832,14 @@ mod tests {
                 let mut tx = db.write().await.unwrap();
                 // A foreign key checked only at COMMIT: the group's commit fails on it.
                 sqlx::query("PRAGMA defer_foreign_keys = ON")
-                    .execute(&mut *tx)
+                    .execute(tx.sqlite())
                     .await
                     .unwrap();
                 sqlx::query(
                     "INSERT INTO missions (id, team_id, title, created_at, updated_at) \
                      VALUES ('m', 'no such team', 'M', 'now', 'now')",
                 )
-                .execute(&mut *tx)
+                .execute(tx.sqlite())
                 .await
                 .unwrap();
                 tx.commit().await
@@ -775,12 +917,12 @@ mod tests {
         let db = Db::open(&dir.path().join("d.db")).await.unwrap();
         let mut tx = db.write().await.unwrap();
         let (mode,): (i64,) = sqlx::query_as("PRAGMA synchronous")
-            .fetch_one(&mut *tx)
+            .fetch_one(tx.sqlite())
             .await
             .unwrap();
         assert_eq!(mode, 2, "FULL");
         let (journal,): (String,) = sqlx::query_as("PRAGMA journal_mode")
-            .fetch_one(&mut *tx)
+            .fetch_one(tx.sqlite())
             .await
             .unwrap();
         assert_eq!(journal, "wal");
@@ -793,13 +935,13 @@ mod tests {
         let temp_store = "PRAGMA temp_store";
         let mut tx = db.write().await.unwrap();
         let (written,): (i64,) = sqlx::query_as(temp_store)
-            .fetch_one(&mut *tx)
+            .fetch_one(tx.sqlite())
             .await
             .unwrap();
         drop(tx);
         let mut tx = db.read().await.unwrap();
         let (read,): (i64,) = sqlx::query_as(temp_store)
-            .fetch_one(&mut *tx)
+            .fetch_one(tx.sqlite())
             .await
             .unwrap();
         assert_eq!(
@@ -816,7 +958,7 @@ mod tests {
         let db = Db::open(&dir.path().join(name)).await.unwrap();
         let mut tx = db.write().await.unwrap();
         sqlx::query("INSERT INTO teams (id, name, created_at) VALUES ('t', 'T', 'now')")
-            .execute(&mut *tx)
+            .execute(tx.sqlite())
             .await
             .unwrap();
         tx.commit().await.unwrap();
@@ -828,7 +970,7 @@ mod tests {
         assert!(files.iter().any(|f| f == name), "{files:?}");
         let again = Db::open(&dir.path().join(name)).await.unwrap();
         let (teams,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM teams")
-            .fetch_one(&mut *again.read().await.unwrap())
+            .fetch_one(again.read().await.unwrap().sqlite())
             .await
             .unwrap();
         assert_eq!(teams, 1);
@@ -843,7 +985,7 @@ mod tests {
         let mut tx = db.write().await.unwrap();
         sqlx::query("DELETE FROM _sqlx_migrations WHERE version = ?")
             .bind(last)
-            .execute(&mut *tx)
+            .execute(tx.sqlite())
             .await
             .unwrap();
         tx.commit().await.unwrap();

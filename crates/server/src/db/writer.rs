@@ -338,13 +338,6 @@ impl State {
 }
 
 impl Member {
-    pub fn conn(&self) -> &SqliteConnection {
-        self.state
-            .as_ref()
-            .and_then(|s| s.conn.as_ref())
-            .expect("a member holds the open connection")
-    }
-
     pub fn conn_mut(&mut self) -> &mut SqliteConnection {
         self.state
             .as_mut()

@@ -1,6 +1,7 @@
 //! Teams and their API keys. A key is stored only as its SHA-256 hash (and a short prefix to
 //! tell keys apart), so it is shown once, when it is created.
 
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::{new_id, now};
@@ -32,9 +33,9 @@ pub struct AccountRow {
 
 /// The account `id`.
 pub async fn find_account(tx: &mut Tx, id: &str) -> Result<Option<AccountRow>, sqlx::Error> {
-    sqlx::query_as("SELECT id, team_id, name, level FROM accounts WHERE id = ?")
+    sql::query_as("SELECT id, team_id, name, level FROM accounts WHERE id = ?")
         .bind(id)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(tx)
         .await
 }
 
@@ -45,9 +46,9 @@ pub async fn account_by_key(tx: &mut Tx, key: &str) -> Result<Option<AccountRow>
 
 /// The account whose key hashes to `hash`, if any.
 pub async fn account_by_hash(tx: &mut Tx, hash: &str) -> Result<Option<AccountRow>, sqlx::Error> {
-    sqlx::query_as("SELECT id, team_id, name, level FROM accounts WHERE api_key_hash = ?")
+    sql::query_as("SELECT id, team_id, name, level FROM accounts WHERE api_key_hash = ?")
         .bind(hash)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(tx)
         .await
 }
 
@@ -62,19 +63,19 @@ pub fn keys_removed() -> u64 {
 
 /// The id of the team called `name`, created when it does not exist yet.
 pub async fn ensure_team(tx: &mut Tx, name: &str) -> Result<String, sqlx::Error> {
-    if let Some((id,)) = sqlx::query_as::<_, (String,)>("SELECT id FROM teams WHERE name = ?")
+    if let Some((id,)) = sql::query_as::<(String,)>("SELECT id FROM teams WHERE name = ?")
         .bind(name)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(tx)
         .await?
     {
         return Ok(id);
     }
     let id = new_id();
-    sqlx::query("INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?)")
+    sql::query("INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?)")
         .bind(&id)
         .bind(name)
         .bind(now())
-        .execute(&mut **tx)
+        .execute(tx)
         .await?;
     Ok(id)
 }
@@ -87,7 +88,7 @@ pub async fn create_key(
     name: &str,
 ) -> Result<String, sqlx::Error> {
     let key = generate_key();
-    sqlx::query(
+    sql::query(
         "INSERT INTO accounts (id, team_id, name, level, api_key_hash, api_key_prefix, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
@@ -98,7 +99,7 @@ pub async fn create_key(
     .bind(hash_key(&key))
     .bind(&key[..12])
     .bind(now())
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(key)
 }
@@ -106,10 +107,10 @@ pub async fn create_key(
 /// The ids of the team's accounts called `name`.
 pub async fn accounts_named(tx: &mut Tx, team_id: &str, name: &str) -> ApiResult<Vec<String>> {
     let rows: Vec<(String,)> =
-        sqlx::query_as("SELECT id FROM accounts WHERE team_id = ? AND name = ?")
+        sql::query_as("SELECT id FROM accounts WHERE team_id = ? AND name = ?")
             .bind(team_id)
             .bind(name)
-            .fetch_all(&mut **tx)
+            .fetch_all(tx)
             .await?;
     Ok(rows.into_iter().map(|(id,)| id).collect())
 }
@@ -118,9 +119,9 @@ pub async fn accounts_named(tx: &mut Tx, team_id: &str, name: &str) -> ApiResult
 pub async fn delete_account(tx: &mut Tx, id: &str) -> ApiResult<()> {
     // Counted before the delete: a key read from now on is read again once this lands.
     KEYS_REMOVED.fetch_add(1, Ordering::SeqCst);
-    sqlx::query("DELETE FROM accounts WHERE id = ?")
+    sql::query("DELETE FROM accounts WHERE id = ?")
         .bind(id)
-        .execute(&mut **tx)
+        .execute(tx)
         .await?;
     Ok(())
 }

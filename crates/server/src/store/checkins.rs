@@ -1,5 +1,6 @@
 //! A mission's check-ins as recorded, whatever each decided, and which missions are due one.
 
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::new_id;
@@ -32,25 +33,25 @@ impl CheckinRow {
 
 /// The mission's latest check-in.
 pub async fn last_check(tx: &mut Tx, mission_id: &str) -> ApiResult<Option<CheckIn>> {
-    let row: Option<CheckinRow> = sqlx::query_as(&format!(
+    let row: Option<CheckinRow> = sql::query_as(&format!(
         "SELECT {CHECKIN_COLUMNS} FROM checkins WHERE mission_id = ? \
          ORDER BY at DESC, rowid DESC LIMIT 1"
     ))
     .bind(mission_id)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?;
     Ok(row.map(CheckinRow::into_check_in))
 }
 
 /// The mission's newest `limit` check-ins, newest first.
 pub async fn recent(tx: &mut Tx, mission_id: &str, limit: i64) -> ApiResult<Vec<CheckIn>> {
-    let rows: Vec<CheckinRow> = sqlx::query_as(&format!(
+    let rows: Vec<CheckinRow> = sql::query_as(&format!(
         "SELECT {CHECKIN_COLUMNS} FROM checkins WHERE mission_id = ? \
          ORDER BY at DESC, rowid DESC LIMIT ?"
     ))
     .bind(mission_id)
     .bind(limit)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     Ok(rows.into_iter().map(CheckinRow::into_check_in).collect())
 }
@@ -58,14 +59,14 @@ pub async fn recent(tx: &mut Tx, mission_id: &str, limit: i64) -> ApiResult<Vec<
 /// The missions, of every team, whose check-in is due at `at`: check-ins on, and the
 /// mission active or waiting on budget.
 pub async fn due_missions(tx: &mut Tx, at: &str) -> ApiResult<Vec<String>> {
-    let due: Vec<(String,)> = sqlx::query_as(
+    let due: Vec<(String,)> = sql::query_as(
         "SELECT m.id FROM missions m JOIN schedules s ON s.id = m.schedule_id \
          WHERE s.enabled = 1 AND m.status IN ('active', 'budget_exhausted') \
          AND json_extract(s.task_template, '$.context.heartbeat') = 1 \
          AND (s.next_run_at IS NULL OR s.next_run_at <= ?)",
     )
     .bind(at)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     Ok(due.into_iter().map(|(id,)| id).collect())
 }
@@ -73,7 +74,7 @@ pub async fn due_missions(tx: &mut Tx, at: &str) -> ApiResult<Vec<String>> {
 /// Records a check-in of mission `mission_id`: `started` an organizer run (`task_id`), or
 /// `deferred` for `reason`.
 pub async fn record(tx: &mut Tx, mission_id: &str, check_in: &CheckIn) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "INSERT INTO checkins (id, mission_id, at, outcome, reason, text, task_id) \
          VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
@@ -84,7 +85,7 @@ pub async fn record(tx: &mut Tx, mission_id: &str, check_in: &CheckIn) -> ApiRes
     .bind(&check_in.reason)
     .bind(&check_in.text)
     .bind(&check_in.task_id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }

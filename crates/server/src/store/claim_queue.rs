@@ -3,6 +3,7 @@
 //! missions move. A claim reads the first tasks it may take off a partial index; why there
 //! are none is counted over the team's queue only when there are none.
 
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use buildd_core::claims::QueueCounts;
@@ -42,13 +43,13 @@ fn scope(f: &QueueFilter<'_>) -> &'static str {
 }
 
 /// `sql` with every parameter bound from `f`.
-fn bound<'q>(
+fn bound<'q, O>(
     sql: &'q str,
     f: &'q QueueFilter<'q>,
     at: &'q str,
     limit: i64,
-) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>> {
-    sqlx::query(sql)
+) -> sql::Query<'q, O> {
+    sql::query_as(sql)
         .bind(f.team_id)
         .bind(f.workspace_id)
         .bind(f.task_id)
@@ -64,11 +65,8 @@ pub async fn claimable(
     limit: i64,
 ) -> ApiResult<Vec<String>> {
     let sql = claimable_sql(f);
-    let rows = bound(&sql, f, at, limit).fetch_all(&mut **tx).await?;
-    Ok(rows
-        .iter()
-        .map(|r| sqlx::Row::get::<String, _>(r, 0))
-        .collect())
+    let rows: Vec<(String,)> = bound(&sql, f, at, limit).fetch_all(tx).await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
 }
 
 /// The counts of `f`'s queue at `at`.
@@ -82,14 +80,14 @@ pub async fn counts(tx: &mut Tx, f: &QueueFilter<'_>, at: &str) -> ApiResult<Que
          FROM claim_queue WHERE {}",
         scope(f)
     );
-    let row = bound(&sql, f, at, 0).fetch_one(&mut **tx).await?;
-    let get = |i| sqlx::Row::get::<i64, _>(&row, i);
+    let (pending, deferred, paused, out_of_budget, blocked) =
+        bound(&sql, f, at, 0).fetch_one(tx).await?;
     Ok(QueueCounts {
-        pending: get(0),
-        deferred: get(1),
-        paused: get(2),
-        out_of_budget: get(3),
-        blocked: get(4),
+        pending,
+        deferred,
+        paused,
+        out_of_budget,
+        blocked,
     })
 }
 
@@ -104,8 +102,8 @@ pub async fn claimable_count(tx: &mut Tx, team_id: &str, at: &str) -> ApiResult<
         "SELECT COUNT(*) FROM claim_queue WHERE {} AND {CLAIMABLE}",
         scope(&filter)
     );
-    let row = bound(&sql, &filter, at, 0).fetch_one(&mut **tx).await?;
-    Ok(sqlx::Row::get(&row, 0))
+    let (count,) = bound(&sql, &filter, at, 0).fetch_one(tx).await?;
+    Ok(count)
 }
 
 #[cfg(test)]
@@ -133,23 +131,23 @@ mod tests {
     /// its dependencies.
     async fn expected(tx: &mut Tx) -> Queue {
         let tasks: Vec<(String, String, String, String, Option<String>)> =
-            sqlx::query_as("SELECT id, team_id, status, depends_on, mission_id FROM tasks")
-                .fetch_all(&mut **tx)
+            sql::query_as("SELECT id, team_id, status, depends_on, mission_id FROM tasks")
+                .fetch_all(tx)
                 .await
                 .unwrap();
-        let open: HashSet<String> = sqlx::query_as::<_, (String,)>(
+        let open: HashSet<String> = sql::query_as::<(String,)>(
             "SELECT task_id FROM workers WHERE pr_url IS NOT NULL AND merged_at IS NULL \
              AND COALESCE(pr_lifecycle_status, '') NOT IN ('merged', 'closed')",
         )
-        .fetch_all(&mut **tx)
+        .fetch_all(tx)
         .await
         .unwrap()
         .into_iter()
         .map(|(id,)| id)
         .collect();
         let missions: HashMap<String, (String, bool)> =
-            sqlx::query_as::<_, (String, String, bool)>("SELECT id, status, is_held FROM missions")
-                .fetch_all(&mut **tx)
+            sql::query_as::<(String, String, bool)>("SELECT id, status, is_held FROM missions")
+                .fetch_all(tx)
                 .await
                 .unwrap()
                 .into_iter()
@@ -184,13 +182,13 @@ mod tests {
     /// The queue as the triggers keep it.
     async fn kept(tx: &mut Tx) -> Queue {
         let rows: Vec<(String, bool, i64)> =
-            sqlx::query_as("SELECT task_id, ready, stopped FROM claim_queue")
-                .fetch_all(&mut **tx)
+            sql::query_as("SELECT task_id, ready, stopped FROM claim_queue")
+                .fetch_all(tx)
                 .await
                 .unwrap();
         let edges: Vec<(String, String)> =
-            sqlx::query_as("SELECT task_id, depends_on FROM claim_queue_deps")
-                .fetch_all(&mut **tx)
+            sql::query_as("SELECT task_id, depends_on FROM claim_queue_deps")
+                .fetch_all(tx)
                 .await
                 .unwrap();
         let mut queue: Queue = rows
@@ -337,10 +335,10 @@ mod tests {
                 }
                 (10, Some(t)) => {
                     let how = ["pr_open", "closed", "merged"].choose(&mut rng).unwrap();
-                    sqlx::query("UPDATE workers SET pr_lifecycle_status = ? WHERE task_id = ?")
+                    sql::query("UPDATE workers SET pr_lifecycle_status = ? WHERE task_id = ?")
                         .bind(how)
                         .bind(&t)
-                        .execute(&mut *tx)
+                        .execute(&mut tx)
                         .await
                         .unwrap();
                 }
@@ -354,19 +352,19 @@ mod tests {
                     ]
                     .choose(&mut rng)
                     .unwrap();
-                    sqlx::query("UPDATE missions SET status = ?, is_held = ? WHERE id = ?")
+                    sql::query("UPDATE missions SET status = ?, is_held = ? WHERE id = ?")
                         .bind(status)
                         .bind(rng.gen_bool(0.2))
                         .bind(pick(&mut rng, &mission_ids))
-                        .execute(&mut *tx)
+                        .execute(&mut tx)
                         .await
                         .unwrap();
                 }
                 (12, Some(_)) if mission_ids.len() > 1 && rng.gen_bool(0.5) => {
                     let gone = mission_ids.remove(rng.gen_range(0..mission_ids.len()));
-                    sqlx::query("DELETE FROM missions WHERE id = ?")
+                    sql::query("DELETE FROM missions WHERE id = ?")
                         .bind(&gone)
-                        .execute(&mut *tx)
+                        .execute(&mut tx)
                         .await
                         .unwrap();
                 }
@@ -376,9 +374,9 @@ mod tests {
                     mission_ids.push(mission.id);
                 }
                 (_, Some(t)) => {
-                    sqlx::query("DELETE FROM workers WHERE task_id = ?")
+                    sql::query("DELETE FROM workers WHERE task_id = ?")
                         .bind(&t)
-                        .execute(&mut *tx)
+                        .execute(&mut tx)
                         .await
                         .unwrap();
                 }
@@ -430,14 +428,8 @@ mod tests {
                 task_id: task,
             };
             let sql = format!("EXPLAIN QUERY PLAN {}", claimable_sql(&f));
-            let plan: Vec<(i64, i64, i64, String)> = bound(&sql, &f, "now", 3)
-                .try_map(|r: sqlx::sqlite::SqliteRow| {
-                    use sqlx::Row;
-                    Ok((r.get(0), r.get(1), r.get(2), r.get(3)))
-                })
-                .fetch_all(&mut *tx)
-                .await
-                .unwrap();
+            let plan: Vec<(i64, i64, i64, String)> =
+                bound(&sql, &f, "now", 3).fetch_all(&mut tx).await.unwrap();
             let plan: Vec<String> = plan.into_iter().map(|(_, _, _, d)| d).collect();
             let text = plan.join("\n");
             assert!(text.contains(&format!("USING INDEX {index}")), "{text}");

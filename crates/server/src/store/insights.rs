@@ -4,6 +4,7 @@
 //! buildd-core's `weekly` and `busy_hours` make the figures where they are drawn.
 
 use super::schedules::active_hours;
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use buildd_core::insights::busy_hours::BusyInterval;
@@ -39,10 +40,10 @@ struct MergedRow {
 }
 
 pub async fn merged(tx: &mut Tx, team_id: &str, since: &str) -> ApiResult<Vec<MergedPr>> {
-    let rows: Vec<MergedRow> = sqlx::query_as(MERGED)
+    let rows: Vec<MergedRow> = sql::query_as(MERGED)
         .bind(team_id)
         .bind(since)
-        .fetch_all(&mut **tx)
+        .fetch_all(tx)
         .await?;
     Ok(rows
         .into_iter()
@@ -84,10 +85,10 @@ struct TaskRow {
 }
 
 pub async fn tasks(tx: &mut Tx, team_id: &str, since: &str) -> ApiResult<Vec<TaskTally>> {
-    let rows: Vec<TaskRow> = sqlx::query_as(TASKS)
+    let rows: Vec<TaskRow> = sql::query_as(TASKS)
         .bind(team_id)
         .bind(since)
-        .fetch_all(&mut **tx)
+        .fetch_all(tx)
         .await?;
     Ok(rows
         .into_iter()
@@ -119,10 +120,10 @@ struct SpendRow {
 }
 
 pub async fn spend(tx: &mut Tx, team_id: &str, since: &str) -> ApiResult<Vec<SpendPoint>> {
-    let rows: Vec<SpendRow> = sqlx::query_as(SPEND)
+    let rows: Vec<SpendRow> = sql::query_as(SPEND)
         .bind(team_id)
         .bind(since)
-        .fetch_all(&mut **tx)
+        .fetch_all(tx)
         .await?;
     Ok(rows
         .into_iter()
@@ -154,10 +155,10 @@ struct BusyRow {
 }
 
 pub async fn busy(tx: &mut Tx, team_id: &str, since: &str) -> ApiResult<Vec<BusyInterval>> {
-    let rows: Vec<BusyRow> = sqlx::query_as(BUSY)
+    let rows: Vec<BusyRow> = sql::query_as(BUSY)
         .bind(team_id)
         .bind(since)
-        .fetch_all(&mut **tx)
+        .fetch_all(tx)
         .await?;
     Ok(rows
         .into_iter()
@@ -180,10 +181,7 @@ const HOURS: &str = "SELECT s.task_template FROM missions m \
 
 /// The active hours the team's active missions set, with their zones' offsets at `now_ms`.
 pub async fn active(tx: &mut Tx, team_id: &str, now_ms: i64) -> ApiResult<Vec<MissionHours>> {
-    let templates: Vec<(String,)> = sqlx::query_as(HOURS)
-        .bind(team_id)
-        .fetch_all(&mut **tx)
-        .await?;
+    let templates: Vec<(String,)> = sql::query_as(HOURS).bind(team_id).fetch_all(tx).await?;
     Ok(templates
         .into_iter()
         .filter_map(|(template,)| {

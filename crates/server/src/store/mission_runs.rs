@@ -1,6 +1,7 @@
 //! A mission's organizer runs as `GET /api/missions/{id}/runs` lists them: newest first,
 //! each labelled by what started it (a trigger task is named by its title).
 
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use buildd_core::organizer_runs::{organizer_run_label, OrganizerRun};
@@ -22,7 +23,7 @@ pub async fn organizer_runs(
         Option<String>,
         Option<String>,
     );
-    let rows: Vec<RunRow> = sqlx::query_as(
+    let rows: Vec<RunRow> = sql::query_as(
         "SELECT t.id, t.title, t.status, t.created_at, \
            json_extract(t.context, '$.triggerSource'), json_extract(t.context, '$.triggerTaskId'), \
            trig.title, trig.mode \
@@ -33,7 +34,7 @@ pub async fn organizer_runs(
     )
     .bind(mission_id)
     .bind(limit)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     Ok(rows
         .into_iter()

@@ -3,6 +3,7 @@
 //! answer in milliseconds.
 
 use super::tasks::terminal_statuses;
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use buildd_core::{MissionTask, TaskMode};
@@ -48,14 +49,14 @@ pub async fn read_tasks(
     ids: Option<&HashSet<String>>,
 ) -> ApiResult<Vec<(i64, MissionTask)>> {
     let ids = ids.map(serde_json::to_string).transpose()?;
-    let (rowids, tasks): (String, String) = sqlx::query_as(&read_sql(ids.is_some()))
+    let (rowids, tasks): (String, String) = sql::query_as(&read_sql(ids.is_some()))
         .bind(team_id)
         .bind(None::<&str>)
         .bind(None::<&str>)
         .bind(mission_id)
         .bind(true)
         .bind(ids)
-        .fetch_one(&mut **tx)
+        .fetch_one(tx)
         .await?;
     let rowids: Vec<i64> = serde_json::from_str(&rowids)?;
     let tasks: Vec<MissionTask> = serde_json::from_str(&tasks)?;
@@ -90,11 +91,11 @@ const RUNS: &str = "SELECT id FROM tasks WHERE mission_id = ? AND team_id = ? AN
 /// Whether mission `mission_id` has a task not finished for good
 /// ([`buildd_core::TaskStatus::is_terminal`]), without reading its tasks.
 pub async fn has_open_work(tx: &mut Tx, team_id: &str, mission_id: &str) -> ApiResult<bool> {
-    let (open,): (bool,) = sqlx::query_as(OPEN_WORK)
+    let (open,): (bool,) = sql::query_as(OPEN_WORK)
         .bind(mission_id)
         .bind(team_id)
         .bind(terminal_statuses())
-        .fetch_one(&mut **tx)
+        .fetch_one(tx)
         .await?;
     Ok(open)
 }
@@ -106,11 +107,11 @@ pub async fn embedded_runs(
     team_id: &str,
     mission_id: &str,
 ) -> ApiResult<Vec<MissionTask>> {
-    let runs: Vec<(String,)> = sqlx::query_as(RUNS)
+    let runs: Vec<(String,)> = sql::query_as(RUNS)
         .bind(mission_id)
         .bind(team_id)
         .bind(TaskMode::Planning.as_str())
-        .fetch_all(&mut **tx)
+        .fetch_all(tx)
         .await?;
     if runs.is_empty() {
         return Ok(Vec::new());

@@ -8,6 +8,7 @@ use super::missions::{find_mission, MissionRow, MISSION_COLUMNS};
 use super::schedules::{settings, ScheduleRow, SCHEDULE_COLUMNS};
 use super::task_memo::{TaskJson, TaskMemo};
 use crate::config::CheckinConfig;
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use buildd_core::merge_policy::{effective_policy, MergePolicy};
@@ -41,13 +42,13 @@ async fn tasks_by_mission(
          LEFT JOIN workers w ON w.id = t.latest_worker_id \
          WHERE {FILTER} GROUP BY t.mission_id"
     );
-    let rows: Vec<(String, String)> = sqlx::query_as(&sql)
+    let rows: Vec<(String, String)> = sql::query_as(&sql)
         .bind(f.team_id)
         .bind(f.status)
         .bind(f.workspace_id)
         .bind(f.mission_id)
         .bind(false)
-        .fetch_all(&mut **tx)
+        .fetch_all(tx)
         .await?;
     rows.into_iter()
         .map(|(mission, json)| {
@@ -59,9 +60,9 @@ async fn tasks_by_mission(
 
 async fn workspace_refs(tx: &mut Tx, team_id: &str) -> ApiResult<HashMap<String, WorkspaceRef>> {
     let rows: Vec<(String, String)> =
-        sqlx::query_as("SELECT id, name FROM workspaces WHERE team_id = ?")
+        sql::query_as("SELECT id, name FROM workspaces WHERE team_id = ?")
             .bind(team_id)
-            .fetch_all(&mut **tx)
+            .fetch_all(tx)
             .await?;
     Ok(rows
         .into_iter()
@@ -70,11 +71,11 @@ async fn workspace_refs(tx: &mut Tx, team_id: &str) -> ApiResult<HashMap<String,
 }
 
 async fn schedules(tx: &mut Tx, team_id: &str) -> ApiResult<HashMap<String, ScheduleRow>> {
-    let rows: Vec<ScheduleRow> = sqlx::query_as(&format!(
+    let rows: Vec<ScheduleRow> = sql::query_as(&format!(
         "SELECT {SCHEDULE_COLUMNS} FROM schedules s WHERE s.team_id = ?"
     ))
     .bind(team_id)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     Ok(rows.into_iter().map(|s| (s.id.clone(), s)).collect())
 }
@@ -89,7 +90,7 @@ fn last_activity(row: &MissionRow, tasks: &[MissionTask]) -> Option<String> {
 
 /// `GET /api/missions` items matching `f`, in Buildd's order.
 pub async fn mission_list(tx: &mut Tx, f: &MissionFilter<'_>) -> ApiResult<Vec<MissionListItem>> {
-    let rows: Vec<MissionRow> = sqlx::query_as(&format!(
+    let rows: Vec<MissionRow> = sql::query_as(&format!(
         "SELECT {MISSION_COLUMNS} FROM missions m WHERE {FILTER} \
          ORDER BY m.priority DESC, m.last_task_started_at DESC, m.updated_at DESC"
     ))
@@ -97,7 +98,7 @@ pub async fn mission_list(tx: &mut Tx, f: &MissionFilter<'_>) -> ApiResult<Vec<M
     .bind(f.status)
     .bind(f.workspace_id)
     .bind(f.mission_id)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     let mut tasks = tasks_by_mission(tx, f).await?;
     let workspaces = workspace_refs(tx, f.team_id).await?;
@@ -195,10 +196,10 @@ pub async fn mission_detail(
         Option<String>,
         String,
         Option<String>,
-    ) = sqlx::query_as(DETAIL_EXTRAS_JSON)
+    ) = sql::query_as(DETAIL_EXTRAS_JSON)
         .bind(id)
         .bind(team_id)
-        .fetch_one(&mut **tx)
+        .fetch_one(tx)
         .await?;
     let workspace: Option<WorkspaceRef> =
         workspace.map(|w| serde_json::from_str(&w)).transpose()?;
@@ -211,11 +212,11 @@ pub async fn mission_detail(
     let last_check = last_check(tx, id).await?;
     let check_ins = settings(schedule.as_ref(), last_check, checkins);
     let workspace_policy: Option<MergePolicy> = match &row.workspace_id {
-        Some(ws) => sqlx::query_as::<_, (Option<String>,)>(
+        Some(ws) => sql::query_as::<(Option<String>,)>(
             "SELECT json_extract(git_config, '$.mergePolicy') FROM workspaces WHERE id = ?",
         )
         .bind(ws)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(tx)
         .await?
         .and_then(|(p,)| p)
         .and_then(|p| serde_json::from_str(&p).ok()),

@@ -1,6 +1,7 @@
 //! The mission feed's notes as stored: questions, decisions, warnings and their answers,
 //! from a person, an agent or the server itself.
 
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::{new_id, now};
@@ -53,12 +54,12 @@ impl NoteRow {
 
 /// The note `id` of mission `mission_id`'s feed.
 pub async fn find_note(tx: &mut Tx, mission_id: &str, id: &str) -> ApiResult<Option<MissionNote>> {
-    let row: Option<NoteRow> = sqlx::query_as(&format!(
+    let row: Option<NoteRow> = sql::query_as(&format!(
         "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE id = ? AND mission_id = ?"
     ))
     .bind(id)
     .bind(mission_id)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?;
     Ok(row.map(NoteRow::into_note))
 }
@@ -70,13 +71,15 @@ pub async fn feed_position(
     mission_id: &str,
     id: &str,
 ) -> ApiResult<Option<(String, i64)>> {
-    Ok(sqlx::query_as(
-        "SELECT created_at, rowid FROM mission_notes WHERE id = ? AND mission_id = ?",
+    Ok(
+        sql::query_as(
+            "SELECT created_at, rowid FROM mission_notes WHERE id = ? AND mission_id = ?",
+        )
+        .bind(id)
+        .bind(mission_id)
+        .fetch_optional(tx)
+        .await?,
     )
-    .bind(id)
-    .bind(mission_id)
-    .fetch_optional(&mut **tx)
-    .await?)
 }
 
 /// Up to `limit` notes of mission `mission_id`'s feed, of `kind` when given, newest first,
@@ -88,7 +91,7 @@ pub async fn feed(
     after: Option<&(String, i64)>,
     limit: i64,
 ) -> ApiResult<Vec<MissionNote>> {
-    let rows: Vec<NoteRow> = sqlx::query_as(&format!(
+    let rows: Vec<NoteRow> = sql::query_as(&format!(
         "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE mission_id = ?1 \
          AND (?2 IS NULL OR type = ?2) \
          AND (?3 IS NULL OR created_at < ?3 OR (created_at = ?3 AND rowid < ?4)) \
@@ -99,7 +102,7 @@ pub async fn feed(
     .bind(after.map(|a| a.0.clone()))
     .bind(after.map(|a| a.1))
     .bind(limit)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     Ok(rows.into_iter().map(NoteRow::into_note).collect())
 }
@@ -111,7 +114,7 @@ pub async fn team_notes(
     status: Option<&NoteStatus>,
     kind: Option<&NoteKind>,
 ) -> ApiResult<Vec<MissionNote>> {
-    let rows: Vec<NoteRow> = sqlx::query_as(&format!(
+    let rows: Vec<NoteRow> = sql::query_as(&format!(
         "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE team_id = ?1 \
          AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR type = ?3) \
          ORDER BY created_at DESC, rowid DESC LIMIT 100"
@@ -119,7 +122,7 @@ pub async fn team_notes(
     .bind(team_id)
     .bind(status.map(NoteStatus::as_str))
     .bind(kind.map(NoteKind::as_str))
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     Ok(rows.into_iter().map(NoteRow::into_note).collect())
 }
@@ -132,14 +135,14 @@ pub async fn system_note_exists(
     task_id: &str,
     title: &str,
 ) -> ApiResult<bool> {
-    let (said,): (i64,) = sqlx::query_as(
+    let (said,): (i64,) = sql::query_as(
         "SELECT COUNT(*) FROM mission_notes WHERE mission_id = ? AND task_id = ? \
          AND author_type = 'system' AND title = ?",
     )
     .bind(mission_id)
     .bind(task_id)
     .bind(title)
-    .fetch_one(&mut **tx)
+    .fetch_one(tx)
     .await?;
     Ok(said > 0)
 }
@@ -208,7 +211,7 @@ pub async fn insert_note(
     n: NewNote<'_>,
 ) -> ApiResult<MissionNote> {
     let id = new_id();
-    sqlx::query(
+    sql::query(
         "INSERT INTO mission_notes (id, team_id, mission_id, task_id, worker_id, author_type, type, \
          title, body, reply_to, default_choice, options, status, created_at) \
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -227,19 +230,19 @@ pub async fn insert_note(
     .bind(serde_json::to_string(&n.options)?)
     .bind(n.status.as_str())
     .bind(n.created_at.unwrap_or_else(now))
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     if let Some(parent) = n.reply_to {
-        sqlx::query("UPDATE mission_notes SET status = 'answered' WHERE id = ?")
+        sql::query("UPDATE mission_notes SET status = 'answered' WHERE id = ?")
             .bind(parent)
-            .execute(&mut **tx)
+            .execute(tx)
             .await?;
     }
-    let row: NoteRow = sqlx::query_as(&format!(
+    let row: NoteRow = sql::query_as(&format!(
         "SELECT {NOTE_COLUMNS} FROM mission_notes WHERE id = ?"
     ))
     .bind(&id)
-    .fetch_one(&mut **tx)
+    .fetch_one(tx)
     .await?;
     Ok(row.into_note())
 }

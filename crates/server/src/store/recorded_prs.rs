@@ -3,6 +3,7 @@
 //! its reviewer stood on its head commit, its task's and mission's review flags and the
 //! mission's and workspace's policies. Three statements, whatever the number of PRs.
 
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::store::prs::stored_files;
@@ -71,7 +72,7 @@ impl Row {
 
 /// The team's PRs opened at or after `since`, oldest first, as a replay reads them.
 pub async fn recorded_prs(tx: &mut Tx, team_id: &str, since: &str) -> ApiResult<Vec<RecordedPr>> {
-    let rows: Vec<Row> = sqlx::query_as(&format!(
+    let rows: Vec<Row> = sql::query_as(&format!(
         "SELECT p.id, p.number, p.workspace_id, p.mission_id, p.title, p.state, p.created_at, \
          p.merged_at, p.head_sha, p.files, p.files_state, \
          t.requires_review AS task_requires_review, m.requires_review AS mission_requires_review, \
@@ -82,7 +83,7 @@ pub async fn recorded_prs(tx: &mut Tx, team_id: &str, since: &str) -> ApiResult<
     ))
     .bind(team_id)
     .bind(since)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     let mut checks = checks(tx, team_id, since).await?;
     let reviews = head_reviews(tx, team_id, since).await?;
@@ -116,14 +117,14 @@ async fn checks(
     team_id: &str,
     since: &str,
 ) -> ApiResult<HashMap<String, Vec<CheckRun>>> {
-    let rows: Vec<CheckRow> = sqlx::query_as(&format!(
+    let rows: Vec<CheckRow> = sql::query_as(&format!(
         "SELECT c.pr_id, c.name, c.head_sha, c.status, c.conclusion, c.details_url \
          FROM check_runs c JOIN pull_requests p ON p.id = c.pr_id \
          WHERE {SCOPE} ORDER BY c.created_at, c.rowid"
     ))
     .bind(team_id)
     .bind(since)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     let mut by_pr: HashMap<String, Vec<CheckRun>> = HashMap::new();
     for (pr, name, head_sha, status, conclusion, details_url) in rows {
@@ -144,14 +145,14 @@ async fn head_reviews(
     team_id: &str,
     since: &str,
 ) -> ApiResult<HashMap<String, (Option<String>, Option<PrReviewOutcome>)>> {
-    let rows: Vec<(String, Option<String>, Option<String>)> = sqlx::query_as(&format!(
+    let rows: Vec<(String, Option<String>, Option<String>)> = sql::query_as(&format!(
         "SELECT r.pr_id, r.head_sha, r.outcome FROM pr_reviews r \
          JOIN pull_requests p ON p.id = r.pr_id \
          WHERE {SCOPE} ORDER BY r.created_at DESC, r.rowid DESC"
     ))
     .bind(team_id)
     .bind(since)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     let mut newest = HashMap::new();
     for (pr, head_sha, outcome) in rows {

@@ -4,6 +4,7 @@
 
 use super::missions::{set_schedule, MissionRow};
 use crate::config::CheckinConfig;
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::{iso, new_id, now};
@@ -48,11 +49,11 @@ impl ScheduleRow {
 }
 
 pub async fn find_schedule(tx: &mut Tx, id: &str) -> ApiResult<Option<ScheduleRow>> {
-    Ok(sqlx::query_as(&format!(
+    Ok(sql::query_as(&format!(
         "SELECT {SCHEDULE_COLUMNS} FROM schedules s WHERE s.id = ?"
     ))
     .bind(id)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?)
 }
 
@@ -146,7 +147,7 @@ impl NewSchedule {
 
 /// Writes `schedule` and makes it mission `mission_id`'s.
 pub async fn insert_for_mission(tx: &mut Tx, mission_id: &str, s: &NewSchedule) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "INSERT INTO schedules (id, team_id, workspace_id, name, cron_expression, task_template, \
          enabled, next_run_at, last_run_at, total_runs, created_at, updated_at) \
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -163,7 +164,7 @@ pub async fn insert_for_mission(tx: &mut Tx, mission_id: &str, s: &NewSchedule) 
     .bind(s.total_runs)
     .bind(&s.created_at)
     .bind(&s.updated_at)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     set_schedule(tx, mission_id, &s.id).await
 }
@@ -188,7 +189,7 @@ pub async fn save_context(
     context: &Map<String, Value>,
 ) -> ApiResult<()> {
     let heartbeat = context.get(HEARTBEAT).and_then(Value::as_bool) == Some(true);
-    sqlx::query(
+    sql::query(
         "UPDATE schedules SET task_template = ?, enabled = ?, name = ?, updated_at = ? WHERE id = ?",
     )
     .bind(template(&mission.title, mission.priority, context))
@@ -196,20 +197,20 @@ pub async fn save_context(
     .bind(format!("Mission: {}", mission.title))
     .bind(now())
     .bind(&schedule.id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
 
 /// Runs the check-ins of mission `mission_id` again, as its reopening does.
 pub async fn enable_for_mission(tx: &mut Tx, mission_id: &str, at: &str) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE schedules SET enabled = 1, updated_at = ? \
          WHERE id = (SELECT schedule_id FROM missions WHERE id = ?)",
     )
     .bind(at)
     .bind(mission_id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -227,7 +228,7 @@ pub struct CheckinRun<'a> {
 
 /// Records check-in `run` on schedule `id`.
 pub async fn record_run(tx: &mut Tx, id: &str, run: &CheckinRun<'_>) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE schedules SET last_run_at = ?1, next_run_at = ?2, \
          last_task_id = COALESCE(?3, last_task_id), \
          total_runs = total_runs + CASE WHEN ?3 IS NULL THEN 0 ELSE 1 END, \
@@ -242,7 +243,7 @@ pub async fn record_run(tx: &mut Tx, id: &str, run: &CheckinRun<'_>) -> ApiResul
     .bind(run.state_key.is_some())
     .bind(run.state_key)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! logged as changed since, so a change to one of 2,000 tasks costs one task's read.
 
 use super::mission_tasks::read_tasks;
+use crate::db::sql;
 use crate::db::{Db, Tx};
 use crate::error::ApiResult;
 use buildd_core::MissionTask;
@@ -75,21 +76,21 @@ impl TaskMemo {
         team_id: &str,
         mission_id: &str,
     ) -> ApiResult<Tasks> {
-        let (seq, floor): (i64, i64) = sqlx::query_as(
+        let (seq, floor): (i64, i64) = sql::query_as(
             "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'task_changes'), 0), \
                     (SELECT seq FROM task_changes_floor WHERE id = 1)",
         )
-        .fetch_one(&mut **tx)
+        .fetch_one(tx)
         .await?;
         let tasks = match self.get(mission_id) {
             Some((kept, tasks)) if kept == seq => tasks,
             Some((kept, tasks)) if kept >= floor && kept < seq => {
-                let changed: Vec<(String,)> = sqlx::query_as(
+                let changed: Vec<(String,)> = sql::query_as(
                     "SELECT DISTINCT task_id FROM task_changes WHERE mission_id = ? AND seq > ?",
                 )
                 .bind(mission_id)
                 .bind(kept)
-                .fetch_all(&mut **tx)
+                .fetch_all(tx)
                 .await?;
                 let changed: HashSet<String> = changed.into_iter().map(|(id,)| id).collect();
                 let tasks = if changed.is_empty() {
@@ -165,11 +166,11 @@ pub async fn prune_log(db: &Db) -> ApiResult<()> {
 pub async fn prune_log_keeping(db: &Db, kept: i64) -> ApiResult<()> {
     let (logged,): (i64,) = {
         let mut tx = db.read().await?;
-        sqlx::query_as(
+        sql::query_as(
             "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'task_changes'), 0) \
                     - (SELECT seq FROM task_changes_floor WHERE id = 1)",
         )
-        .fetch_one(&mut *tx)
+        .fetch_one(&mut tx)
         .await?
     };
     if logged <= kept.saturating_mul(2) {
@@ -177,25 +178,25 @@ pub async fn prune_log_keeping(db: &Db, kept: i64) -> ApiResult<()> {
     }
     // The floor first: what lies below it counts as gone, deleted or not yet.
     let mut tx = db.write().await?;
-    sqlx::query(
+    sql::query(
         "UPDATE task_changes_floor SET seq = MAX(seq, \
            COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'task_changes'), 0) - ?) \
          WHERE id = 1",
     )
     .bind(kept)
-    .execute(&mut *tx)
+    .execute(&mut tx)
     .await?;
     tx.commit().await?;
     // Then a slice at a time, so the writes queued behind each wait a moment, not the
     // whole deletion.
     loop {
         let mut tx = db.write().await?;
-        let deleted = sqlx::query(
+        let deleted = sql::query(
             "DELETE FROM task_changes WHERE seq <= MIN((SELECT seq FROM task_changes_floor), \
                (SELECT MIN(seq) FROM task_changes) + ? - 1)",
         )
         .bind(PRUNED_AT_ONCE)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await?
         .rows_affected();
         tx.commit().await?;
@@ -216,22 +217,22 @@ mod tests {
         let db = Db::open(&dir.path().join("d.db")).await.unwrap();
         let logged = 3 * PRUNED_AT_ONCE + 7;
         let mut tx = db.write().await.unwrap();
-        sqlx::query(
+        sql::query(
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) \
              INSERT INTO task_changes (mission_id, task_id) SELECT 'm', 't' || i FROM n",
         )
         .bind(logged)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
         tx.commit().await.unwrap();
 
         prune_log_keeping(&db, 10).await.unwrap();
         let mut tx = db.read().await.unwrap();
-        let (left, oldest, floor): (i64, i64, i64) = sqlx::query_as(
+        let (left, oldest, floor): (i64, i64, i64) = sql::query_as(
             "SELECT COUNT(*), MIN(seq), (SELECT seq FROM task_changes_floor) FROM task_changes",
         )
-        .fetch_one(&mut *tx)
+        .fetch_one(&mut tx)
         .await
         .unwrap();
         assert_eq!((left, oldest, floor), (10, logged - 9, logged - 10));

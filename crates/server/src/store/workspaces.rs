@@ -1,6 +1,7 @@
 //! Workspaces as stored, the team-scoped lookups, and their writes.
 
 use super::json_text::json_or;
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::time::{new_id, now};
@@ -73,45 +74,44 @@ impl WorkspaceRow {
 
 /// The workspace `id` if it belongs to the caller's team.
 pub async fn team_workspace(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<WorkspaceRow> {
-    sqlx::query_as(&format!(
+    sql::query_as(&format!(
         "SELECT {WORKSPACE_COLUMNS} FROM workspaces ws WHERE ws.id = ? AND ws.team_id = ?"
     ))
     .bind(id)
     .bind(team_id)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?
     .ok_or(ApiError::NotFound("Workspace not found"))
 }
 
 /// The team's workspaces, by name.
 pub async fn team_workspaces(tx: &mut Tx, team_id: &str) -> ApiResult<Vec<WorkspaceRow>> {
-    Ok(sqlx::query_as(&format!(
+    Ok(sql::query_as(&format!(
         "SELECT {WORKSPACE_COLUMNS} FROM workspaces ws WHERE ws.team_id = ? ORDER BY ws.name"
     ))
     .bind(team_id)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?)
 }
 
 /// The `gitConfig` of workspace `id`, as stored (a JSON object).
 pub async fn git_config(tx: &mut Tx, id: &str) -> ApiResult<String> {
-    let (git_config,): (String,) = sqlx::query_as("SELECT git_config FROM workspaces WHERE id = ?")
+    let (git_config,): (String,) = sql::query_as("SELECT git_config FROM workspaces WHERE id = ?")
         .bind(id)
-        .fetch_one(&mut **tx)
+        .fetch_one(tx)
         .await?;
     Ok(git_config)
 }
 
 /// Whether another workspace of the team than `except` is called `name`.
 pub async fn name_taken(tx: &mut Tx, team_id: &str, name: &str, except: &str) -> ApiResult<bool> {
-    let (n,): (i64,) = sqlx::query_as(
-        "SELECT COUNT(*) FROM workspaces WHERE team_id = ? AND name = ? AND id != ?",
-    )
-    .bind(team_id)
-    .bind(name)
-    .bind(except)
-    .fetch_one(&mut **tx)
-    .await?;
+    let (n,): (i64,) =
+        sql::query_as("SELECT COUNT(*) FROM workspaces WHERE team_id = ? AND name = ? AND id != ?")
+            .bind(team_id)
+            .bind(name)
+            .bind(except)
+            .fetch_one(tx)
+            .await?;
     Ok(n > 0)
 }
 
@@ -145,7 +145,7 @@ impl NewWorkspace {
 
 /// Writes `workspace`.
 pub async fn insert(tx: &mut Tx, w: &NewWorkspace) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "INSERT INTO workspaces (id, team_id, name, repo, local_path, created_at, updated_at) \
          VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
@@ -156,7 +156,7 @@ pub async fn insert(tx: &mut Tx, w: &NewWorkspace) -> ApiResult<()> {
     .bind(&w.local_path)
     .bind(&w.created_at)
     .bind(&w.updated_at)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -177,7 +177,7 @@ pub struct WorkspacePatch {
 
 /// Writes `patch` onto workspace `id`.
 pub async fn update(tx: &mut Tx, id: &str, patch: &WorkspacePatch) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE workspaces SET \
            name = COALESCE(?1, name), \
            repo = CASE WHEN ?2 THEN ?3 ELSE repo END, \
@@ -200,7 +200,7 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &WorkspacePatch) -> ApiResult<
     .bind(&patch.git_config)
     .bind(now())
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }

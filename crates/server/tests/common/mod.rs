@@ -7,6 +7,7 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use buildd_core::AccountLevel;
+use buildd_server::db::sql;
 use buildd_server::{app, keys, Db};
 pub use buildd_testkit::WorkerVerbs;
 use buildd_testkit::{Answer, Api};
@@ -152,7 +153,7 @@ impl TestApp {
     /// Records a worker on a task, as the worker protocol would.
     pub async fn worker_on(&self, task: &str, status: &str, pr: Option<i64>, merged: bool) {
         let mut tx = self.db.write().await.unwrap();
-        sqlx::query(
+        sql::query(
             "INSERT INTO workers (id, task_id, workspace_id, name, runner, status, pr_url, pr_number, \
              merged_at, started_at, created_at, updated_at) \
              VALUES (?, ?, ?, 'w', 'test', ?, ?, ?, ?, ?, ?, ?)",
@@ -167,7 +168,7 @@ impl TestApp {
         .bind("2026-11-29T11:00:00.000Z")
         .bind("2026-11-29T11:00:00.000Z")
         .bind("2026-11-29T11:00:00.000Z")
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
         tx.commit().await.unwrap();

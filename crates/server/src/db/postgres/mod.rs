@@ -53,5 +53,5 @@ pub async fn ready(pool: &PgPool) -> Result<(), String> {
         }
     };
     let carried: BTreeSet<i64> = MIGRATOR.iter().map(|m| m.version).collect();
-    super::migrations_match(&carried, &applied)
+    super::migrations::matching(&carried, &applied)
 }

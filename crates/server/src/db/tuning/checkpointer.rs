@@ -118,7 +118,7 @@ mod tests {
         sqlx::query("INSERT INTO teams (id, name, created_at) VALUES (?1, ?2, 'now')")
             .bind(format!("t{i}"))
             .bind(format!("{i}{}", "x".repeat(3000)))
-            .execute(&mut **tx)
+            .execute(tx.sqlite())
             .await?;
         Ok(())
     }
@@ -168,7 +168,7 @@ mod tests {
         let db = Db::open(&dir.path().join("d.db")).await.unwrap();
         let mut tx = db.write().await.unwrap();
         let (pages,): (i64,) = sqlx::query_as("PRAGMA wal_autocheckpoint")
-            .fetch_one(&mut *tx)
+            .fetch_one(tx.sqlite())
             .await
             .unwrap();
         assert_eq!(pages, BACKSTOP_PAGES);
@@ -204,7 +204,7 @@ mod tests {
         assert!(!dir.path().join("d.db-wal").exists(), "the log is left");
         let db = Db::open(&path).await.unwrap();
         let (teams,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM teams")
-            .fetch_one(&mut *db.read().await.unwrap())
+            .fetch_one(db.read().await.unwrap().sqlite())
             .await
             .unwrap();
         assert_eq!(teams, 20);

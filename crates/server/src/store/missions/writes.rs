@@ -1,6 +1,7 @@
 //! Writing missions: created, changed by a person, completed and reopened, released to the
 //! missions waiting on them, and deleted with their schedule.
 
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::{new_id, now};
@@ -57,7 +58,7 @@ impl NewMission {
 
 /// Writes `mission`.
 pub async fn insert(tx: &mut Tx, m: &NewMission) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "INSERT INTO missions (id, team_id, workspace_id, title, description, status, priority, \
          requires_review, orchestration_mode, merge_policy, mode, cost_budget_usd, is_held, \
          created_at, updated_at) \
@@ -78,7 +79,7 @@ pub async fn insert(tx: &mut Tx, m: &NewMission) -> ApiResult<()> {
     .bind(m.is_held)
     .bind(&m.created_at)
     .bind(&m.updated_at)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -103,7 +104,7 @@ pub struct MissionPatch {
 
 /// Writes `patch` onto mission `id`.
 pub async fn update(tx: &mut Tx, id: &str, patch: &MissionPatch, at: &str) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE missions SET \
            title = COALESCE(?, title), \
            description = CASE WHEN ? THEN ? ELSE description END, \
@@ -126,33 +127,33 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &MissionPatch, at: &str) -> Ap
     )
     .bind(at)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     if let Some(policy) = &patch.merge_policy {
-        sqlx::query("UPDATE missions SET merge_policy = ? WHERE id = ?")
+        sql::query("UPDATE missions SET merge_policy = ? WHERE id = ?")
             .bind(policy.as_ref().map(Value::to_string))
             .bind(id)
-            .execute(&mut **tx)
+            .execute(tx)
             .await?;
     }
     if let Some(mode) = &patch.mode {
-        sqlx::query("UPDATE missions SET mode = ? WHERE id = ?")
+        sql::query("UPDATE missions SET mode = ? WHERE id = ?")
             .bind(mode.as_str())
             .bind(id)
-            .execute(&mut **tx)
+            .execute(tx)
             .await?;
     }
     if patch.arm {
-        sqlx::query("UPDATE missions SET is_held = 0 WHERE id = ?")
+        sql::query("UPDATE missions SET is_held = 0 WHERE id = ?")
             .bind(id)
-            .execute(&mut **tx)
+            .execute(tx)
             .await?;
     }
     if let Some(review) = patch.requires_review {
-        sqlx::query("UPDATE missions SET requires_review = ? WHERE id = ?")
+        sql::query("UPDATE missions SET requires_review = ? WHERE id = ?")
             .bind(review)
             .bind(id)
-            .execute(&mut **tx)
+            .execute(tx)
             .await?;
     }
     Ok(())
@@ -161,7 +162,7 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &MissionPatch, at: &str) -> Ap
 /// Sets mission `id`'s budget (`None`: no budget), kept as Buildd keeps it, a decimal
 /// string with cents; `resume` makes a mission that ran out of budget active again.
 pub async fn set_budget(tx: &mut Tx, id: &str, usd: Option<Usd>, resume: bool) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE missions SET cost_budget_usd = ?, \
          status = CASE WHEN ? THEN 'active' ELSE status END, updated_at = ? WHERE id = ?",
     )
@@ -169,7 +170,7 @@ pub async fn set_budget(tx: &mut Tx, id: &str, usd: Option<Usd>, resume: bool) -
     .bind(resume)
     .bind(now())
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -177,50 +178,50 @@ pub async fn set_budget(tx: &mut Tx, id: &str, usd: Option<Usd>, resume: bool) -
 /// Moves mission `id` from active to `budget_exhausted`; returns whether this call did, so
 /// of two reports that cross the budget together only one tells the feed.
 pub async fn exhaust(tx: &mut Tx, id: &str, at: &str) -> ApiResult<bool> {
-    let done = sqlx::query(
+    let done = sql::query(
         "UPDATE missions SET status = 'budget_exhausted', updated_at = ? \
          WHERE id = ? AND status = 'active'",
     )
     .bind(at)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(done.rows_affected() == 1)
 }
 
 /// Completes mission `id` if it is active; returns whether this call completed it.
 pub async fn complete(tx: &mut Tx, id: &str, at: &str) -> ApiResult<bool> {
-    let done = sqlx::query(
+    let done = sql::query(
         "UPDATE missions SET status = 'completed', updated_at = ? WHERE id = ? AND status = 'active'",
     )
     .bind(at)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(done.rows_affected() == 1)
 }
 
 /// Makes mission `id` active again if it was completed; returns whether it was.
 pub async fn reopen(tx: &mut Tx, id: &str, at: &str) -> ApiResult<bool> {
-    let reopened = sqlx::query(
+    let reopened = sql::query(
         "UPDATE missions SET status = 'active', updated_at = ? WHERE id = ? AND status = 'completed'",
     )
     .bind(at)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(reopened.rows_affected() > 0)
 }
 
 /// Marks the dependency of the missions waiting on mission `id` met; returns their ids.
 pub async fn release_dependents(tx: &mut Tx, id: &str, at: &str) -> ApiResult<Vec<String>> {
-    let dependents: Vec<(String,)> = sqlx::query_as(
+    let dependents: Vec<(String,)> = sql::query_as(
         "UPDATE missions SET dependency_met_at = ? \
          WHERE depends_on_mission_id = ? AND dependency_met_at IS NULL RETURNING id",
     )
     .bind(at)
     .bind(id)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     Ok(dependents.into_iter().map(|(id,)| id).collect())
 }
@@ -232,48 +233,48 @@ pub async fn set_working_branch(
     workspace_id: &str,
     branch: &str,
 ) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE missions SET working_branch = ? WHERE id = ? AND working_branch IS NULL \
          AND EXISTS (SELECT 1 FROM workspaces w WHERE w.id = ? AND w.repo IS NOT NULL)",
     )
     .bind(branch)
     .bind(id)
     .bind(workspace_id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
 
 /// A task of mission `id` was claimed at `at`.
 pub async fn task_started(tx: &mut Tx, id: &str, at: &str) -> ApiResult<()> {
-    sqlx::query("UPDATE missions SET last_task_started_at = ? WHERE id = ?")
+    sql::query("UPDATE missions SET last_task_started_at = ? WHERE id = ?")
         .bind(at)
         .bind(id)
-        .execute(&mut **tx)
+        .execute(tx)
         .await?;
     Ok(())
 }
 
 /// Links mission `id` to its check-in schedule.
 pub async fn set_schedule(tx: &mut Tx, id: &str, schedule_id: &str) -> ApiResult<()> {
-    sqlx::query("UPDATE missions SET schedule_id = ? WHERE id = ?")
+    sql::query("UPDATE missions SET schedule_id = ? WHERE id = ?")
         .bind(schedule_id)
         .bind(id)
-        .execute(&mut **tx)
+        .execute(tx)
         .await?;
     Ok(())
 }
 
 /// Deletes mission `id` and its check-in schedule `schedule_id`.
 pub async fn delete(tx: &mut Tx, id: &str, schedule_id: Option<&str>) -> ApiResult<()> {
-    sqlx::query("DELETE FROM missions WHERE id = ?")
+    sql::query("DELETE FROM missions WHERE id = ?")
         .bind(id)
-        .execute(&mut **tx)
+        .execute(tx)
         .await?;
     if let Some(schedule_id) = schedule_id {
-        sqlx::query("DELETE FROM schedules WHERE id = ?")
+        sql::query("DELETE FROM schedules WHERE id = ?")
             .bind(schedule_id)
-            .execute(&mut **tx)
+            .execute(tx)
             .await?;
     }
     Ok(())
@@ -295,14 +296,14 @@ mod tests {
         let team = ensure_team(&mut tx, "t").await.unwrap();
         let ours = NewMission::new(&team, "ours");
         insert(&mut tx, &ours).await.unwrap();
-        sqlx::query(
+        sql::query(
             "INSERT INTO missions (id, team_id, title, created_at, updated_at) \
              VALUES ('theirs', ?, 'theirs', ?, ?)",
         )
         .bind(&team)
         .bind(&ours.created_at)
         .bind(&ours.updated_at)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
         let read = |m: crate::store::missions::MissionRow| {

@@ -1,5 +1,6 @@
 //! A PR's CI check runs, as reported for its head commits.
 
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::new_id;
@@ -8,7 +9,7 @@ use buildd_core::CheckConclusion;
 
 /// Records check run `check` on PR `pr_id`, at `at`.
 pub async fn insert_check(tx: &mut Tx, pr_id: &str, check: &CheckRun, at: &str) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "INSERT INTO check_runs (id, pr_id, head_sha, name, status, conclusion, details_url, \
          created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     )
@@ -20,7 +21,7 @@ pub async fn insert_check(tx: &mut Tx, pr_id: &str, check: &CheckRun, at: &str) 
     .bind(check.conclusion.as_ref().map(CheckConclusion::as_str))
     .bind(&check.details_url)
     .bind(at)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -30,12 +31,12 @@ type CheckRow = (String, String, String, Option<String>, Option<String>);
 
 /// The check runs of PR `pr_id`, oldest first.
 pub async fn checks_of(tx: &mut Tx, pr_id: &str) -> ApiResult<Vec<CheckRun>> {
-    let rows: Vec<CheckRow> = sqlx::query_as(
+    let rows: Vec<CheckRow> = sql::query_as(
         "SELECT name, head_sha, status, conclusion, details_url FROM check_runs WHERE pr_id = ? \
          ORDER BY created_at, rowid",
     )
     .bind(pr_id)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     Ok(rows
         .into_iter()

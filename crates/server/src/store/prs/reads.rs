@@ -2,38 +2,39 @@
 //! and those quiet long enough to be told about.
 
 use super::row::{PrRow, PR_COLUMNS};
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 
 /// The PR `number` of `workspace_id`.
 pub async fn find_pr(tx: &mut Tx, workspace_id: &str, number: i64) -> ApiResult<Option<PrRow>> {
-    Ok(sqlx::query_as(&format!(
+    Ok(sql::query_as(&format!(
         "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.workspace_id = ? AND p.number = ?"
     ))
     .bind(workspace_id)
     .bind(number)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?)
 }
 
 /// The PR `id`, which a review of it names.
 pub async fn pr_by_id(tx: &mut Tx, id: &str) -> ApiResult<PrRow> {
-    sqlx::query_as(&format!(
+    sql::query_as(&format!(
         "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.id = ?"
     ))
     .bind(id)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?
     .ok_or_else(|| ApiError::Internal(format!("pull request {id} vanished")))
 }
 
 /// The PR `id` if it is still open.
 pub async fn open_pr_by_id(tx: &mut Tx, id: &str) -> ApiResult<Option<PrRow>> {
-    Ok(sqlx::query_as(&format!(
+    Ok(sql::query_as(&format!(
         "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.id = ? AND p.state = 'open'"
     ))
     .bind(id)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?)
 }
 
@@ -44,7 +45,7 @@ pub async fn team_prs(
     mission_id: Option<&str>,
     workspace_id: Option<&str>,
 ) -> ApiResult<Vec<PrRow>> {
-    Ok(sqlx::query_as(&format!(
+    Ok(sql::query_as(&format!(
         "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.team_id = ?1 \
          AND (?2 IS NULL OR p.mission_id = ?2) AND (?3 IS NULL OR p.workspace_id = ?3) \
          ORDER BY p.number DESC LIMIT 200"
@@ -52,7 +53,7 @@ pub async fn team_prs(
     .bind(team_id)
     .bind(mission_id)
     .bind(workspace_id)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?)
 }
 
@@ -62,13 +63,13 @@ pub async fn other_open_prs(
     workspace_id: &str,
     except_id: &str,
 ) -> ApiResult<Vec<PrRow>> {
-    Ok(sqlx::query_as(&format!(
+    Ok(sql::query_as(&format!(
         "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.workspace_id = ? AND p.state = 'open' \
          AND p.id <> ?"
     ))
     .bind(workspace_id)
     .bind(except_id)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?)
 }
 
@@ -78,20 +79,20 @@ pub async fn open_prs(
     mission_id: Option<&str>,
     workspace_id: Option<&str>,
 ) -> ApiResult<Vec<PrRow>> {
-    Ok(sqlx::query_as(&format!(
+    Ok(sql::query_as(&format!(
         "SELECT {PR_COLUMNS} FROM pull_requests p WHERE p.state = 'open' \
          AND (?1 IS NULL OR p.mission_id = ?1) AND (?2 IS NULL OR p.workspace_id = ?2)"
     ))
     .bind(mission_id)
     .bind(workspace_id)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?)
 }
 
 /// Open PRs of a mission that last moved (reported, CI ran, a review began or ended) at
 /// or before `quiet_since` and were not told about since: their ids, and when they moved.
 pub async fn quiet_prs(tx: &mut Tx, quiet_since: &str) -> ApiResult<Vec<(String, String)>> {
-    Ok(sqlx::query_as(
+    Ok(sql::query_as(
         "SELECT id, moved FROM (SELECT p.id, p.stall_notified_at AS told, MAX(p.updated_at, \
            COALESCE((SELECT MAX(c.created_at) FROM check_runs c WHERE c.pr_id = p.id), ''), \
            COALESCE((SELECT MAX(COALESCE(r.decided_at, r.created_at)) FROM pr_reviews r \
@@ -100,17 +101,17 @@ pub async fn quiet_prs(tx: &mut Tx, quiet_since: &str) -> ApiResult<Vec<(String,
          WHERE moved <= ? AND (told IS NULL OR told < moved)",
     )
     .bind(quiet_since)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?)
 }
 
 /// The workspace's next PR number.
 pub async fn next_number(tx: &mut Tx, workspace_id: &str) -> ApiResult<i64> {
-    let (next,): (i64,) = sqlx::query_as(
+    let (next,): (i64,) = sql::query_as(
         "SELECT COALESCE(MAX(number), 0) + 1 FROM pull_requests WHERE workspace_id = ?",
     )
     .bind(workspace_id)
-    .fetch_one(&mut **tx)
+    .fetch_one(tx)
     .await?;
     Ok(next)
 }

@@ -2,6 +2,7 @@
 //! reviewer task (or escalated at once), and decided when a verdict lands or goes stale.
 
 use super::row::PrRow;
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::{new_id, now};
@@ -23,13 +24,13 @@ pub async fn reviews_of(tx: &mut Tx, pr_id: &str) -> ApiResult<Vec<PrReview>> {
         String,
         Option<String>,
     );
-    let rows: Vec<Row> = sqlx::query_as(
+    let rows: Vec<Row> = sql::query_as(
         "SELECT iteration, head_sha, reviewer_task_id, verdict, confidence, summary, outcome, \
          reasons, created_at, decided_at FROM pr_reviews WHERE pr_id = ? \
          ORDER BY created_at DESC, rowid DESC",
     )
     .bind(pr_id)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     Ok(rows
         .into_iter()
@@ -59,7 +60,7 @@ pub async fn insert_review(
     reasons: &[String],
 ) -> ApiResult<()> {
     let at = now();
-    sqlx::query(
+    sql::query(
         "INSERT INTO pr_reviews (id, pr_id, iteration, head_sha, reviewer_task_id, outcome, \
          reasons, created_at, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
@@ -72,7 +73,7 @@ pub async fn insert_review(
     .bind(serde_json::to_string(reasons)?)
     .bind(&at)
     .bind(outcome.as_ref().map(|_| at.clone()))
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -87,12 +88,12 @@ pub struct PendingReview {
 
 /// The undecided review that reviewer task `reviewer_task` runs, if any.
 pub async fn pending_review(tx: &mut Tx, reviewer_task: &str) -> ApiResult<Option<PendingReview>> {
-    let row: Option<(String, String, i64, Option<String>)> = sqlx::query_as(
+    let row: Option<(String, String, i64, Option<String>)> = sql::query_as(
         "SELECT id, pr_id, iteration, head_sha FROM pr_reviews \
          WHERE reviewer_task_id = ? AND outcome IS NULL",
     )
     .bind(reviewer_task)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?;
     Ok(row.map(|(id, pr_id, iteration, head_sha)| PendingReview {
         id,
@@ -110,7 +111,7 @@ pub async fn record_decision(
     outcome: PrReviewOutcome,
     reasons: &[String],
 ) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE pr_reviews SET verdict = ?, confidence = ?, summary = ?, outcome = ?, \
          reasons = ?, decided_at = ? WHERE id = ?",
     )
@@ -121,20 +122,20 @@ pub async fn record_decision(
     .bind(serde_json::to_string(reasons)?)
     .bind(now())
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
 
 /// Escalates review `id` to a person for `why`, keeping its verdict.
 pub async fn escalate_review(tx: &mut Tx, id: &str, why: &str) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE pr_reviews SET outcome = 'escalated', reasons = ?, decided_at = ? WHERE id = ?",
     )
     .bind(serde_json::to_string(&[why])?)
     .bind(now())
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -146,14 +147,14 @@ pub async fn live_reviews(
     pr: &PrRow,
     all: bool,
 ) -> ApiResult<Vec<(String, Option<String>)>> {
-    Ok(sqlx::query_as(
+    Ok(sql::query_as(
         "SELECT id, reviewer_task_id FROM pr_reviews WHERE pr_id = ? \
          AND (outcome IS NULL OR outcome = 'awaiting_ci') AND (? OR head_sha IS NOT ?)",
     )
     .bind(&pr.id)
     .bind(all)
     .bind(&pr.head_sha)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?)
 }
 
@@ -175,13 +176,13 @@ pub async fn awaiting_ci(tx: &mut Tx, pr: &PrRow) -> ApiResult<Option<AwaitingCi
         Option<f64>,
         Option<String>,
     );
-    let row: Option<Row> = sqlx::query_as(
+    let row: Option<Row> = sql::query_as(
         "SELECT id, iteration, head_sha, reviewer_task_id, confidence, summary FROM pr_reviews \
          WHERE pr_id = ? AND outcome = 'awaiting_ci' AND head_sha IS ?",
     )
     .bind(&pr.id)
     .bind(&pr.head_sha)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?;
     Ok(row.map(
         |(id, iteration, head_sha, reviewer_task_id, confidence, summary)| AwaitingCi {
@@ -200,13 +201,13 @@ pub async fn awaiting_ci(tx: &mut Tx, pr: &PrRow) -> ApiResult<Option<AwaitingCi
 
 /// The newest review of `pr`'s head commit that asked for a fix.
 pub async fn latest_retry(tx: &mut Tx, pr: &PrRow) -> ApiResult<Option<String>> {
-    let asked: Option<(String,)> = sqlx::query_as(
+    let asked: Option<(String,)> = sql::query_as(
         "SELECT id FROM pr_reviews WHERE pr_id = ? AND head_sha IS ? AND outcome = 'retry' \
          ORDER BY created_at DESC, rowid DESC LIMIT 1",
     )
     .bind(&pr.id)
     .bind(&pr.head_sha)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?;
     Ok(asked.map(|(id,)| id))
 }

@@ -2,6 +2,7 @@
 //! makes), and told about when they stall.
 
 use super::row::PrRow;
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::{new_id, now};
@@ -62,7 +63,7 @@ impl NewPr {
 
 /// Writes `pr`.
 pub async fn insert(tx: &mut Tx, pr: &NewPr) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "INSERT INTO pull_requests (id, team_id, workspace_id, task_id, mission_id, number, \
          url, title, base_branch, head_branch, head_sha, files, files_state, state, merged_at, \
          merged_by, created_at, updated_at) \
@@ -86,7 +87,7 @@ pub async fn insert(tx: &mut Tx, pr: &NewPr) -> ApiResult<()> {
     .bind(&pr.merged_by)
     .bind(&pr.created_at)
     .bind(&pr.updated_at)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -107,7 +108,7 @@ pub struct Reported<'a> {
 
 /// Writes report `r` onto PR `id`.
 pub async fn update_reported(tx: &mut Tx, id: &str, r: &Reported<'_>, at: &str) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE pull_requests SET url = COALESCE(?, url), title = COALESCE(?, title), \
          base_branch = COALESCE(?, base_branch), \
          head_branch = COALESCE(?, head_branch), head_sha = COALESCE(?, head_sha), \
@@ -129,14 +130,14 @@ pub async fn update_reported(tx: &mut Tx, id: &str, r: &Reported<'_>, at: &str) 
     .bind(r.mission_id)
     .bind(at)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
 
 /// Marks open PR `pr` merged by `by`.
 pub async fn mark_merged(tx: &mut Tx, pr: &PrRow, by: &str, at: &str) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE pull_requests SET state = 'merged', merged_at = ?, merged_by = ?, updated_at = ? \
          WHERE id = ? AND state = 'open'",
     )
@@ -144,14 +145,14 @@ pub async fn mark_merged(tx: &mut Tx, pr: &PrRow, by: &str, at: &str) -> ApiResu
     .bind(by)
     .bind(at)
     .bind(&pr.id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
 
 /// Records the release a merge of `pr` by `by` made.
 pub async fn record_release(tx: &mut Tx, pr: &PrRow, by: &str, at: &str) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "INSERT INTO release_events (id, team_id, workspace_id, pr_id, mission_id, merged_by, created_at) \
          VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
@@ -162,17 +163,17 @@ pub async fn record_release(tx: &mut Tx, pr: &PrRow, by: &str, at: &str) -> ApiR
     .bind(&pr.mission_id)
     .bind(by)
     .bind(at)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
 
 /// The mission was told at `at` that PR `id` stalls.
 pub async fn set_stall_notified(tx: &mut Tx, id: &str, at: &str) -> ApiResult<()> {
-    sqlx::query("UPDATE pull_requests SET stall_notified_at = ? WHERE id = ?")
+    sql::query("UPDATE pull_requests SET stall_notified_at = ? WHERE id = ?")
         .bind(at)
         .bind(id)
-        .execute(&mut **tx)
+        .execute(tx)
         .await?;
     Ok(())
 }

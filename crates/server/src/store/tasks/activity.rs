@@ -2,6 +2,7 @@
 //! run and their retries nested under them. A page walks the `tasks_recent` index from the
 //! cursor on, so its cost does not grow with the team's history.
 
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use buildd_core::activity::{cursor_after, ActivityQuery, ActivityTask};
@@ -121,7 +122,7 @@ pub async fn page(
     let b = bound(query)?;
     let after = query.after()?;
     let limit = query.limit();
-    let rows: Vec<Row> = sqlx::query_as(&page_sql())
+    let rows: Vec<Row> = sql::query_as(&page_sql())
         .bind(team_id)
         .bind(&b.statuses)
         .bind(&query.mission_id)
@@ -133,7 +134,7 @@ pub async fn page(
         .bind(after.as_ref().map(|(at, _)| at.as_str()))
         .bind(after.as_ref().map(|(_, row)| *row))
         .bind(limit + 1)
-        .fetch_all(&mut **tx)
+        .fetch_all(tx)
         .await?;
     let mut tasks: Vec<(i64, ActivityTask)> = rows.into_iter().map(task_of).collect();
     let more = tasks.len() as i64 > limit;
@@ -150,7 +151,7 @@ pub async fn page(
 /// How many of the team's tasks pass `query`'s filters.
 pub async fn total(tx: &mut Tx, team_id: &str, query: &ActivityQuery) -> ApiResult<i64> {
     let b = bound(query)?;
-    let (n,): (i64,) = sqlx::query_as(&format!("SELECT COUNT(*) FROM tasks t WHERE {FILTER}"))
+    let (n,): (i64,) = sql::query_as(&format!("SELECT COUNT(*) FROM tasks t WHERE {FILTER}"))
         .bind(team_id)
         .bind(&b.statuses)
         .bind(&query.mission_id)
@@ -159,7 +160,7 @@ pub async fn total(tx: &mut Tx, team_id: &str, query: &ActivityQuery) -> ApiResu
         .bind(query.search())
         .bind(&b.since)
         .bind(&b.until)
-        .fetch_one(&mut **tx)
+        .fetch_one(tx)
         .await?;
     Ok(n)
 }
@@ -170,14 +171,14 @@ async fn nest_attempts(tx: &mut Tx, tasks: &mut [ActivityTask]) -> ApiResult<()>
         return Ok(());
     }
     let ids: Vec<&str> = tasks.iter().map(|t| t.id.as_str()).collect();
-    let rows: Vec<Row> = sqlx::query_as(&format!(
+    let rows: Vec<Row> = sql::query_as(&format!(
         "SELECT {COLUMNS} FROM json_each(?1) p CROSS JOIN tasks t ON t.parent_task_id = p.value \
          LEFT JOIN workers lw ON lw.id = t.latest_worker_id \
          LEFT JOIN missions m ON m.id = t.mission_id \
          WHERE t.task_class = 'attempt' ORDER BY t.created_at, t.rowid"
     ))
     .bind(serde_json::to_string(&ids)?)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     let mut by_parent: HashMap<String, Vec<ActivityTask>> = HashMap::new();
     for (_, attempt) in rows.into_iter().map(task_of) {

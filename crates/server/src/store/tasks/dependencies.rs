@@ -3,6 +3,7 @@
 //! the claim queue's: `store::claim_queue`).
 
 use super::status::terminal_statuses;
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use buildd_core::TaskStatus;
@@ -23,11 +24,11 @@ pub async fn known_in_workspace(
     if ids.is_empty() {
         return Ok(HashSet::new());
     }
-    let known: Vec<(String,)> = sqlx::query_as(KNOWN_IN_WORKSPACE)
+    let known: Vec<(String,)> = sql::query_as(KNOWN_IN_WORKSPACE)
         .bind(serde_json::to_string(ids)?)
         .bind(team_id)
         .bind(workspace_id)
-        .fetch_all(&mut **tx)
+        .fetch_all(tx)
         .await?;
     Ok(known.into_iter().map(|(id,)| id).collect())
 }
@@ -49,10 +50,10 @@ pub async fn dependency_graph_from(
     team_id: &str,
     deps: &[String],
 ) -> ApiResult<HashMap<String, Vec<String>>> {
-    let edges: Vec<(String, String)> = sqlx::query_as(REACHABLE)
+    let edges: Vec<(String, String)> = sql::query_as(REACHABLE)
         .bind(serde_json::to_string(deps)?)
         .bind(team_id)
-        .fetch_all(&mut **tx)
+        .fetch_all(tx)
         .await?;
     Ok(edges
         .into_iter()
@@ -76,13 +77,13 @@ async fn dependents(
     which: &str,
     status: String,
 ) -> ApiResult<Vec<String>> {
-    let rows: Vec<(String,)> = sqlx::query_as(&format!(
+    let rows: Vec<(String,)> = sql::query_as(&format!(
         "{DEPENDENTS} {which} ORDER BY t.created_at, t.rowid"
     ))
     .bind(team_id)
     .bind(id)
     .bind(status)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?;
     Ok(rows.into_iter().map(|(id,)| id).collect())
 }
@@ -100,13 +101,13 @@ pub async fn blocked_by_failure_of(tx: &mut Tx, team_id: &str, id: &str) -> ApiR
 
 /// A dependency of task `id` that has failed, with its title, if any.
 pub async fn failed_dependency(tx: &mut Tx, id: &str) -> ApiResult<Option<(String, String)>> {
-    Ok(sqlx::query_as(
+    Ok(sql::query_as(
         "SELECT o.id, o.title FROM tasks t, json_each(t.depends_on) d \
          JOIN tasks o ON o.id = d.value \
          WHERE t.id = ? AND o.status = 'failed' LIMIT 1",
     )
     .bind(id)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?)
 }
 

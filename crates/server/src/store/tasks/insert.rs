@@ -1,6 +1,7 @@
 //! Writing a new task: every task — filed through the API, a plan's step, an organizer run,
 //! a reviewer, a fix, an aggregation, a demo task — is one [`NewTask`] and one statement.
 
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::{new_id, now};
@@ -76,7 +77,7 @@ impl NewTask {
 
 /// The statement both inserts share; `conflict` is what a unique index hit does.
 async fn write(tx: &mut Tx, t: &NewTask, conflict: &str) -> ApiResult<u64> {
-    let written = sqlx::query(&format!(
+    let written = sql::query(&format!(
         "INSERT INTO tasks (id, team_id, workspace_id, mission_id, parent_task_id, title, \
          description, context, status, priority, mode, task_class, creation_source, category, \
          role_slug, output_requirement, required_capabilities, depends_on, result, \
@@ -109,7 +110,7 @@ async fn write(tx: &mut Tx, t: &NewTask, conflict: &str) -> ApiResult<u64> {
     .bind(&t.start_at)
     .bind(&t.created_at)
     .bind(&t.updated_at)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(written.rows_affected())
 }
@@ -145,7 +146,7 @@ mod tests {
 
         let ours = NewTask::new(&team, &workspace.id, "ours");
         insert(&mut tx, &ours).await.unwrap();
-        sqlx::query(
+        sql::query(
             "INSERT INTO tasks (id, team_id, workspace_id, title, created_at, updated_at) \
              VALUES ('theirs', ?, ?, 'theirs', ?, ?)",
         )
@@ -153,7 +154,7 @@ mod tests {
         .bind(&workspace.id)
         .bind(&ours.created_at)
         .bind(&ours.updated_at)
-        .execute(&mut *tx)
+        .execute(&mut tx)
         .await
         .unwrap();
 

@@ -2,6 +2,7 @@
 //! its counts, under one filter.
 
 use super::row::{TaskRow, TASK_COLUMNS, TASK_FROM};
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 
@@ -26,7 +27,7 @@ impl TaskFilter<'_> {
 
 /// The newest 200 tasks matching `f`.
 pub async fn newest(tx: &mut Tx, f: &TaskFilter<'_>) -> ApiResult<Vec<TaskRow>> {
-    Ok(sqlx::query_as(&format!(
+    Ok(sql::query_as(&format!(
         "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE {FILTER} \
          ORDER BY t.created_at DESC, t.rowid DESC LIMIT 200"
     ))
@@ -34,7 +35,7 @@ pub async fn newest(tx: &mut Tx, f: &TaskFilter<'_>) -> ApiResult<Vec<TaskRow>> 
     .bind(f.mission_id)
     .bind(f.workspace_id)
     .bind(f.statuses_json()?)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?)
 }
 
@@ -45,7 +46,7 @@ pub async fn page(
     limit: i64,
     offset: i64,
 ) -> ApiResult<Vec<TaskRow>> {
-    Ok(sqlx::query_as(&format!(
+    Ok(sql::query_as(&format!(
         "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE {FILTER} \
          ORDER BY CASE t.status WHEN 'pending' THEN 0 WHEN 'assigned' THEN 1 \
            WHEN 'in_progress' THEN 2 ELSE 3 END, t.priority DESC, t.created_at DESC, t.rowid DESC \
@@ -57,19 +58,19 @@ pub async fn page(
     .bind(f.statuses_json()?)
     .bind(limit)
     .bind(offset)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?)
 }
 
 /// How many tasks match `f`, and how many of them are pending.
 pub async fn counts(tx: &mut Tx, f: &TaskFilter<'_>) -> ApiResult<(i64, i64)> {
-    Ok(sqlx::query_as(&format!(
+    Ok(sql::query_as(&format!(
         "SELECT COUNT(*), COALESCE(SUM(t.status = 'pending'), 0) FROM tasks t WHERE {FILTER}"
     ))
     .bind(f.team_id)
     .bind(f.mission_id)
     .bind(f.workspace_id)
     .bind(f.statuses_json()?)
-    .fetch_one(&mut **tx)
+    .fetch_one(tx)
     .await?)
 }

@@ -2,6 +2,7 @@
 //! children and the claims whose lease ran out.
 
 use super::row::{TaskRow, TASK_COLUMNS, TASK_FROM};
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use buildd_core::TaskStatus;
@@ -9,23 +10,23 @@ use serde_json::Value;
 
 /// The task `id` of the caller's team; another team's task is "not found".
 pub async fn find_task(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<TaskRow> {
-    sqlx::query_as(&format!(
+    sql::query_as(&format!(
         "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.id = ? AND t.team_id = ?"
     ))
     .bind(id)
     .bind(team_id)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?
     .ok_or(ApiError::NotFound("Task not found"))
 }
 
 /// The task `id`, whatever its team: for workflows that start from a row already scoped.
 pub async fn task_by_id(tx: &mut Tx, id: &str) -> ApiResult<Option<TaskRow>> {
-    Ok(sqlx::query_as(&format!(
+    Ok(sql::query_as(&format!(
         "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.id = ?"
     ))
     .bind(id)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?)
 }
 
@@ -38,20 +39,20 @@ pub async fn existing_task(tx: &mut Tx, id: &str) -> ApiResult<TaskRow> {
 
 /// The mission's organizer run in flight (the database allows one at a time).
 pub async fn planning_in_flight(tx: &mut Tx, mission_id: &str) -> ApiResult<Option<TaskRow>> {
-    Ok(sqlx::query_as(&format!(
+    Ok(sql::query_as(&format!(
         "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.mission_id = ? AND t.mode = 'planning' \
          AND t.status IN ('pending', 'assigned', 'in_progress')"
     ))
     .bind(mission_id)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(tx)
     .await?)
 }
 
 /// How many tasks name `parent_id` as their parent.
 pub async fn child_count(tx: &mut Tx, parent_id: &str) -> ApiResult<i64> {
-    let (children,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM tasks WHERE parent_task_id = ?")
+    let (children,): (i64,) = sql::query_as("SELECT COUNT(*) FROM tasks WHERE parent_task_id = ?")
         .bind(parent_id)
-        .fetch_one(&mut **tx)
+        .fetch_one(tx)
         .await?;
     Ok(children)
 }
@@ -83,24 +84,24 @@ impl ChildTask {
 
 /// The children of `parent_id`, oldest first.
 pub async fn children(tx: &mut Tx, parent_id: &str) -> ApiResult<Vec<ChildTask>> {
-    Ok(sqlx::query_as(
+    Ok(sql::query_as(
         "SELECT id, title, status, result, context, created_at FROM tasks \
          WHERE parent_task_id = ? ORDER BY created_at, id",
     )
     .bind(parent_id)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?)
 }
 
 /// How many tasks of the mission have not finished.
 pub async fn open_count_in_mission(tx: &mut Tx, mission_id: &str) -> ApiResult<i64> {
-    let (open,): (i64,) = sqlx::query_as(
+    let (open,): (i64,) = sql::query_as(
         "SELECT COUNT(*) FROM tasks WHERE mission_id = ? \
          AND status NOT IN (SELECT value FROM json_each(?))",
     )
     .bind(mission_id)
     .bind(super::status::terminal_statuses())
-    .fetch_one(&mut **tx)
+    .fetch_one(tx)
     .await?;
     Ok(open)
 }
@@ -118,23 +119,23 @@ pub struct ExpiredClaim {
 
 /// Every claimed task, of any team, whose lease ended before `at`.
 pub async fn expired_claims(tx: &mut Tx, at: &str) -> ApiResult<Vec<ExpiredClaim>> {
-    Ok(sqlx::query_as(
+    Ok(sql::query_as(
         "SELECT id, team_id, mission_id, title, expires_at FROM tasks \
          WHERE status IN ('assigned', 'in_progress') AND expires_at IS NOT NULL \
            AND expires_at < ?",
     )
     .bind(at)
-    .fetch_all(&mut **tx)
+    .fetch_all(tx)
     .await?)
 }
 
 /// Whether task `id` is one of mission `mission_id`'s.
 pub async fn is_in_mission(tx: &mut Tx, id: &str, mission_id: &str) -> ApiResult<bool> {
     let (found,): (i64,) =
-        sqlx::query_as("SELECT COUNT(*) FROM tasks WHERE id = ? AND mission_id = ?")
+        sql::query_as("SELECT COUNT(*) FROM tasks WHERE id = ? AND mission_id = ?")
             .bind(id)
             .bind(mission_id)
-            .fetch_one(&mut **tx)
+            .fetch_one(tx)
             .await?;
     Ok(found > 0)
 }

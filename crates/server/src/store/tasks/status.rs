@@ -1,6 +1,7 @@
 //! A task's way through the queue: claimed, its lease renewed, back to pending, finished
 //! with a result, or cancelled.
 
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use buildd_core::TaskStatus;
@@ -30,7 +31,7 @@ pub async fn claim(
     at: &str,
     expires_at: &str,
 ) -> ApiResult<bool> {
-    let moved = sqlx::query(
+    let moved = sql::query(
         "UPDATE tasks SET status = 'assigned', claimed_by = ?, claimed_at = ?, expires_at = ?, \
          updated_at = ? WHERE id = ? AND status = 'pending'",
     )
@@ -39,7 +40,7 @@ pub async fn claim(
     .bind(expires_at)
     .bind(at)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?
     .rows_affected();
     Ok(moved > 0)
@@ -54,7 +55,7 @@ pub async fn renew_lease(
     needed: &str,
     until: &str,
 ) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE tasks SET expires_at = ? \
          WHERE id = ? AND latest_worker_id = ? \
            AND status IN ('assigned', 'in_progress') AND expires_at < ?",
@@ -63,7 +64,7 @@ pub async fn renew_lease(
     .bind(task_id)
     .bind(worker_id)
     .bind(needed)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -81,7 +82,7 @@ pub struct Requeue<'a> {
 
 /// Puts a task back in the queue, unclaimed; returns whether it moved.
 pub async fn requeue(tx: &mut Tx, r: &Requeue<'_>) -> ApiResult<bool> {
-    let moved = sqlx::query(&format!(
+    let moved = sql::query(&format!(
         "UPDATE tasks SET {BACK_TO_PENDING}, \
          result = CASE WHEN ?1 THEN NULL ELSE result END, updated_at = ?2 \
          WHERE id = ?3 \
@@ -91,7 +92,7 @@ pub async fn requeue(tx: &mut Tx, r: &Requeue<'_>) -> ApiResult<bool> {
     .bind(r.at)
     .bind(r.task_id)
     .bind(r.lease)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?
     .rows_affected();
     Ok(moved > 0)
@@ -99,13 +100,13 @@ pub async fn requeue(tx: &mut Tx, r: &Requeue<'_>) -> ApiResult<bool> {
 
 /// Puts every task `account_id` holds back in the queue.
 pub async fn requeue_claims_of(tx: &mut Tx, account_id: &str, at: &str) -> ApiResult<()> {
-    sqlx::query(&format!(
+    sql::query(&format!(
         "UPDATE tasks SET {BACK_TO_PENDING}, updated_at = ? \
          WHERE status IN ('assigned', 'in_progress') AND claimed_by = ?"
     ))
     .bind(at)
     .bind(account_id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -118,25 +119,25 @@ pub async fn set_outcome(
     result: Option<&Value>,
     at: &str,
 ) -> ApiResult<()> {
-    sqlx::query("UPDATE tasks SET status = ?, result = ?, updated_at = ? WHERE id = ?")
+    sql::query("UPDATE tasks SET status = ?, result = ?, updated_at = ? WHERE id = ?")
         .bind(status.as_str())
         .bind(result.map(Value::to_string))
         .bind(at)
         .bind(id)
-        .execute(&mut **tx)
+        .execute(tx)
         .await?;
     Ok(())
 }
 
 /// Cancels task `id` unless it already finished.
 pub async fn cancel(tx: &mut Tx, id: &str, at: &str) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE tasks SET status = 'cancelled', updated_at = ? WHERE id = ? \
          AND status IN ('pending', 'assigned', 'in_progress')",
     )
     .bind(at)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }

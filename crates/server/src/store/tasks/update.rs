@@ -1,5 +1,6 @@
 //! Changing a task as a person does (`PATCH`, `DELETE`), and recording a plan's rejection.
 
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::time::now;
@@ -38,7 +39,7 @@ impl TaskPatch {
 
 /// Writes `patch` onto task `id`.
 pub async fn update(tx: &mut Tx, id: &str, patch: &TaskPatch, at: &str) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE tasks SET \
            title = COALESCE(?1, title), \
            description = CASE WHEN ?2 THEN ?3 ELSE description END, \
@@ -72,18 +73,16 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &TaskPatch, at: &str) -> ApiRe
     .bind(patch.requeues())
     .bind(at)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     if let Some(stop) = &patch.stop {
-        sqlx::query(
-            "UPDATE tasks SET stopped_by = ?, stopped_at = ?, stop_reason = ? WHERE id = ?",
-        )
-        .bind(&stop.by)
-        .bind(at)
-        .bind(&stop.reason)
-        .bind(id)
-        .execute(&mut **tx)
-        .await?;
+        sql::query("UPDATE tasks SET stopped_by = ?, stopped_at = ?, stop_reason = ? WHERE id = ?")
+            .bind(&stop.by)
+            .bind(at)
+            .bind(&stop.reason)
+            .bind(id)
+            .execute(tx)
+            .await?;
     }
     Ok(())
 }
@@ -91,7 +90,7 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &TaskPatch, at: &str) -> ApiRe
 /// Deletes task `id` (its workers go with it); the team's tasks that depended on it stop
 /// waiting for it.
 pub async fn delete(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE tasks SET depends_on = \
            (SELECT json_group_array(d.value) FROM json_each(tasks.depends_on) d WHERE d.value <> ?1), \
          updated_at = ?2 \
@@ -100,11 +99,11 @@ pub async fn delete(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<()> {
     .bind(id)
     .bind(now())
     .bind(team_id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
-    sqlx::query("DELETE FROM tasks WHERE id = ?")
+    sql::query("DELETE FROM tasks WHERE id = ?")
         .bind(id)
-        .execute(&mut **tx)
+        .execute(tx)
         .await?;
     Ok(())
 }
@@ -116,27 +115,27 @@ pub async fn record_plan_rejection(
     rejection: &Value,
     at: &str,
 ) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE tasks SET context = json_set(context, '$.planRejection', json(?)), \
          updated_at = ? WHERE id = ?",
     )
     .bind(rejection.to_string())
     .bind(at)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
 
 /// Task `id` may be claimed now, whatever its start time said: a person started it.
 pub async fn start_now(tx: &mut Tx, id: &str, at: &str) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE tasks SET start_at = NULL, \
          context = json_set(context, '$.manualStartAt', ?1), updated_at = ?1 WHERE id = ?2",
     )
     .bind(at)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }

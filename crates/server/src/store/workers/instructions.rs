@@ -2,6 +2,7 @@
 //! next report.
 
 use super::row::WorkerRow;
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::ApiResult;
 use buildd_core::{DeliveryState, InstructionEntry, MessageKind, INSTRUCTION_HISTORY_CAP};
@@ -22,11 +23,11 @@ pub async fn append_instruction(
     });
     let overflow = history.len().saturating_sub(INSTRUCTION_HISTORY_CAP);
     history.drain(..overflow);
-    sqlx::query("UPDATE workers SET instruction_history = ?, updated_at = ? WHERE id = ?")
+    sql::query("UPDATE workers SET instruction_history = ?, updated_at = ? WHERE id = ?")
         .bind(serde_json::to_string(&history)?)
         .bind(at)
         .bind(&worker.id)
-        .execute(&mut **tx)
+        .execute(tx)
         .await?;
     Ok(())
 }
@@ -46,10 +47,10 @@ pub async fn deliver_pending(tx: &mut Tx, worker: &WorkerRow) -> ApiResult<Optio
     if texts.is_empty() {
         return Ok(None);
     }
-    sqlx::query("UPDATE workers SET instruction_history = ? WHERE id = ?")
+    sql::query("UPDATE workers SET instruction_history = ? WHERE id = ?")
         .bind(serde_json::to_string(&entries)?)
         .bind(&worker.id)
-        .execute(&mut **tx)
+        .execute(tx)
         .await?;
     Ok(Some(texts.join("\n\n")))
 }

@@ -2,6 +2,7 @@
 //! when their task goes back to the queue, and marked when their PR merges.
 
 use super::row::{returned_columns, WorkerRow};
+use crate::db::sql;
 use crate::db::Tx;
 use crate::error::{ApiError, ApiResult};
 use crate::time::new_id;
@@ -71,7 +72,7 @@ impl NewWorker {
 
 /// Writes `worker`; it becomes its task's latest worker.
 pub async fn insert(tx: &mut Tx, w: &NewWorker) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "INSERT INTO workers (id, task_id, workspace_id, account_id, name, runner, branch, \
          status, current_action, pr_url, pr_number, merged_at, pr_lifecycle_status, error, \
          started_at, completed_at, created_at, updated_at, cost_micros, input_tokens, \
@@ -99,7 +100,7 @@ pub async fn insert(tx: &mut Tx, w: &NewWorker) -> ApiResult<()> {
     .bind(w.cost_micros)
     .bind(w.input_tokens)
     .bind(w.output_tokens)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -135,7 +136,7 @@ pub async fn report_progress(
          pr_url = ?, pr_number = ?, updated_at = ? WHERE id = ? RETURNING {}",
         returned_columns()
     );
-    let mut query = sqlx::query_as(&query);
+    let mut query = sql::query_as(&query);
     if let Some(status) = p.status {
         query = query.bind(status.as_str());
     }
@@ -146,7 +147,7 @@ pub async fn report_progress(
         .bind(p.pr_number)
         .bind(at)
         .bind(id)
-        .fetch_optional(&mut **tx)
+        .fetch_optional(tx)
         .await?;
     row.ok_or(ApiError::NotFound("Worker not found"))
 }
@@ -161,7 +162,7 @@ pub struct Finish<'a> {
 
 /// Finishes worker `id`; a PR it names for the first time is open.
 pub async fn finish(tx: &mut Tx, id: &str, f: &Finish<'_>, at: &str) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE workers SET status = ?, error = ?, pr_url = ?, pr_number = ?, \
          pr_lifecycle_status = CASE WHEN ? IS NOT NULL AND pr_lifecycle_status IS NULL \
            THEN 'pr_open' ELSE pr_lifecycle_status END, \
@@ -175,7 +176,7 @@ pub async fn finish(tx: &mut Tx, id: &str, f: &Finish<'_>, at: &str) -> ApiResul
     .bind(at)
     .bind(at)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -183,7 +184,7 @@ pub async fn finish(tx: &mut Tx, id: &str, f: &Finish<'_>, at: &str) -> ApiResul
 /// Fails the unfinished workers of `task_id` with `why`: their runner has lost the task,
 /// and its late reports are refused (409 `abort`).
 pub async fn fail_unfinished(tx: &mut Tx, task_id: &str, why: &str, at: &str) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE workers SET status = 'failed', error = ?1, current_action = NULL, \
          completed_at = ?2, updated_at = ?2 \
          WHERE task_id = ?3 AND status NOT IN ('completed', 'failed', 'error')",
@@ -191,7 +192,7 @@ pub async fn fail_unfinished(tx: &mut Tx, task_id: &str, why: &str, at: &str) ->
     .bind(why)
     .bind(at)
     .bind(task_id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -203,14 +204,14 @@ pub async fn fail_unfinished_of_account(
     why: &str,
     at: &str,
 ) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE workers SET status = 'failed', error = ?1, completed_at = ?2, updated_at = ?2 \
          WHERE account_id = ?3 AND status NOT IN ('completed', 'failed', 'error')",
     )
     .bind(why)
     .bind(at)
     .bind(account_id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -223,7 +224,7 @@ pub async fn set_worker_pr(
     number: i64,
     at: &str,
 ) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE workers SET pr_url = COALESCE(?, pr_url), pr_number = ?, \
          pr_lifecycle_status = COALESCE(pr_lifecycle_status, 'pr_open'), updated_at = ? \
          WHERE id = ?",
@@ -232,7 +233,7 @@ pub async fn set_worker_pr(
     .bind(number)
     .bind(at)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -244,7 +245,7 @@ pub async fn mark_pr_merged(
     number: i64,
     at: &str,
 ) -> ApiResult<()> {
-    sqlx::query(
+    sql::query(
         "UPDATE workers SET merged_at = ?, pr_lifecycle_status = 'merged', updated_at = ? \
          WHERE workspace_id = ? AND pr_number = ?",
     )
@@ -252,7 +253,7 @@ pub async fn mark_pr_merged(
     .bind(at)
     .bind(workspace_id)
     .bind(number)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -262,7 +263,7 @@ pub async fn record_usage(tx: &mut Tx, id: &str, usage: &UsageReport) -> ApiResu
     if *usage == UsageReport::default() {
         return Ok(());
     }
-    sqlx::query(
+    sql::query(
         "UPDATE workers SET cost_micros = COALESCE(?, cost_micros), \
          input_tokens = COALESCE(?, input_tokens), output_tokens = COALESCE(?, output_tokens) \
          WHERE id = ?",
@@ -279,7 +280,7 @@ pub async fn record_usage(tx: &mut Tx, id: &str, usage: &UsageReport) -> ApiResu
             .map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
     )
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -294,11 +295,11 @@ pub async fn set_milestones(
 ) -> ApiResult<()> {
     let overflow = list.len().saturating_sub(MILESTONES_KEPT);
     list.drain(..overflow);
-    sqlx::query("UPDATE workers SET milestones = ?, milestones_reported = ? WHERE id = ?")
+    sql::query("UPDATE workers SET milestones = ?, milestones_reported = ? WHERE id = ?")
         .bind(serde_json::to_string(&list)?)
         .bind(reported)
         .bind(id)
-        .execute(&mut **tx)
+        .execute(tx)
         .await?;
     Ok(())
 }
@@ -323,7 +324,7 @@ pub async fn record_session(tx: &mut Tx, id: &str, session: &Session) -> ApiResu
     if *session == Session::default() {
         return Ok(());
     }
-    sqlx::query(
+    sql::query(
         "UPDATE workers SET turns = COALESCE(?1, turns), \
          commit_count = COALESCE(?2, commit_count), \
          files_changed = COALESCE(?3, files_changed), \
@@ -345,7 +346,7 @@ pub async fn record_session(tx: &mut Tx, id: &str, session: &Session) -> ApiResu
     )
     .bind(&session.terminal_reason)
     .bind(id)
-    .execute(&mut **tx)
+    .execute(tx)
     .await?;
     Ok(())
 }

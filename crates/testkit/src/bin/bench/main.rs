@@ -19,6 +19,7 @@ mod activity;
 mod pictures;
 mod timing;
 
+use buildd_server::db::sql;
 use buildd_testkit::{is_chunk, Browser, TestServer, WorkerVerbs};
 use serde_json::json;
 use std::io::{BufReader, Write};
@@ -274,19 +275,19 @@ async fn seed_big_mission(server: &TestServer) -> String {
 }
 
 async fn sqlx_team(tx: &mut buildd_server::db::Tx) -> (String,) {
-    sqlx::query_as("SELECT id FROM teams LIMIT 1")
-        .fetch_one(&mut **tx)
+    sql::query_as("SELECT id FROM teams LIMIT 1")
+        .fetch_one(tx)
         .await
         .unwrap()
 }
 
 /// Runs `sql` with `binds` in order, an empty one bound as NULL.
 async fn exec(tx: &mut buildd_server::db::Tx, sql: &str, binds: &[&str]) {
-    let mut q = sqlx::query(sql);
+    let mut q = sql::query(sql);
     for b in binds {
         q = q.bind(if b.is_empty() { None } else { Some(*b) });
     }
-    q.execute(&mut **tx).await.unwrap();
+    q.execute(tx).await.unwrap();
 }
 
 /// Sends `requests` GETs (with `headers`) over one keep-alive connection; `before` runs
@@ -307,9 +308,9 @@ fn api_latency(server: &TestServer, mission: &str, runtime: &tokio::runtime::Han
     let write = |sql: &str| {
         runtime.block_on(async {
             let mut tx = server.db.write().await.unwrap();
-            sqlx::query(sql)
+            sql::query(sql)
                 .bind(mission)
-                .execute(&mut *tx)
+                .execute(&mut tx)
                 .await
                 .unwrap();
             tx.commit().await.unwrap();
