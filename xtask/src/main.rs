@@ -228,24 +228,71 @@ fn test(env: &tools::Env) -> Result<(), String> {
     run_tests(env)
 }
 
-/// `cargo test --workspace`, echoed as it runs, closed by one line that totals every
-/// test binary's result.
+/// `cargo test --workspace`, then the server's HTTP-level tests again on Postgres, echoed
+/// as they run, closed by one line that totals every test binary's result.
 fn run_tests(env: &tools::Env) -> Result<(), String> {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
-    step("cargo test --workspace");
     let dist = std::env::current_dir()
         .map_err(|e| e.to_string())?
         .join("dist");
-    let mut child = env
-        .command("cargo")
-        .args(["test", "--workspace"])
+    step("cargo test --workspace");
+    let mut args = vec!["test", "--workspace"];
+    let (mut passed, mut failed, mut ok) = cargo_test(env, &dist, &args, &[])?;
+    // Every test binary of the server but `load`, whose tests fill SQLite's writer queue
+    // and wait on it, on a Postgres cluster the tests start (crates/testkit/src/postgres.rs).
+    step("the server's HTTP-level tests on Postgres");
+    let tests = server_test_binaries()?;
+    args = vec!["test", "--package", "buildd-server"];
+    for test in tests.iter().filter(|t| *t != "load") {
+        args.extend(["--test", test]);
+    }
+    let (p, f, o) = cargo_test(env, &dist, &args, &[("BUILDD_TEST_DB", "postgres")])?;
+    (passed, failed, ok) = (passed + p, failed + f, ok && o);
+    println!("\n{passed} passed, {failed} failed");
+    if ok && failed == 0 {
+        Ok(())
+    } else {
+        Err("the tests failed".to_string())
+    }
+}
+
+/// The server's integration test binaries, by name (crates/server/tests/*.rs).
+fn server_test_binaries() -> Result<Vec<String>, String> {
+    let dir = std::path::Path::new("crates/server/tests");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            Some(name.strip_suffix(".rs")?.to_string())
+        })
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// `cargo` with `args` (a `cargo test`), echoed as it runs: its tests passed and failed,
+/// and whether it exited well.
+fn cargo_test(
+    env: &tools::Env,
+    dist: &std::path::Path,
+    args: &[&str],
+    vars: &[(&str, &str)],
+) -> Result<(u64, u64, bool), String> {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut command = env.command("cargo");
+    command
+        .args(args)
         // Whole builds: what the suite runs never depends on incremental state left in a
         // target dir that many trees have shared.
         .env("CARGO_INCREMENTAL", "0")
         .env("BUILDD_DIST", dist)
         .env("BUILDD_AXE", env.axe_script())
-        .stdout(Stdio::piped())
+        .stdout(Stdio::piped());
+    for (name, value) in vars {
+        command.env(name, value);
+    }
+    let mut child = command
         .spawn()
         .map_err(|e| format!("could not start cargo: {e}"))?;
     let (mut passed, mut failed) = (0u64, 0u64);
@@ -266,12 +313,7 @@ fn run_tests(env: &tools::Env) -> Result<(), String> {
         }
     }
     let status = child.wait().map_err(|e| e.to_string())?;
-    println!("\n{passed} passed, {failed} failed");
-    if status.success() && failed == 0 {
-        Ok(())
-    } else {
-        Err(format!("`cargo test --workspace` failed ({status})"))
-    }
+    Ok((passed, failed, status.success()))
 }
 
 /// The screenshot set, with the README's pictures written into `docs/screenshots/`.

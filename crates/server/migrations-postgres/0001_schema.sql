@@ -7,8 +7,8 @@
 --   table one, so the same statements order the same way.
 -- - No row that every write updates: where SQLite moves `generation`, `teams.changes` and
 --   `task_changes` in the writing transaction, every write here only appends to `changes`.
---   The sequencer gives those rows their positions in commit order and counts them into
---   `teams.changes`, away from the writers.
+--   The sequencer gives those rows their positions and counts them into `teams.changes`,
+--   away from the writers.
 -- - buildd-core's two rules the triggers apply, `buildd_dependency_satisfied` and
 --   `buildd_claim_stop`, are defined here as placeholders; the server replaces them at start
 --   with the rules' tables as buildd-core computes them (src/db/postgres/rules.rs).
@@ -20,6 +20,22 @@ CREATE FUNCTION buildd_dependency_satisfied(status TEXT, has_open_pr BIGINT) RET
 CREATE FUNCTION buildd_claim_stop(status TEXT, is_held BIGINT) RETURNS BIGINT
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$ SELECT NULL::BIGINT $$;
+
+-- Three of SQLite's functions as the shared statements use them, so one statement serves
+-- both databases: `json_each` over a JSON array (its elements as text, in a column named
+-- `value`), `json_extract` of a `$.a.b` path (as text; an object or array as its JSON), and
+-- `instr`.
+CREATE FUNCTION json_each(doc TEXT) RETURNS TABLE (value TEXT)
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$ SELECT jsonb_array_elements_text(doc::jsonb) $$;
+
+CREATE FUNCTION json_extract(doc TEXT, path TEXT) RETURNS TEXT
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$ SELECT doc::jsonb #>> string_to_array(substr(path, 3), '.') $$;
+
+CREATE FUNCTION instr(haystack TEXT, needle TEXT) RETURNS BIGINT
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$ SELECT strpos(haystack, needle)::bigint $$;
 
 CREATE TABLE teams (
     id          TEXT PRIMARY KEY,
@@ -372,14 +388,13 @@ SELECT t.id, t.team_id, buildd_dependency_satisfied(t.status, (EXISTS (
        = 1 AS settled
 FROM tasks t;
 
--- Every write to what a page shows, appended by the writing transaction (`xact`). The
--- sequencer gives rows `position`s in commit order once no older transaction is open, and
--- adds each team's rows to `teams.changes`. `mission_id`, `task_id` (and `moved_from`, the
--- mission a task left) are set for writes to a task or its workers: what a mission page
--- rebuilt after a change reads again.
+-- Every write to what a page shows, appended by the writing transaction. The sequencer
+-- (store/team_changes.rs) gives committed rows their `position`s, a step at a time, and
+-- adds each team's rows to `teams.changes`; a row without one is a change not yet counted.
+-- `mission_id`, `task_id` (and `moved_from`, the mission a task left) are set for writes to
+-- a task or its workers: what a mission page rebuilt after a change reads again.
 CREATE TABLE changes (
     id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    xact        xid8 NOT NULL DEFAULT pg_current_xact_id(),
     team_id     TEXT NOT NULL,
     mission_id  TEXT,
     task_id     TEXT,

@@ -51,9 +51,8 @@ enum Command {
         /// Address and port to listen on.
         #[arg(long, env = "BUILDD_LISTEN", default_value = "127.0.0.1:8080")]
         listen: SocketAddr,
-        /// SQLite database file; created and migrated when missing.
-        #[arg(long, env = "BUILDD_DB", default_value = "buildd.db")]
-        db: PathBuf,
+        #[command(flatten)]
+        db: DatabaseArgs,
         /// The built dashboard (the dist/ of `cargo xtask build`) to serve at /. It is only
         /// read: the brotli and gzip copies the build wrote next to its files go to browsers
         /// that accept them, and a file without one goes out as it is.
@@ -104,9 +103,8 @@ enum Command {
     /// integrity check before this returns. To restore: stop the server, copy the backup
     /// over the database file, remove its -wal and -shm files, start the server.
     Backup {
-        /// The server's SQLite database file.
-        #[arg(long, env = "BUILDD_DB", default_value = "buildd.db")]
-        db: PathBuf,
+        #[command(flatten)]
+        db: DatabaseArgs,
         /// The backup file to write; it must not exist yet.
         #[arg(long)]
         to: PathBuf,
@@ -138,6 +136,45 @@ enum Command {
     },
 }
 
+/// Where the data is: a SQLite file (the default), or a Postgres database that several
+/// replicas of the server may share.
+#[derive(clap::Args)]
+struct DatabaseArgs {
+    /// SQLite database file; created and migrated when missing.
+    #[arg(long, env = "BUILDD_DB", default_value = "buildd.db")]
+    db: PathBuf,
+    /// A Postgres (15 or newer) database in place of the SQLite file, as
+    /// postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE; migrated at start. Several servers
+    /// may share it.
+    #[arg(long, env = "BUILDD_DATABASE_URL")]
+    database_url: Option<String>,
+    /// The most connections to Postgres this process holds.
+    #[arg(long, env = "BUILDD_DB_POOL", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
+    db_pool: u32,
+}
+
+impl DatabaseArgs {
+    /// The database, opened and migrated; SQLite's writes kept on `writes_cpu` if given.
+    async fn open(&self, writes_cpu: Option<usize>) -> Db {
+        match &self.database_url {
+            Some(url) => Db::open_postgres(url, self.db_pool)
+                .await
+                .unwrap_or_else(|e| fail(format!("opening the Postgres database: {e}"))),
+            None => Db::open_with_writes_on(&self.db, writes_cpu)
+                .await
+                .unwrap_or_else(|e| fail(format!("opening {}: {e}", self.db.display()))),
+        }
+    }
+
+    /// The database in words (never a URL, which may hold a password).
+    fn name(&self) -> String {
+        match &self.database_url {
+            Some(_) => "the Postgres database".to_string(),
+            None => self.db.display().to_string(),
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum KeyCommand {
     /// Create an API key and print it. It is stored only as a hash: this is the only
@@ -153,9 +190,8 @@ enum KeyCommand {
         /// A label for the key.
         #[arg(long, default_value = "cli")]
         name: String,
-        /// SQLite database file.
-        #[arg(long, env = "BUILDD_DB", default_value = "buildd.db")]
-        db: PathBuf,
+        #[command(flatten)]
+        db: DatabaseArgs,
     },
 }
 
@@ -391,9 +427,7 @@ async fn main() {
                 serve_until_signal(listener, router, Limits::for_this_process(2), stop).await;
                 return;
             }
-            let database = Db::open_with_writes_on(&db, writes_cpu.resolve())
-                .await
-                .unwrap_or_else(|e| fail(format!("opening {}: {e}", db.display())));
+            let database = db.open(writes_cpu.resolve()).await;
             if let (Some(cpu), Some([writes, sqlite])) =
                 (database.writes_cpu(), database.write_threads())
             {
@@ -411,7 +445,7 @@ async fn main() {
                     .await
                     .unwrap_or_else(|e| fail(format!("creating a demo key: {e}")));
                 if seeded {
-                    println!("Seeded demo data into {}.", db.display());
+                    println!("Seeded demo data into {}.", db.name());
                 }
                 println!("Open the dashboard, already connected to the demo team:");
                 println!("    http://{addr}/#key={key}");
@@ -451,14 +485,23 @@ async fn main() {
             serve_until_signal(listener, router, Limits::for_this_process(1), stop).await;
             database.close().await;
         }
-        Command::Backup { db, to } => match buildd_server::db::backup(&db, &to).await {
-            Ok(bytes) => println!(
-                "Backed up {} to {} ({bytes} bytes); the copy passes its integrity check.",
-                db.display(),
-                to.display()
-            ),
-            Err(e) => fail(e),
-        },
+        Command::Backup { db, to } => {
+            if db.database_url.is_some() {
+                fail(
+                    "backup copies a SQLite file; back up a Postgres database with Postgres's \
+                     own tools (pg_dump or pg_basebackup, or the provider's backups)"
+                        .to_string(),
+                );
+            }
+            match buildd_server::db::backup(&db.db, &to).await {
+                Ok(bytes) => println!(
+                    "Backed up {} to {} ({bytes} bytes); the copy passes its integrity check.",
+                    db.db.display(),
+                    to.display()
+                ),
+                Err(e) => fail(e),
+            }
+        }
         Command::Worker { url, key, pace: p } => {
             let client = WorkerClient::new(&url, &key);
             println!("The scripted worker is claiming tasks from {url}.");
@@ -495,9 +538,7 @@ async fn main() {
                     db,
                 },
         } => {
-            let database = Db::open(&db)
-                .await
-                .unwrap_or_else(|e| fail(format!("opening {}: {e}", db.display())));
+            let database = db.open(None).await;
             let key = async {
                 let mut tx = database.write().await?;
                 let team_id = keys::ensure_team(&mut tx, &team).await?;

@@ -165,6 +165,11 @@ async fn row_counts(app: &TestApp) -> Vec<(String, i64)> {
         "SELECT name FROM sqlite_master WHERE type = 'table' \
          AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_sqlx%' ORDER BY name",
     )
+    .postgres(
+        "SELECT table_name::text FROM information_schema.tables \
+         WHERE table_schema = 'public' AND table_type = 'BASE TABLE' \
+         AND table_name NOT LIKE '\\_sqlx%' ORDER BY table_name",
+    )
     .fetch_all(&mut tx)
     .await
     .unwrap();

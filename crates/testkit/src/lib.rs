@@ -22,6 +22,7 @@ pub use audit::{axe_script, cumulative, Shift, Violation};
 pub use axum::http::StatusCode;
 pub use browser::Browser;
 pub use http::read_response;
+pub use postgres::test_db;
 pub use recorded::{Received, RecordedBuildd};
 pub use server::{dist_dir, is_chunk, TestServer};
 pub use through_upstream::ThroughUpstream;

@@ -267,3 +267,21 @@ fn remove_abandoned_clusters() {
         }
     }
 }
+
+/// Which database the HTTP-level tests run on: `BUILDD_TEST_DB=postgres` for a fresh
+/// database of this binary's Postgres cluster, else (`sqlite`, or unset) SQLite in
+/// `sqlite_file`.
+pub async fn test_db(sqlite_file: &Path) -> buildd_server::Db {
+    match std::env::var("BUILDD_TEST_DB").as_deref() {
+        Ok("postgres") => {
+            let database = fresh_database().await;
+            buildd_server::Db::open_postgres(&database.url, 8)
+                .await
+                .expect("the test database on Postgres")
+        }
+        Ok("sqlite") | Err(_) => buildd_server::Db::open(sqlite_file)
+            .await
+            .expect("the test database on SQLite"),
+        Ok(other) => panic!("BUILDD_TEST_DB={other}: sqlite or postgres"),
+    }
+}

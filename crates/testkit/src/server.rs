@@ -62,9 +62,7 @@ impl TestServer {
 
     async fn start(dist: &std::path::Path) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
-        let db = Db::open(&dir.path().join("buildd.db"))
-            .await
-            .expect("database");
+        let db = crate::test_db(&dir.path().join("buildd.db")).await;
         let mut tx = db.write().await.expect("transaction");
         let team = keys::ensure_team(&mut tx, demo::DEMO_TEAM)
             .await

@@ -83,6 +83,11 @@ impl Tx {
         }
     }
 
+    /// Whether this is a Postgres transaction.
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.0, Inner::Postgres(_))
+    }
+
     pub(crate) fn conn(&mut self) -> Conn<'_> {
         match &mut self.0 {
             Inner::Read(tx) => Conn::Sqlite(tx),
@@ -129,6 +134,17 @@ impl Lane {
             Lane::Worker => "worker",
         }
     }
+}
+
+/// A Postgres write transaction, its wait for a connection of the pool recorded as a
+/// write's wait (`buildd_db_write_wait_seconds`), as SQLite's wait for its writer is.
+async fn begin_write(
+    pool: &sqlx::PgPool,
+) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, sqlx::Error> {
+    let started = std::time::Instant::now();
+    let tx = pool.begin().await?;
+    record_wait(started.elapsed());
+    Ok(tx)
 }
 
 fn record_wait(waited: Duration) {
@@ -254,7 +270,7 @@ impl Db {
     pub async fn write(&self) -> Result<Tx, sqlx::Error> {
         match &self.0 {
             Backend::Sqlite(db) => db.write().await,
-            Backend::Postgres(pool) => Ok(Tx(Inner::Postgres(pool.begin().await?))),
+            Backend::Postgres(pool) => Ok(Tx(Inner::Postgres(begin_write(pool).await?))),
         }
     }
 
@@ -271,10 +287,13 @@ impl Db {
         match &self.0 {
             Backend::Sqlite(db) => db.transact(lane, work).await,
             Backend::Postgres(pool) => {
-                let tx = pool.begin().await.map_err(WriteError::Db)?;
+                let tx = begin_write(pool).await.map_err(WriteError::Db)?;
                 let mut tx = Tx(Inner::Postgres(tx));
                 let value = work(&mut tx).await?;
+                let started = std::time::Instant::now();
                 tx.commit().await.map_err(WriteError::Db)?;
+                metrics::histogram!("buildd_db_commit_seconds").record(started.elapsed());
+                metrics::counter!("buildd_db_committed_writes_total").increment(1);
                 Ok(value)
             }
         }

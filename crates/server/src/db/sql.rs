@@ -140,6 +140,58 @@ impl<'q> Bind<'q> for &'q Option<String> {
     }
 }
 
+/// A 0/1 flag column (or a yes/no expression) read as a `bool` from either database: both
+/// store flags as integers, and a Postgres comparison is a boolean. A row field takes it
+/// with `#[sqlx(try_from = "Flag")]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag(pub bool);
+
+impl From<Flag> for bool {
+    fn from(flag: Flag) -> bool {
+        flag.0
+    }
+}
+
+impl sqlx::Type<Sqlite> for Flag {
+    fn type_info() -> sqlx::sqlite::SqliteTypeInfo {
+        <i64 as sqlx::Type<Sqlite>>::type_info()
+    }
+    fn compatible(ty: &sqlx::sqlite::SqliteTypeInfo) -> bool {
+        <i64 as sqlx::Type<Sqlite>>::compatible(ty) || <bool as sqlx::Type<Sqlite>>::compatible(ty)
+    }
+}
+
+impl<'r> sqlx::Decode<'r, Sqlite> for Flag {
+    fn decode(value: sqlx::sqlite::SqliteValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+        Ok(Flag(<i64 as sqlx::Decode<Sqlite>>::decode(value)? != 0))
+    }
+}
+
+impl sqlx::Type<Postgres> for Flag {
+    fn type_info() -> sqlx::postgres::PgTypeInfo {
+        <i64 as sqlx::Type<Postgres>>::type_info()
+    }
+    fn compatible(ty: &sqlx::postgres::PgTypeInfo) -> bool {
+        <i64 as sqlx::Type<Postgres>>::compatible(ty)
+            || <i32 as sqlx::Type<Postgres>>::compatible(ty)
+            || <bool as sqlx::Type<Postgres>>::compatible(ty)
+    }
+}
+
+impl<'r> sqlx::Decode<'r, Postgres> for Flag {
+    fn decode(value: sqlx::postgres::PgValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+        use sqlx::ValueRef;
+        let ty = value.type_info().into_owned();
+        if <bool as sqlx::Type<Postgres>>::compatible(&ty) {
+            Ok(Flag(<bool as sqlx::Decode<Postgres>>::decode(value)?))
+        } else if <i32 as sqlx::Type<Postgres>>::compatible(&ty) {
+            Ok(Flag(<i32 as sqlx::Decode<Postgres>>::decode(value)? != 0))
+        } else {
+            Ok(Flag(<i64 as sqlx::Decode<Postgres>>::decode(value)? != 0))
+        }
+    }
+}
+
 /// What `execute` did.
 #[derive(Clone, Copy, Debug)]
 pub struct Done {
@@ -157,6 +209,8 @@ impl Done {
 #[must_use = "a statement does nothing until it is executed or fetched"]
 pub struct Query<'q, O> {
     sql: &'q str,
+    /// The statement as Postgres spells it, where that differs.
+    postgres: Option<Cow<'q, str>>,
     args: Vec<Arg<'q>>,
     rows: PhantomData<fn() -> O>,
 }
@@ -170,6 +224,7 @@ pub fn query(sql: &str) -> Query<'_, ()> {
 pub fn query_as<O>(sql: &str) -> Query<'_, O> {
     Query {
         sql,
+        postgres: None,
         args: Vec::new(),
         rows: PhantomData,
     }
@@ -181,6 +236,13 @@ impl<T> Row for T where T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, 
 {}
 
 impl<'q, O> Query<'q, O> {
+    /// The statement as Postgres spells it, where the two dialects differ (JSON, sequences,
+    /// SQLite's own functions); with the same parameters, in SQLite's placeholders too.
+    pub fn postgres(mut self, sql: impl Into<Cow<'q, str>>) -> Self {
+        self.postgres = Some(sql.into());
+        self
+    }
+
     /// Binds the next placeholder (or `?N`, in order of their numbers).
     pub fn bind(mut self, value: impl Bind<'q>) -> Self {
         self.args.push(value.arg());
@@ -210,7 +272,10 @@ impl<'q, O> Query<'q, O> {
             }
             .map_err(sqlx::Error::Encode)?;
         }
-        Ok((numbered(self.sql), args))
+        Ok((
+            to_postgres(self.postgres.as_deref().unwrap_or(self.sql)),
+            args,
+        ))
     }
 
     /// Runs the statement; how many rows it wrote.
@@ -225,10 +290,13 @@ impl<'q, O> Query<'q, O> {
             }
             Conn::Postgres(conn) => {
                 let (sql, args) = self.pg_args()?;
-                sqlx::query_with::<Postgres, _>(&sql, args)
-                    .execute(conn)
-                    .await?
-                    .rows_affected()
+                failed_on(
+                    &sql,
+                    sqlx::query_with::<Postgres, _>(&sql, args)
+                        .execute(conn)
+                        .await,
+                )?
+                .rows_affected()
             }
         };
         Ok(Done { rows_affected })
@@ -247,9 +315,12 @@ impl<O: Row> Query<'_, O> {
             }
             Conn::Postgres(conn) => {
                 let (sql, args) = self.pg_args()?;
-                sqlx::query_as_with::<Postgres, O, _>(&sql, args)
-                    .fetch_all(conn)
-                    .await
+                failed_on(
+                    &sql,
+                    sqlx::query_as_with::<Postgres, O, _>(&sql, args)
+                        .fetch_all(conn)
+                        .await,
+                )
             }
         }
     }
@@ -265,9 +336,12 @@ impl<O: Row> Query<'_, O> {
             }
             Conn::Postgres(conn) => {
                 let (sql, args) = self.pg_args()?;
-                sqlx::query_as_with::<Postgres, O, _>(&sql, args)
-                    .fetch_optional(conn)
-                    .await
+                failed_on(
+                    &sql,
+                    sqlx::query_as_with::<Postgres, O, _>(&sql, args)
+                        .fetch_optional(conn)
+                        .await,
+                )
             }
         }
     }
@@ -280,48 +354,74 @@ impl<O: Row> Query<'_, O> {
     }
 }
 
-/// `sql` with SQLite's placeholders as Postgres's: `?N` is `$N`, and a bare `?` the next
-/// number after the highest so far (SQLite's rule). Text in quotes is left as it is.
-pub fn numbered(sql: &str) -> String {
+/// `result`, a statement's; a database's refusal is logged with the statement's text (never
+/// its values), which the error itself does not carry.
+fn failed_on<T>(sql: &str, result: Result<T, sqlx::Error>) -> Result<T, sqlx::Error> {
+    if let Err(sqlx::Error::Database(e)) = &result {
+        tracing::debug!(statement = sql, "the database refused a statement: {e}");
+    }
+    result
+}
+
+/// `sql` as Postgres reads it: SQLite's placeholders as Postgres's (`?N` is `$N`, and a
+/// bare `?` the next number after the highest so far, SQLite's rule), and SQLite's planner
+/// hints dropped (`INDEXED BY name`; `CROSS JOIN … ON`, SQLite's way to fix the join order,
+/// is a plain `JOIN`). Text in quotes is left as it is.
+pub fn to_postgres(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len() + 8);
     let mut highest = 0u32;
-    let mut chars = sql.char_indices().peekable();
-    let mut quote: Option<char> = None;
-    while let Some((_, c)) = chars.next() {
-        match quote {
-            Some(q) => {
-                out.push(c);
-                if c == q {
-                    quote = None;
-                }
-            }
-            None if c == '\'' || c == '"' => {
-                quote = Some(c);
-                out.push(c);
-            }
-            None if c == '?' => {
-                let mut digits = String::new();
-                while let Some((_, d)) = chars.peek().copied().filter(|(_, d)| d.is_ascii_digit()) {
-                    digits.push(d);
-                    chars.next();
-                }
-                let n = match digits.parse::<u32>() {
-                    Ok(n) => n,
-                    Err(_) => highest + 1,
-                };
-                highest = highest.max(n);
-                out.push('$');
-                out.push_str(&n.to_string());
-            }
-            None => out.push(c),
+    let mut rest = sql;
+    while !rest.is_empty() {
+        // The text up to the next quote, then the quoted text as it is.
+        let plain_end = rest.find(['\'', '"']).unwrap_or(rest.len());
+        let (plain, quoted) = rest.split_at(plain_end);
+        out.push_str(&placeholders(&hints_dropped(plain), &mut highest));
+        rest = quoted;
+        if let Some(q) = rest.chars().next() {
+            let end = rest[1..].find(q).map_or(rest.len(), |i| i + 2);
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
         }
+    }
+    out
+}
+
+fn hints_dropped(plain: &str) -> String {
+    let mut text = plain.replace(" CROSS JOIN ", " JOIN ");
+    while let Some(at) = text.find(" INDEXED BY ") {
+        let name_at = at + " INDEXED BY ".len();
+        let name_end = text[name_at..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(text.len(), |i| name_at + i);
+        text.replace_range(at..name_end, "");
+    }
+    text
+}
+
+fn placeholders(plain: &str, highest: &mut u32) -> String {
+    let mut out = String::with_capacity(plain.len() + 8);
+    let mut chars = plain.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '?' {
+            out.push(c);
+            continue;
+        }
+        let mut digits = String::new();
+        while let Some(d) = chars.peek().copied().filter(char::is_ascii_digit) {
+            digits.push(d);
+            chars.next();
+        }
+        let n = digits.parse::<u32>().unwrap_or(*highest + 1);
+        *highest = (*highest).max(n);
+        out.push('$');
+        out.push_str(&n.to_string());
     }
     out
 }
 
 #[cfg(test)]
 mod tests {
-    use super::numbered;
+    use super::to_postgres as numbered;
 
     #[test]
     fn placeholders_are_numbered_as_sqlite_numbers_them() {
@@ -341,5 +441,18 @@ mod tests {
             "SELECT '?', 'it''s ?', \"a?\" WHERE x = $1"
         );
         assert_eq!(numbered("?10 ?"), "$10 $11");
+    }
+
+    #[test]
+    fn sqlites_planner_hints_are_dropped() {
+        assert_eq!(
+            numbered("SELECT 1 FROM tasks t INDEXED BY tasks_recent LEFT JOIN w ON w.id = ?"),
+            "SELECT 1 FROM tasks t LEFT JOIN w ON w.id = $1"
+        );
+        assert_eq!(
+            numbered("FROM json_each(?1) d CROSS JOIN tasks t ON t.id = d.value"),
+            "FROM json_each($1) d JOIN tasks t ON t.id = d.value"
+        );
+        assert_eq!(numbered("SELECT ' CROSS JOIN '"), "SELECT ' CROSS JOIN '");
     }
 }

@@ -101,6 +101,25 @@ async fn read_counts(inner: Arc<Inner>) {
 }
 
 async fn read_once(db: &Db) -> crate::error::ApiResult<HashMap<String, i64>> {
+    sequenced(db).await?;
     let mut tx = db.read().await?;
     Ok(team_changes::all(&mut tx).await?.into_iter().collect())
+}
+
+/// Team `team_id`'s count of writes now, as a stream opening greets with it.
+pub async fn team_count(db: &Db, team_id: &str) -> crate::error::ApiResult<i64> {
+    sequenced(db).await?;
+    let mut tx = db.read().await?;
+    team_changes::of(&mut tx, team_id).await
+}
+
+/// On Postgres, where the counts move as the change log is sequenced (by whichever replica
+/// reads them), one step of it first.
+async fn sequenced(db: &Db) -> crate::error::ApiResult<()> {
+    if db.is_postgres() {
+        let mut tx = db.write().await?;
+        team_changes::sequence(&mut tx).await?;
+        tx.commit().await?;
+    }
+    Ok(())
 }

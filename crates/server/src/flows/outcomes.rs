@@ -13,6 +13,7 @@ use crate::store::tasks::{
     self, blocked_by_failure_of, existing_task, failed_dependency, find_task, insert_unless_taken,
     set_outcome, task_by_id, unfinished_dependents, ChildTask, NewTask,
 };
+use crate::store::turns::{hold_mission, hold_task};
 use crate::time::{iso, now};
 use buildd_core::{MissionStatus, TaskClass, TaskMode, TaskStatus};
 use chrono::{Duration, Utc};
@@ -30,6 +31,13 @@ const STALE_AGGREGATOR_HOURS: i64 = 1;
 pub async fn task_finished(tx: &mut Tx, team_id: &str, task_id: &str) -> ApiResult<()> {
     // Nothing below changes the finished task itself.
     let task = find_task(tx, team_id, task_id).await?;
+    // What follows decides from the mission's other tasks (or, without a mission, the
+    // plan's): writes finishing them at once take turns, the mission first.
+    match (&task.mission_id, &task.parent_task_id) {
+        (Some(mission), _) => hold_mission(tx, mission).await?,
+        (None, Some(parent)) => hold_task(tx, parent).await?,
+        (None, None) => {}
+    }
     let mut parents: BTreeSet<String> = task.parent_task_id.iter().cloned().collect();
     if task.status() == TaskStatus::Failed {
         for id in cascade_failure(tx, team_id, task_id).await? {

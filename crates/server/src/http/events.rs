@@ -9,8 +9,7 @@
 use super::caller::Caller;
 use super::state::AppState;
 use crate::error::{ApiError, ApiResult};
-use crate::flows::changes::Subscription;
-use crate::store::team_changes;
+use crate::flows::changes::{self, Subscription};
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -37,9 +36,7 @@ pub async fn stream(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let resumed = last_event_id(&headers)?;
-    let mut tx = state.db.read().await?;
-    let now = team_changes::of(&mut tx, &caller.team_id).await?;
-    drop(tx);
+    let now = changes::team_count(&state.db, &caller.team_id).await?;
     let cursor = Cursor {
         team_id: caller.team_id,
         // A page that saw this count has missed nothing; any other (older, or from a

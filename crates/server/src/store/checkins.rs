@@ -65,6 +65,12 @@ pub async fn due_missions(tx: &mut Tx, at: &str) -> ApiResult<Vec<String>> {
          AND json_extract(s.task_template, '$.context.heartbeat') = 1 \
          AND (s.next_run_at IS NULL OR s.next_run_at <= ?)",
     )
+    .postgres(
+        "SELECT m.id FROM missions m JOIN schedules s ON s.id = m.schedule_id \
+         WHERE s.enabled = 1 AND m.status IN ('active', 'budget_exhausted') \
+         AND (s.task_template::jsonb #> '{context,heartbeat}') IN ('1'::jsonb, 'true'::jsonb) \
+         AND (s.next_run_at IS NULL OR s.next_run_at <= ?)",
+    )
     .bind(at)
     .fetch_all(tx)
     .await?;

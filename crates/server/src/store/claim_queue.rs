@@ -73,10 +73,10 @@ pub async fn claimable(
 pub async fn counts(tx: &mut Tx, f: &QueueFilter<'_>, at: &str) -> ApiResult<QueueCounts> {
     let sql = format!(
         "SELECT COUNT(*), \
-           COALESCE(SUM(start_at > ?4), 0), \
-           COALESCE(SUM((start_at IS NULL OR start_at <= ?4) AND stopped = 1), 0), \
-           COALESCE(SUM((start_at IS NULL OR start_at <= ?4) AND stopped = 2), 0), \
-           COALESCE(SUM((start_at IS NULL OR start_at <= ?4) AND stopped = 0 AND ready = 0), 0) \
+           COUNT(*) FILTER (WHERE start_at > ?4), \
+           COUNT(*) FILTER (WHERE (start_at IS NULL OR start_at <= ?4) AND stopped = 1), \
+           COUNT(*) FILTER (WHERE (start_at IS NULL OR start_at <= ?4) AND stopped = 2), \
+           COUNT(*) FILTER (WHERE (start_at IS NULL OR start_at <= ?4) AND stopped = 0 AND ready = 0) \
          FROM claim_queue WHERE {}",
         scope(f)
     );
@@ -146,13 +146,15 @@ mod tests {
         .map(|(id,)| id)
         .collect();
         let missions: HashMap<String, (String, bool)> =
-            sql::query_as::<(String, String, bool)>("SELECT id, status, is_held FROM missions")
-                .fetch_all(tx)
-                .await
-                .unwrap()
-                .into_iter()
-                .map(|(id, status, held)| (id, (status, held)))
-                .collect();
+            sql::query_as::<(String, String, sql::Flag)>(
+                "SELECT id, status, is_held FROM missions",
+            )
+            .fetch_all(tx)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|(id, status, held)| (id, (status, held.0)))
+            .collect();
         let by_id: HashMap<&str, (&str, &str)> = tasks
             .iter()
             .map(|(id, team, status, _, _)| (id.as_str(), (team.as_str(), status.as_str())))

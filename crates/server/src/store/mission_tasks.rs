@@ -3,7 +3,7 @@
 //! answer in milliseconds.
 
 use super::tasks::terminal_statuses;
-use crate::db::sql;
+use crate::db::sql::{self, Flag};
 use crate::db::Tx;
 use crate::error::ApiResult;
 use buildd_core::{MissionTask, TaskMode};
@@ -14,9 +14,9 @@ use std::collections::HashSet;
 macro_rules! task_fields {
     () => {
         "'id', t.id, 'title', t.title, 'status', t.status, \
-         'priority', CASE WHEN ?5 THEN t.priority END, \
+         'priority', CASE WHEN ?5 <> 0 THEN t.priority END, \
          'roleSlug', t.role_slug, \
-         'createdAt', CASE WHEN ?5 THEN t.created_at END, \
+         'createdAt', CASE WHEN ?5 <> 0 THEN t.created_at END, \
          'updatedAt', t.updated_at, 'kind', t.kind, 'mode', t.mode, 'category', t.category, \
          'parentTaskId', t.parent_task_id, 'creationSource', t.creation_source, \
          'taskClass', t.task_class, 'dependsOn', json(t.depends_on), \
@@ -29,14 +29,44 @@ macro_rules! task_fields {
     };
 }
 
+/// [`task_fields!`] as Postgres builds JSON.
+macro_rules! task_fields_postgres {
+    () => {
+        "'id', t.id, 'title', t.title, 'status', t.status, \
+         'priority', CASE WHEN ?5 <> 0 THEN t.priority END, \
+         'roleSlug', t.role_slug, \
+         'createdAt', CASE WHEN ?5 <> 0 THEN t.created_at END, \
+         'updatedAt', t.updated_at, 'kind', t.kind, 'mode', t.mode, 'category', t.category, \
+         'parentTaskId', t.parent_task_id, 'creationSource', t.creation_source, \
+         'taskClass', t.task_class, 'dependsOn', t.depends_on::json, \
+         'costUsd', (t.cost_micros / 1000000)::text || '.' \
+             || lpad((t.cost_micros % 1000000)::text, 6, '0'), \
+         'workers', CASE WHEN w.id IS NULL THEN '[]'::json ELSE json_build_array( \
+             json_build_object( \
+             'id', w.id, 'status', w.status, 'prUrl', w.pr_url, 'mergedAt', w.merged_at, \
+             'prNumber', w.pr_number, 'prLifecycleStatus', w.pr_lifecycle_status, \
+             'startedAt', w.started_at, 'completedAt', w.completed_at, \
+             'currentAction', w.current_action, 'waitingFor', w.waiting_for::json)) END"
+    };
+}
+
 /// A task as Buildd embeds it in a mission. The detail (`?5`) carries every result (`null`
 /// for none); the list only planning runs' results, which tell a plan in review, and omits
 /// the field for the rest, as Buildd's list does, rather than say they have none.
 pub const TASK_JSON: &str = concat!(
-    "CASE WHEN ?5 OR t.mode = 'planning' THEN json_object(",
+    "CASE WHEN ?5 <> 0 OR t.mode = 'planning' THEN json_object(",
     task_fields!(),
     ", 'result', json(t.result)) ELSE json_object(",
     task_fields!(),
+    ") END"
+);
+
+/// [`TASK_JSON`] as Postgres builds JSON.
+pub const TASK_JSON_POSTGRES: &str = concat!(
+    "CASE WHEN ?5 <> 0 OR t.mode = 'planning' THEN json_build_object(",
+    task_fields_postgres!(),
+    ", 'result', t.result::json) ELSE json_build_object(",
+    task_fields_postgres!(),
     ") END"
 );
 
@@ -50,6 +80,7 @@ pub async fn read_tasks(
 ) -> ApiResult<Vec<(i64, MissionTask)>> {
     let ids = ids.map(serde_json::to_string).transpose()?;
     let (rowids, tasks): (String, String) = sql::query_as(&read_sql(ids.is_some()))
+        .postgres(read_sql_postgres(ids.is_some()))
         .bind(team_id)
         .bind(None::<&str>)
         .bind(None::<&str>)
@@ -83,6 +114,21 @@ fn read_sql(listed: bool) -> String {
     )
 }
 
+/// [`read_sql`] on Postgres, oldest first as SQLite's index hands them over.
+fn read_sql_postgres(listed: bool) -> String {
+    let (from, which) = if listed {
+        ("json_each(?6) ids JOIN tasks t ON t.id = ids.value", "TRUE")
+    } else {
+        ("tasks t", "?6 IS NULL")
+    };
+    format!(
+        "SELECT COALESCE(json_agg(t.rowid ORDER BY t.created_at, t.rowid), '[]')::text, \
+                COALESCE(json_agg({TASK_JSON_POSTGRES} ORDER BY t.created_at, t.rowid), '[]')::text \
+         FROM {from} LEFT JOIN workers w ON w.id = t.latest_worker_id \
+         WHERE {which} AND t.mission_id = ?4 AND t.team_id = ?1"
+    )
+}
+
 /// Both walk the mission's entries in `tasks_by_mission_mode_status` (migration 0020).
 const OPEN_WORK: &str = "SELECT EXISTS (SELECT 1 FROM tasks WHERE mission_id = ? \
      AND team_id = ? AND status NOT IN (SELECT value FROM json_each(?)))";
@@ -91,7 +137,7 @@ const RUNS: &str = "SELECT id FROM tasks WHERE mission_id = ? AND team_id = ? AN
 /// Whether mission `mission_id` has a task not finished for good
 /// ([`buildd_core::TaskStatus::is_terminal`]), without reading its tasks.
 pub async fn has_open_work(tx: &mut Tx, team_id: &str, mission_id: &str) -> ApiResult<bool> {
-    let (open,): (bool,) = sql::query_as(OPEN_WORK)
+    let (Flag(open),): (Flag,) = sql::query_as(OPEN_WORK)
         .bind(mission_id)
         .bind(team_id)
         .bind(terminal_statuses())

@@ -3,7 +3,7 @@
 //! by buildd-core.
 
 use super::checkins::last_check;
-use super::mission_tasks::TASK_JSON;
+use super::mission_tasks::{TASK_JSON, TASK_JSON_POSTGRES};
 use super::missions::{find_mission, MissionRow, MISSION_COLUMNS};
 use super::schedules::{settings, ScheduleRow, SCHEDULE_COLUMNS};
 use super::task_memo::{TaskJson, TaskMemo};
@@ -42,7 +42,15 @@ async fn tasks_by_mission(
          LEFT JOIN workers w ON w.id = t.latest_worker_id \
          WHERE {FILTER} GROUP BY t.mission_id"
     );
+    let postgres = format!(
+        "SELECT t.mission_id, \
+           json_agg({TASK_JSON_POSTGRES} ORDER BY t.created_at DESC, t.rowid DESC)::text \
+         FROM tasks t JOIN missions m ON m.id = t.mission_id \
+         LEFT JOIN workers w ON w.id = t.latest_worker_id \
+         WHERE {FILTER} GROUP BY t.mission_id"
+    );
     let rows: Vec<(String, String)> = sql::query_as(&sql)
+        .postgres(postgres)
         .bind(f.team_id)
         .bind(f.status)
         .bind(f.workspace_id)
@@ -181,6 +189,28 @@ const DETAIL_EXTRAS_JSON: &str = "SELECT \
          AND m.dependency_met_at IS NULL) \
     FROM missions m WHERE m.id = ? AND m.team_id = ?";
 
+/// [`DETAIL_EXTRAS_JSON`] as Postgres builds JSON.
+const DETAIL_EXTRAS_JSON_POSTGRES: &str = "SELECT \
+    (SELECT json_build_object('id', ws.id, 'name', ws.name)::text FROM workspaces ws \
+       WHERE ws.id = m.workspace_id AND ws.team_id = m.team_id), \
+    (SELECT json_build_object('id', s.id, 'workspaceId', s.workspace_id, 'name', s.name, \
+       'cronExpression', s.cron_expression, 'timezone', s.timezone, \
+       'taskTemplate', s.task_template::json, \
+       'enabled', s.enabled <> 0, 'oneShot', s.one_shot <> 0, \
+       'nextRunAt', s.next_run_at, 'lastRunAt', s.last_run_at, 'lastTaskId', s.last_task_id, \
+       'totalRuns', s.total_runs, 'consecutiveFailures', s.consecutive_failures, \
+       'lastError', s.last_error, 'lastDeferralReason', s.last_deferral_reason, \
+       'lastDeferredAt', s.last_deferred_at, 'createdAt', s.created_at, \
+       'updatedAt', s.updated_at)::text \
+       FROM schedules s WHERE s.id = m.schedule_id AND s.team_id = m.team_id), \
+    (SELECT COALESCE(json_agg(json_build_object('id', c.id, 'title', c.title, \
+       'status', c.status) ORDER BY c.created_at), '[]')::text FROM missions c \
+       WHERE c.parent_mission_id = m.id AND c.team_id = m.team_id), \
+    (SELECT json_build_object('id', b.id, 'title', b.title, 'status', b.status)::text \
+       FROM missions b WHERE b.id = m.depends_on_mission_id AND b.team_id = m.team_id \
+         AND m.dependency_met_at IS NULL) \
+    FROM missions m WHERE m.id = ? AND m.team_id = ?";
+
 /// `GET /api/missions/{id}`, read in the read-only `tx` (its tasks come through `memo`).
 pub async fn mission_detail(
     tx: &mut Tx,
@@ -197,6 +227,7 @@ pub async fn mission_detail(
         String,
         Option<String>,
     ) = sql::query_as(DETAIL_EXTRAS_JSON)
+        .postgres(DETAIL_EXTRAS_JSON_POSTGRES)
         .bind(id)
         .bind(team_id)
         .fetch_one(tx)

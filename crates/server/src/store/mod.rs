@@ -21,5 +21,6 @@ pub mod schedules;
 pub mod task_memo;
 pub mod tasks;
 pub mod team_changes;
+pub mod turns;
 pub mod workers;
 pub mod workspaces;

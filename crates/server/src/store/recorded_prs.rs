@@ -3,7 +3,7 @@
 //! its reviewer stood on its head commit, its task's and mission's review flags and the
 //! mission's and workspace's policies. Three statements, whatever the number of PRs.
 
-use crate::db::sql;
+use crate::db::sql::{self, Flag};
 use crate::db::Tx;
 use crate::error::ApiResult;
 use crate::store::prs::stored_files;
@@ -31,8 +31,8 @@ struct Row {
     head_sha: Option<String>,
     files: Option<String>,
     files_state: String,
-    task_requires_review: Option<bool>,
-    mission_requires_review: Option<bool>,
+    task_requires_review: Option<Flag>,
+    mission_requires_review: Option<Flag>,
     mission_policy: Option<String>,
     git_config: String,
 }
@@ -56,8 +56,8 @@ impl Row {
             checks,
             migrations: None,
             review,
-            task_requires_review: self.task_requires_review.unwrap_or(false),
-            mission_requires_review: self.mission_requires_review.unwrap_or(false),
+            task_requires_review: self.task_requires_review.is_some_and(bool::from),
+            mission_requires_review: self.mission_requires_review.is_some_and(bool::from),
             mission_policy: self
                 .mission_policy
                 .and_then(|p| serde_json::from_str(&p).ok()),

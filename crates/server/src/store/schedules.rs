@@ -233,7 +233,7 @@ pub async fn record_run(tx: &mut Tx, id: &str, run: &CheckinRun<'_>) -> ApiResul
          last_task_id = COALESCE(?3, last_task_id), \
          total_runs = total_runs + CASE WHEN ?3 IS NULL THEN 0 ELSE 1 END, \
          last_deferral_reason = ?4, last_deferred_at = CASE WHEN ?4 IS NULL THEN NULL ELSE ?1 END, \
-         last_state_key = CASE WHEN ?5 THEN ?6 ELSE last_state_key END \
+         last_state_key = CASE WHEN ?5 <> 0 THEN ?6 ELSE last_state_key END \
          WHERE id = ?7",
     )
     .bind(run.at)

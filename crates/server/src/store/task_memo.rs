@@ -76,6 +76,10 @@ impl TaskMemo {
         team_id: &str,
         mission_id: &str,
     ) -> ApiResult<Tasks> {
+        if tx.is_postgres() {
+            // Postgres logs changes without a commit-ordered sequence yet: read afresh.
+            return Ok(Arc::new(read(tx, team_id, mission_id, None).await?));
+        }
         let (seq, floor): (i64, i64) = sql::query_as(
             "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'task_changes'), 0), \
                     (SELECT seq FROM task_changes_floor WHERE id = 1)",
@@ -164,6 +168,9 @@ pub async fn prune_log(db: &Db) -> ApiResult<()> {
 
 /// Drops all but the newest `kept` log entries, once at least as many more have gathered.
 pub async fn prune_log_keeping(db: &Db, kept: i64) -> ApiResult<()> {
+    if db.is_postgres() {
+        return Ok(());
+    }
     let (logged,): (i64,) = {
         let mut tx = db.read().await?;
         sql::query_as(

@@ -1,5 +1,7 @@
-//! Each team's count of writes to what its pages show (`teams.changes`, moved by triggers on
-//! every table a page reads), for the change stream.
+//! Each team's count of writes to what its pages show (`teams.changes`), for the change
+//! stream. On SQLite, triggers on every table a page reads move it as they write. On
+//! Postgres the triggers only append to the change log, and [`sequence`] counts the log's
+//! settled rows into it, so no row is written by every write.
 
 use crate::db::sql;
 use crate::db::Tx;
@@ -19,4 +21,42 @@ pub async fn of(tx: &mut Tx, team_id: &str) -> ApiResult<i64> {
         .fetch_optional(tx)
         .await?;
     Ok(row.map_or(0, |(n,)| n))
+}
+
+/// Advisory lock key of the sequencer: one replica sequences at a time.
+const SEQUENCER: i64 = 0x6275_696c_6464;
+
+/// Postgres: gives the change log's committed rows their positions, in one step, and adds
+/// each team's to its count. A row committed after the step's snapshot waits for the next
+/// step; a reader that sees a row without a position takes it as changed. Another replica
+/// sequencing now makes this a no-op. Nothing to do on SQLite.
+pub async fn sequence(tx: &mut Tx) -> ApiResult<()> {
+    if !tx.is_postgres() {
+        return Ok(());
+    }
+    let (ours,): (bool,) = sql::query_as("SELECT pg_try_advisory_xact_lock(?)")
+        .bind(SEQUENCER)
+        .fetch_one(tx)
+        .await?;
+    if !ours {
+        return Ok(());
+    }
+    sql::query(
+        "WITH settled AS ( \
+           SELECT id, row_number() OVER (ORDER BY id) AS n FROM changes \
+           WHERE position IS NULL), \
+         placed AS ( \
+           UPDATE changes c SET position = s.position + settled.n \
+           FROM settled, change_sequence s WHERE c.id = settled.id AND s.id = 1 \
+           RETURNING c.team_id), \
+         counted AS ( \
+           UPDATE teams t SET changes = t.changes + p.n \
+           FROM (SELECT team_id, COUNT(*) AS n FROM placed GROUP BY team_id) p \
+           WHERE t.id = p.team_id) \
+         UPDATE change_sequence SET position = position + (SELECT COUNT(*) FROM placed) \
+         WHERE id = 1",
+    )
+    .execute(tx)
+    .await?;
+    Ok(())
 }

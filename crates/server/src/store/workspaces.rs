@@ -180,8 +180,8 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &WorkspacePatch) -> ApiResult<
     sql::query(
         "UPDATE workspaces SET \
            name = COALESCE(?1, name), \
-           repo = CASE WHEN ?2 THEN ?3 ELSE repo END, \
-           local_path = CASE WHEN ?4 THEN ?5 ELSE local_path END, \
+           repo = CASE WHEN ?2 <> 0 THEN ?3 ELSE repo END, \
+           local_path = CASE WHEN ?4 <> 0 THEN ?5 ELSE local_path END, \
            access_mode = COALESCE(?6, access_mode), \
            data_class = COALESCE(?7, data_class), \
            max_concurrent_tasks = COALESCE(?8, max_concurrent_tasks), \

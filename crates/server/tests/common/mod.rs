@@ -32,8 +32,17 @@ pub const NO_KEY: &str = "";
 
 impl TestApp {
     pub async fn new() -> Self {
+        // The server's warnings and errors (a 500's cause among them) show with a failed
+        // test's output.
+        let _ = tracing_subscriber::fmt()
+            .with_test_writer()
+            .with_env_filter(
+                tracing_subscriber::EnvFilter::try_from_default_env()
+                    .unwrap_or_else(|_| "warn".into()),
+            )
+            .try_init();
         let dir = tempfile::tempdir().unwrap();
-        let db = Db::open(&dir.path().join("test.db")).await.unwrap();
+        let db = buildd_testkit::test_db(&dir.path().join("test.db")).await;
         let mut tx = db.write().await.unwrap();
         let team = keys::ensure_team(&mut tx, "Team A").await.unwrap();
         let admin = keys::create_key(&mut tx, &team, &AccountLevel::Admin, "a")

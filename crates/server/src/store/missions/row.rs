@@ -1,5 +1,6 @@
 //! A mission as stored, and the shape the API answers with.
 
+use crate::db::sql::Flag;
 use crate::store::json_text::json_opt;
 use buildd_core::budget::budget_of;
 use buildd_core::money::Usd;
@@ -27,10 +28,12 @@ pub struct MissionRow {
     pub max_concurrent_tasks: Option<i64>,
     pub last_task_started_at: Option<String>,
     pub working_branch: Option<String>,
+    #[sqlx(try_from = "Flag")]
     pub requires_review: bool,
     pub merge_policy: Option<String>,
     #[sqlx(try_from = "String")]
     pub orchestration_mode: OrchestrationMode,
+    #[sqlx(try_from = "Flag")]
     pub is_held: bool,
     pub start_at: Option<String>,
     pub goal_criteria: Option<String>,

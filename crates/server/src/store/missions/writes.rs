@@ -107,7 +107,7 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &MissionPatch, at: &str) -> Ap
     sql::query(
         "UPDATE missions SET \
            title = COALESCE(?, title), \
-           description = CASE WHEN ? THEN ? ELSE description END, \
+           description = CASE WHEN ? <> 0 THEN ? ELSE description END, \
            status = COALESCE(?, status), \
            priority = COALESCE(?, priority), \
            orchestration_mode = COALESCE(?, orchestration_mode), \
@@ -164,7 +164,7 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &MissionPatch, at: &str) -> Ap
 pub async fn set_budget(tx: &mut Tx, id: &str, usd: Option<Usd>, resume: bool) -> ApiResult<()> {
     sql::query(
         "UPDATE missions SET cost_budget_usd = ?, \
-         status = CASE WHEN ? THEN 'active' ELSE status END, updated_at = ? WHERE id = ?",
+         status = CASE WHEN ? <> 0 THEN 'active' ELSE status END, updated_at = ? WHERE id = ?",
     )
     .bind(usd.map(budget_string))
     .bind(resume)

@@ -100,6 +100,14 @@ pub async fn quiet_prs(tx: &mut Tx, quiet_since: &str) -> ApiResult<Vec<(String,
          FROM pull_requests p WHERE p.state = 'open' AND p.mission_id IS NOT NULL) \
          WHERE moved <= ? AND (told IS NULL OR told < moved)",
     )
+    .postgres(
+        "SELECT id, moved FROM (SELECT p.id, p.stall_notified_at AS told, GREATEST(p.updated_at, \
+           COALESCE((SELECT MAX(c.created_at) FROM check_runs c WHERE c.pr_id = p.id), ''), \
+           COALESCE((SELECT MAX(COALESCE(r.decided_at, r.created_at)) FROM pr_reviews r \
+                     WHERE r.pr_id = p.id), '')) AS moved \
+         FROM pull_requests p WHERE p.state = 'open' AND p.mission_id IS NOT NULL) quiet \
+         WHERE moved <= ? AND (told IS NULL OR told < moved)",
+    )
     .bind(quiet_since)
     .fetch_all(tx)
     .await?)

@@ -149,7 +149,7 @@ pub async fn live_reviews(
 ) -> ApiResult<Vec<(String, Option<String>)>> {
     Ok(sql::query_as(
         "SELECT id, reviewer_task_id FROM pr_reviews WHERE pr_id = ? \
-         AND (outcome IS NULL OR outcome = 'awaiting_ci') AND (? OR head_sha IS NOT ?)",
+         AND (outcome IS NULL OR outcome = 'awaiting_ci') AND (? <> 0 OR head_sha IS DISTINCT FROM ?)",
     )
     .bind(&pr.id)
     .bind(all)
@@ -178,7 +178,7 @@ pub async fn awaiting_ci(tx: &mut Tx, pr: &PrRow) -> ApiResult<Option<AwaitingCi
     );
     let row: Option<Row> = sql::query_as(
         "SELECT id, iteration, head_sha, reviewer_task_id, confidence, summary FROM pr_reviews \
-         WHERE pr_id = ? AND outcome = 'awaiting_ci' AND head_sha IS ?",
+         WHERE pr_id = ? AND outcome = 'awaiting_ci' AND head_sha IS NOT DISTINCT FROM ?",
     )
     .bind(&pr.id)
     .bind(&pr.head_sha)
@@ -202,7 +202,7 @@ pub async fn awaiting_ci(tx: &mut Tx, pr: &PrRow) -> ApiResult<Option<AwaitingCi
 /// The newest review of `pr`'s head commit that asked for a fix.
 pub async fn latest_retry(tx: &mut Tx, pr: &PrRow) -> ApiResult<Option<String>> {
     let asked: Option<(String,)> = sql::query_as(
-        "SELECT id FROM pr_reviews WHERE pr_id = ? AND head_sha IS ? AND outcome = 'retry' \
+        "SELECT id FROM pr_reviews WHERE pr_id = ? AND head_sha IS NOT DISTINCT FROM ? AND outcome = 'retry' \
          ORDER BY created_at DESC, rowid DESC LIMIT 1",
     )
     .bind(&pr.id)

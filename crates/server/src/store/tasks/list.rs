@@ -65,7 +65,7 @@ pub async fn page(
 /// How many tasks match `f`, and how many of them are pending.
 pub async fn counts(tx: &mut Tx, f: &TaskFilter<'_>) -> ApiResult<(i64, i64)> {
     Ok(sql::query_as(&format!(
-        "SELECT COUNT(*), COALESCE(SUM(t.status = 'pending'), 0) FROM tasks t WHERE {FILTER}"
+        "SELECT COUNT(*), COUNT(*) FILTER (WHERE t.status = 'pending') FROM tasks t WHERE {FILTER}"
     ))
     .bind(f.team_id)
     .bind(f.mission_id)

@@ -1,6 +1,7 @@
 //! A task as stored, joined with its latest worker (whose PR it carries), and the shapes
 //! the API answers with.
 
+use crate::db::sql::Flag;
 use crate::store::json_text::{json_opt, json_or, strings};
 use buildd_core::money::Usd;
 use buildd_core::{
@@ -46,6 +47,7 @@ pub struct TaskRow {
     pub kind: Option<String>,
     pub complexity: Option<String>,
     pub backend: String,
+    #[sqlx(try_from = "Flag")]
     pub requires_review: bool,
     pub start_at: Option<String>,
     pub created_at: String,

@@ -84,7 +84,7 @@ pub struct Requeue<'a> {
 pub async fn requeue(tx: &mut Tx, r: &Requeue<'_>) -> ApiResult<bool> {
     let moved = sql::query(&format!(
         "UPDATE tasks SET {BACK_TO_PENDING}, \
-         result = CASE WHEN ?1 THEN NULL ELSE result END, updated_at = ?2 \
+         result = CASE WHEN ?1 <> 0 THEN NULL ELSE result END, updated_at = ?2 \
          WHERE id = ?3 \
            AND (?4 IS NULL OR (status IN ('assigned', 'in_progress') AND expires_at = ?4))"
     ))

@@ -42,15 +42,15 @@ pub async fn update(tx: &mut Tx, id: &str, patch: &TaskPatch, at: &str) -> ApiRe
     sql::query(
         "UPDATE tasks SET \
            title = COALESCE(?1, title), \
-           description = CASE WHEN ?2 THEN ?3 ELSE description END, \
+           description = CASE WHEN ?2 <> 0 THEN ?3 ELSE description END, \
            priority = COALESCE(?4, priority), \
-           role_slug = CASE WHEN ?5 THEN NULLIF(?6, '') ELSE role_slug END, \
-           mission_id = CASE WHEN ?7 THEN NULLIF(?8, '') ELSE mission_id END, \
+           role_slug = CASE WHEN ?5 <> 0 THEN NULLIF(?6, '') ELSE role_slug END, \
+           mission_id = CASE WHEN ?7 <> 0 THEN NULLIF(?8, '') ELSE mission_id END, \
            depends_on = COALESCE(?9, depends_on), \
            status = COALESCE(?10, status), \
-           claimed_by = CASE WHEN ?11 THEN NULL ELSE claimed_by END, \
-           claimed_at = CASE WHEN ?11 THEN NULL ELSE claimed_at END, \
-           expires_at = CASE WHEN ?11 THEN NULL ELSE expires_at END, \
+           claimed_by = CASE WHEN ?11 <> 0 THEN NULL ELSE claimed_by END, \
+           claimed_at = CASE WHEN ?11 <> 0 THEN NULL ELSE claimed_at END, \
+           expires_at = CASE WHEN ?11 <> 0 THEN NULL ELSE expires_at END, \
            updated_at = ?12 \
          WHERE id = ?13",
     )
@@ -96,6 +96,13 @@ pub async fn delete(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<()> {
          updated_at = ?2 \
          WHERE team_id = ?3 AND EXISTS (SELECT 1 FROM json_each(tasks.depends_on) d WHERE d.value = ?1)",
     )
+    .postgres(
+        "UPDATE tasks SET depends_on = \
+           (SELECT COALESCE(json_agg(d.value), '[]')::text FROM json_each(tasks.depends_on) d \
+            WHERE d.value <> ?1), \
+         updated_at = ?2 \
+         WHERE team_id = ?3 AND EXISTS (SELECT 1 FROM json_each(tasks.depends_on) d WHERE d.value = ?1)",
+    )
     .bind(id)
     .bind(now())
     .bind(team_id)
@@ -119,6 +126,11 @@ pub async fn record_plan_rejection(
         "UPDATE tasks SET context = json_set(context, '$.planRejection', json(?)), \
          updated_at = ? WHERE id = ?",
     )
+    .postgres(
+        "UPDATE tasks SET context = \
+           jsonb_set(context::jsonb, '{planRejection}', ?::jsonb)::text, \
+         updated_at = ? WHERE id = ?",
+    )
     .bind(rejection.to_string())
     .bind(at)
     .bind(id)
@@ -132,6 +144,11 @@ pub async fn start_now(tx: &mut Tx, id: &str, at: &str) -> ApiResult<()> {
     sql::query(
         "UPDATE tasks SET start_at = NULL, \
          context = json_set(context, '$.manualStartAt', ?1), updated_at = ?1 WHERE id = ?2",
+    )
+    .postgres(
+        "UPDATE tasks SET start_at = NULL, \
+         context = jsonb_set(context::jsonb, '{manualStartAt}', to_jsonb(?1::text))::text, \
+         updated_at = ?1 WHERE id = ?2",
     )
     .bind(at)
     .bind(id)

@@ -132,7 +132,7 @@ pub async fn report_progress(
     };
     let query = format!(
         "UPDATE workers SET {status}\
-         current_action = CASE WHEN ? THEN ? ELSE current_action END, \
+         current_action = CASE WHEN ? <> 0 THEN ? ELSE current_action END, \
          pr_url = ?, pr_number = ?, updated_at = ? WHERE id = ? RETURNING {}",
         returned_columns()
     );
@@ -329,7 +329,7 @@ pub async fn record_session(tx: &mut Tx, id: &str, session: &Session) -> ApiResu
          commit_count = COALESCE(?2, commit_count), \
          files_changed = COALESCE(?3, files_changed), \
          lines_added = COALESCE(?4, lines_added), lines_removed = COALESCE(?5, lines_removed), \
-         waiting_for = CASE WHEN ?6 THEN ?7 ELSE waiting_for END, \
+         waiting_for = CASE WHEN ?6 <> 0 THEN ?7 ELSE waiting_for END, \
          terminal_reason = COALESCE(?8, terminal_reason) WHERE id = ?9",
     )
     .bind(session.turns)
