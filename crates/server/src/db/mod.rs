@@ -212,6 +212,20 @@ impl Db {
         )))
     }
 
+    /// Another pool on the same Postgres database, as another replica of the server holds;
+    /// `None` on SQLite, which one process serves.
+    pub async fn replica(&self) -> Option<Result<Self, sqlx::Error>> {
+        let Backend::Postgres(pool) = &self.0 else {
+            return None;
+        };
+        let options = (*pool.connect_options()).clone();
+        let pool = sqlx::postgres::PgPoolOptions::new()
+            .max_connections(pool.options().get_max_connections())
+            .connect_with(options)
+            .await;
+        Some(pool.map(|pool| Self(Backend::Postgres(pool))))
+    }
+
     /// Whether this is Postgres.
     pub fn is_postgres(&self) -> bool {
         matches!(self.0, Backend::Postgres(_))

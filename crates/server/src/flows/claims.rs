@@ -8,7 +8,7 @@ use crate::error::ApiResult;
 use crate::store::claim_queue::{self, QueueFilter};
 use buildd_core::claims::why_none as reason;
 
-pub use claim_queue::claimable;
+pub use claim_queue::{claimable, claimable_to_take};
 
 /// Why a claim of `f` at `at` took nothing, and how many tasks it found pending.
 pub async fn why_none(

@@ -69,6 +69,25 @@ pub async fn claimable(
     Ok(rows.into_iter().map(|(id,)| id).collect())
 }
 
+/// Up to `limit` tasks of `f` a claim may take at `at`, in claim order, for a write that
+/// takes them: on Postgres each is held (`FOR UPDATE`) until the claim commits, and tasks
+/// another claim holds now are passed over (`SKIP LOCKED`), so claims running side by side
+/// take different tasks instead of racing for the first. SQLite runs one write at a time.
+pub async fn claimable_to_take(
+    tx: &mut Tx,
+    f: &QueueFilter<'_>,
+    at: &str,
+    limit: i64,
+) -> ApiResult<Vec<String>> {
+    let sql = claimable_sql(f);
+    let held = format!("{sql} FOR UPDATE SKIP LOCKED");
+    let rows: Vec<(String,)> = bound(&sql, f, at, limit)
+        .postgres(held)
+        .fetch_all(tx)
+        .await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
+}
+
 /// The counts of `f`'s queue at `at`.
 pub async fn counts(tx: &mut Tx, f: &QueueFilter<'_>, at: &str) -> ApiResult<QueueCounts> {
     let sql = format!(

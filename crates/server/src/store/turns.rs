@@ -1,5 +1,6 @@
 //! Turns for writes that decide from rows they do not write ("is any of the mission's work
-//! still open?", "have all of the plan's children finished?"). On Postgres, writes run side
+//! still open?", "have all of the plan's children finished?", "was this plan approved?",
+//! "which PR number is next?"). On Postgres, writes run side
 //! by side: each such write first holds the row it decides about (`SELECT … FOR UPDATE`)
 //! until it commits, so two last tasks finishing together decide one after the other, the
 //! second seeing the first. SQLite's one writer already runs them one at a time.
@@ -16,6 +17,11 @@ pub async fn hold_mission(tx: &mut Tx, id: &str) -> ApiResult<()> {
 /// Holds task `id` until the transaction ends.
 pub async fn hold_task(tx: &mut Tx, id: &str) -> ApiResult<()> {
     hold(tx, "SELECT 1 FROM tasks WHERE id = ? FOR UPDATE", id).await
+}
+
+/// Holds workspace `id` until the transaction ends.
+pub async fn hold_workspace(tx: &mut Tx, id: &str) -> ApiResult<()> {
+    hold(tx, "SELECT 1 FROM workspaces WHERE id = ? FOR UPDATE", id).await
 }
 
 async fn hold(tx: &mut Tx, statement: &str, id: &str) -> ApiResult<()> {

@@ -31,7 +31,29 @@ pub struct TestApp {
 pub const NO_KEY: &str = "";
 
 impl TestApp {
+    /// A server on the database `BUILDD_TEST_DB` names (SQLite unless it says postgres).
     pub async fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let db = buildd_testkit::test_db(&dir.path().join("test.db")).await;
+        Self::on(db, dir).await
+    }
+
+    /// A server on a Postgres database of its own, whatever `BUILDD_TEST_DB` says: for what
+    /// only Postgres has, such as replicas.
+    pub async fn on_postgres() -> Self {
+        let database = buildd_testkit::postgres::fresh_database().await;
+        let db = Db::open_postgres(&database.url, 8).await.unwrap();
+        Self::on(db, tempfile::tempdir().unwrap()).await
+    }
+
+    /// Another replica of this server (Postgres only): its own router over its own pool of
+    /// the same database, with caches of its own.
+    pub async fn replica(&self) -> axum::Router {
+        let db = self.db.replica().await.expect("a Postgres server").unwrap();
+        app(db, None)
+    }
+
+    async fn on(db: Db, dir: tempfile::TempDir) -> Self {
         // The server's warnings and errors (a 500's cause among them) show with a failed
         // test's output.
         let _ = tracing_subscriber::fmt()
@@ -41,8 +63,6 @@ impl TestApp {
                     .unwrap_or_else(|_| "warn".into()),
             )
             .try_init();
-        let dir = tempfile::tempdir().unwrap();
-        let db = buildd_testkit::test_db(&dir.path().join("test.db")).await;
         let mut tx = db.write().await.unwrap();
         let team = keys::ensure_team(&mut tx, "Team A").await.unwrap();
         let admin = keys::create_key(&mut tx, &team, &AccountLevel::Admin, "a")
@@ -108,26 +128,7 @@ impl TestApp {
         key: &str,
         body: Option<String>,
     ) -> (StatusCode, Value) {
-        let mut req = Request::builder().method(method).uri(path);
-        if !key.is_empty() {
-            req = req.header("Authorization", format!("Bearer {key}"));
-        }
-        if body.is_some() {
-            req = req.header("Content-Type", "application/json");
-        }
-        let req = req
-            .body(body.map(Body::from).unwrap_or_else(Body::empty))
-            .unwrap();
-        let res = self.router.clone().oneshot(req).await.unwrap();
-        let status = res.status();
-        let bytes = res.into_body().collect().await.unwrap().to_bytes();
-        let value = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes)
-                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
-        };
-        (status, value)
+        send(&self.router, method, path, key, body).await
     }
 
     /// A manual mission: it plans only when a test presses Run.
@@ -402,4 +403,34 @@ pub fn assert_keys(value: &Value, keys: &[&str]) {
     for k in keys {
         assert!(value.get(k).is_some(), "missing key {k} in {value}");
     }
+}
+
+/// Sends a request to `router`, its body byte for byte; the status and the JSON answer.
+pub async fn send(
+    router: &axum::Router,
+    method: &str,
+    path: &str,
+    key: &str,
+    body: Option<String>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(path);
+    if !key.is_empty() {
+        req = req.header("Authorization", format!("Bearer {key}"));
+    }
+    if body.is_some() {
+        req = req.header("Content-Type", "application/json");
+    }
+    let req = req
+        .body(body.map(Body::from).unwrap_or_else(Body::empty))
+        .unwrap();
+    let res = router.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    let value = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
+    };
+    (status, value)
 }

@@ -8,6 +8,7 @@ use crate::error::ApiResult;
 use crate::flows::leases::renew;
 use crate::store::prs::next_number;
 use crate::store::tasks::{find_task, TaskRow};
+use crate::store::turns::hold_workspace;
 use crate::store::workers::{find_worker, set_worker_pr, WorkerRow};
 use crate::store::workspaces::{team_workspace, WorkspaceRow};
 use crate::time::now;
@@ -33,7 +34,11 @@ pub async fn open_pr(
     let task = find_task(tx, team_id, &worker.task_id).await?;
     let number = match opening.number {
         Some(n) => n,
-        None => next_number(tx, &task.workspace_id).await?,
+        None => {
+            // PRs opened at once in one workspace number themselves one after the other.
+            hold_workspace(tx, &task.workspace_id).await?;
+            next_number(tx, &task.workspace_id).await?
+        }
     };
     let workspace = team_workspace(tx, team_id, &task.workspace_id).await?;
     let url = opening.url.or_else(|| {

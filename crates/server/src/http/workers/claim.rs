@@ -88,7 +88,7 @@ pub async fn claim(
                     task_id: task_id.as_deref(),
                 };
                 let at = now();
-                let ids = claims::claimable(tx, &filter, &at, max_tasks).await?;
+                let ids = claims::claimable_to_take(tx, &filter, &at, max_tasks).await?;
                 // The snapshot showed claimable tasks; none left means other claims took them.
                 let mut raced = ids.is_empty();
                 let mut claimed = Vec::new();

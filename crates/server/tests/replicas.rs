@@ -1,0 +1,140 @@
+//! Two servers on one Postgres database, as two replicas behind a load balancer: each with
+//! its own pool and its own caches, requests going to either.
+
+mod common;
+use axum::http::StatusCode;
+use buildd_testkit::RUNNER;
+use common::*;
+use serde_json::json;
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// 64 runners claiming at once, half through each replica, over 20 pending tasks: every
+/// task goes to exactly one of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_claims_across_replicas_give_each_task_once() {
+    let app = TestApp::on_postgres().await;
+    let other = app.replica().await;
+    let mut tasks = HashSet::new();
+    for i in 0..20 {
+        tasks.insert(app.task(None, &format!("Task {i}")).await);
+    }
+    let routers = Arc::new([app.router.clone(), other]);
+    let claims: Vec<_> = (0..64)
+        .map(|i| {
+            let routers = routers.clone();
+            let key = app.worker.clone();
+            tokio::spawn(async move {
+                let body = json!({"runner": format!("{RUNNER}-{i}"), "maxTasks": 1});
+                send(
+                    &routers[i % 2],
+                    "POST",
+                    "/api/workers/claim",
+                    &key,
+                    Some(body.to_string()),
+                )
+                .await
+            })
+        })
+        .collect();
+    let mut claimed = Vec::new();
+    for claim in claims {
+        let (status, body) = claim.await.unwrap();
+        assert_eq!(status, StatusCode::OK, "{body}");
+        for worker in body["workers"].as_array().unwrap() {
+            claimed.push(worker["taskId"].as_str().unwrap().to_string());
+        }
+    }
+    let distinct: HashSet<String> = claimed.iter().cloned().collect();
+    assert_eq!(
+        claimed.len(),
+        distinct.len(),
+        "a task claimed twice: {claimed:?}"
+    );
+    assert_eq!(distinct, tasks, "every task claimed");
+}
+
+/// What one replica writes, the other's kept answers show at once: a mission created
+/// through one is in the other's list, which it had answered (and kept) before.
+#[tokio::test]
+async fn a_write_through_one_replica_shows_in_the_others_kept_answers() {
+    let app = TestApp::on_postgres().await;
+    let other = app.replica().await;
+    let first = app.mission("First").await;
+    let (status, before) = send(&other, "GET", "/api/missions", &app.admin, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(before["missions"].as_array().unwrap().len(), 1, "{before}");
+    assert_eq!(before["missions"][0]["id"], first.as_str());
+    let second = app.mission("Second").await;
+    let (_, after) = send(&other, "GET", "/api/missions", &app.admin, None).await;
+    let ids: HashSet<&str> = after["missions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, HashSet::from([first.as_str(), second.as_str()]));
+}
+
+/// The same plan approved through both replicas at once (two tabs, each on its replica):
+/// its steps are filed once, and the other approval is refused as already done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_plan_approved_through_both_replicas_at_once_is_filed_once() {
+    let app = TestApp::on_postgres().await;
+    let other = app.replica().await;
+    for round in 0..3 {
+        let m = app.mission(&format!("Twice {round}")).await;
+        let (status, run) = app
+            .call("POST", &format!("/api/missions/{m}/run"), &app.admin, None)
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{run}");
+        let run = run["task"]["id"].as_str().unwrap().to_string();
+        let plan = json!([{"ref": "a", "title": "Step a", "description": "d"},
+                          {"ref": "b", "title": "Step b", "description": "d", "dependsOn": ["a"]}]);
+        let (status, body) = app
+            .complete_task(
+                &run,
+                json!({"summary": "planned",
+                       "structuredOutput": {"plan": plan, "summary": "s", "missionComplete": false}}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let path = format!("/api/tasks/{run}/approve-plan");
+        let approvals: Vec<_> = [app.router.clone(), other.clone()]
+            .into_iter()
+            .map(|router| {
+                let (path, key) = (path.clone(), app.admin.clone());
+                tokio::spawn(async move { send(&router, "POST", &path, &key, None).await })
+            })
+            .collect();
+        let mut statuses = Vec::new();
+        for approval in approvals {
+            let (status, body) = approval.await.unwrap();
+            if status == StatusCode::CONFLICT {
+                assert_eq!(body["error"], "Plan already approved", "{body}");
+            }
+            statuses.push(status);
+        }
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            [StatusCode::OK, StatusCode::CONFLICT],
+            "round {round}"
+        );
+        let (_, mission) = send(
+            &other,
+            "GET",
+            &format!("/api/missions/{m}"),
+            &app.admin,
+            None,
+        )
+        .await;
+        let children = mission["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["parentTaskId"] == run.as_str())
+            .count();
+        assert_eq!(children, 2, "round {round}: {mission}");
+    }
+}
