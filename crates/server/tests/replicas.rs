@@ -138,3 +138,28 @@ async fn a_plan_approved_through_both_replicas_at_once_is_filed_once() {
         assert_eq!(children, 2, "round {round}: {mission}");
     }
 }
+
+/// One server at a time runs the chores; when it goes, another takes over.
+#[tokio::test]
+async fn one_replica_leads_the_chores_and_another_takes_over_when_it_goes() {
+    let app = TestApp::on_postgres().await;
+    let other = app.db.replica().await.unwrap().unwrap();
+    let mut first = app.db.chore_leader();
+    let mut second = other.chore_leader();
+    assert!(first.leads().await, "the first to ask leads");
+    assert!(!second.leads().await, "while it leads, no other does");
+    assert!(first.leads().await, "and it goes on leading");
+    // The leading server stops: its session ends, and the lock with it.
+    drop(first);
+    let mut took_over = false;
+    for _ in 0..50 {
+        if second.leads().await {
+            took_over = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(took_over, "nobody took the chores over");
+    let mut third = app.db.chore_leader();
+    assert!(!third.leads().await, "the new leader leads alone");
+}

@@ -19,12 +19,14 @@
 //! checkpointer) lives apart in [`tuning`].
 
 mod functions;
+mod leader;
 mod migrations;
 pub mod postgres;
 pub mod sql;
 mod tuning;
 mod writer;
 
+pub use leader::Leader;
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection, SqliteConnection, SqlitePool};
@@ -224,6 +226,15 @@ impl Db {
             .connect_with(options)
             .await;
         Some(pool.map(|pool| Self(Backend::Postgres(pool))))
+    }
+
+    /// Who runs the scheduler's chores: this server, on SQLite; on Postgres, whichever
+    /// server holds the chores' lock (see [`Leader`]).
+    pub fn chore_leader(&self) -> Leader {
+        match &self.0 {
+            Backend::Sqlite(_) => Leader::sqlite(),
+            Backend::Postgres(pool) => Leader::postgres((*pool.connect_options()).clone()),
+        }
     }
 
     /// Whether this is Postgres.

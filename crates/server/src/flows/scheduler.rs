@@ -19,7 +19,13 @@ pub async fn run(db: Db, config: CheckinConfig) {
         .clamp(Duration::seconds(1), Duration::seconds(30))
         .to_std()
         .unwrap_or(std::time::Duration::from_secs(30));
+    let mut leader = db.chore_leader();
     loop {
+        if !leader.leads().await {
+            // Another server runs the chores; this one asks again at the next turn.
+            tokio::time::sleep(every).await;
+            continue;
+        }
         if let Err(e) = tick(&db, Utc::now(), &config).await {
             tracing::warn!("check-ins: {e:?}");
         }
