@@ -128,6 +128,17 @@ impl From<FieldError> for ApiError {
 
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
+        // Two servers' writes that met on Postgres (a deadlock, or a serialization failure):
+        // this one was rolled back whole, so sending it again is safe.
+        let conflict = e
+            .as_database_error()
+            .and_then(|d| d.code())
+            .is_some_and(|code| code == "40P01" || code == "40001");
+        if conflict {
+            metrics::counter!("buildd_db_conflicts_total").increment(1);
+            tracing::warn!("a write met another's and was rolled back: {e}");
+            return Self::Busy(std::time::Duration::from_secs(1));
+        }
         Self::Internal(format!("database: {e}"))
     }
 }

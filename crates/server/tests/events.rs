@@ -114,6 +114,42 @@ async fn count(app: &TestApp, team: &str) -> i64 {
     n
 }
 
+/// Two servers on one Postgres database: a write through one reaches a page whose stream
+/// is open on the other; the page, reconnecting to the first with the id it heard, is told
+/// nothing old, and with an older id hears the current count at once.
+#[tokio::test]
+async fn a_write_through_one_replica_reaches_a_stream_on_the_other() {
+    let app = TestApp::on_postgres().await;
+    let other = app.replica().await;
+    let mut stream = Stream::open(&other, &app.admin, None).await;
+    let greeting = stream.greeting().await;
+    let start: i64 = greeting[0].id.as_deref().unwrap().parse().unwrap();
+
+    app.mission("Written through the first").await;
+    let now = count(&app, "Team A").await;
+    assert!(now > start);
+    stream.hear(now).await;
+
+    let mut resumed = Stream::open(&app.router, &app.admin, Some(&now.to_string())).await;
+    assert!(resumed.greeting().await.is_empty(), "nothing missed");
+    let (status, _) = common::send(
+        &other,
+        "POST",
+        "/api/missions",
+        &app.admin,
+        Some(r#"{"title": "Written through the second"}"#.into()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let later = count(&app, "Team A").await;
+    resumed.hear(later).await;
+
+    let mut behind = Stream::open(&other, &app.admin, Some(&start.to_string())).await;
+    let greeting = behind.greeting().await;
+    assert_eq!(greeting.len(), 1, "{greeting:?}");
+    assert_eq!(greeting[0].id.as_deref(), Some(later.to_string().as_str()));
+}
+
 #[tokio::test]
 async fn a_team_hears_its_writes_and_resumes_from_the_last_id() {
     let app = TestApp::new().await;

@@ -246,3 +246,106 @@ async fn a_report_that_repeats_the_status_writes_fewer_pages() {
     assert_eq!(stored["status"], "waiting_input");
     assert_eq!(stored["currentAction"], "Step 6");
 }
+
+/// On Postgres too: with the writes' connections held and the writes waiting for them
+/// estimated over a runner's bound, a runner's write is refused at once (503,
+/// `Retry-After`) and has written nothing, a read is answered on the connections left to
+/// reads, a person's write waits its turn and goes through, and `/metrics` shows the pool.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_writes_queued_for_the_pool_refuse_runners_first_and_reads_still_answer() {
+    let app = std::sync::Arc::new(TestApp::on_postgres().await);
+    let mission = app.mission("Load").await;
+    // The worker's key is looked up (and kept) before the pool is busy.
+    let (status, _, _) = send(&app, "GET", "/api/accounts/me", &app.worker, None).await;
+    assert_eq!(status, StatusCode::OK);
+    // A write that holds its connection 1.5 s: what a write is now expected to take.
+    let slow = app.db.write().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    slow.commit().await.unwrap();
+    // Every connection writes may take is held (a pool of 8 leaves 2 to reads)...
+    let mut held = Vec::new();
+    for _ in 0..6 {
+        held.push(app.db.write().await.unwrap());
+    }
+    // ...and writes wait for one until they would take longer than a runner's bound.
+    let mut queued = Vec::new();
+    while app.db.write_backlog() <= buildd_server::db::Lane::Worker.bound() {
+        assert!(queued.len() < 100, "{:?}", app.db.write_backlog());
+        let app_ = app.clone();
+        queued.push(tokio::spawn(async move {
+            app_.db.write().await.unwrap().commit().await
+        }));
+        until_waiting(&app, queued.len()).await;
+    }
+
+    let task =
+        json!({"title": "Filed by a runner", "workspaceId": app.workspace, "missionId": mission});
+    let (status, retry_after, body) =
+        send(&app, "POST", "/api/tasks", &app.worker, Some(task)).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    let seconds: u64 = retry_after.expect("Retry-After").parse().unwrap();
+    assert!((1..=30).contains(&seconds), "{seconds}");
+    assert!(body["error"].as_str().unwrap().contains("busy"), "{body}");
+
+    let (status, _, body) = send(
+        &app,
+        "GET",
+        &format!("/api/missions/{mission}"),
+        &app.admin,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let metrics = app
+        .router
+        .clone()
+        .oneshot(
+            Request::get("/metrics")
+                .header("Authorization", format!("Bearer {}", app.admin))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let metrics = metrics.into_body().collect().await.unwrap().to_bytes();
+    let metrics = String::from_utf8_lossy(&metrics);
+    let waiting = format!("buildd_db_writes_waiting {}", queued.len());
+    assert!(metrics.contains(&waiting), "{waiting} not in {metrics}");
+    assert!(
+        metrics.contains("buildd_db_pool_connections{state=\"busy\"}"),
+        "{metrics}"
+    );
+
+    let person = {
+        let app = app.clone();
+        tokio::spawn(async move {
+            let body = json!({"type": "update", "title": "A person's note"});
+            send(
+                &app,
+                "POST",
+                &format!("/api/missions/{mission}/notes"),
+                &app.admin,
+                Some(body),
+            )
+            .await
+        })
+    };
+    until_waiting(&app, queued.len() + 1).await;
+    for tx in held {
+        tx.commit().await.unwrap();
+    }
+    for q in queued {
+        q.await.unwrap().unwrap();
+    }
+    let (status, _, body) = person.await.unwrap();
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let (_, _, tasks) = send(&app, "GET", "/api/tasks", &app.admin, None).await;
+    assert!(
+        !tasks["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["title"] == "Filed by a runner"),
+        "{tasks}"
+    );
+}

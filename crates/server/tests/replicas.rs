@@ -3,11 +3,13 @@
 
 mod common;
 use axum::http::StatusCode;
+use buildd_server::db::sql;
 use buildd_testkit::RUNNER;
 use common::*;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// 64 runners claiming at once, half through each replica, over 20 pending tasks: every
 /// task goes to exactly one of them.
@@ -162,4 +164,142 @@ async fn one_replica_leads_the_chores_and_another_takes_over_when_it_goes() {
     assert!(took_over, "nobody took the chores over");
     let mut third = app.db.chore_leader();
     assert!(!third.leads().await, "the new leader leads alone");
+}
+
+/// A mission's last two tasks, finished at once through one replica each: the mission
+/// plans again exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_last_two_tasks_finishing_through_both_replicas_start_one_organizer_run() {
+    let app = TestApp::on_postgres().await;
+    let other = app.replica().await;
+    for round in 0..4 {
+        let m = app
+            .mission_with(json!({"title": format!("Race {round}")}))
+            .await;
+        app.finish_planning(&m).await;
+        let tasks = [
+            app.task(Some(&m), "First").await,
+            app.task(Some(&m), "Second").await,
+        ];
+        let runs = app.run_labels(&m).await.len();
+        let mut workers = Vec::new();
+        for task in &tasks {
+            workers.push(app.claim_task(task).await);
+        }
+        let reports: Vec<_> = [app.router.clone(), other.clone()]
+            .into_iter()
+            .zip(workers)
+            .map(|(router, worker)| {
+                let key = app.worker.clone();
+                tokio::spawn(async move {
+                    let body = json!({"status": "completed"}).to_string();
+                    send(
+                        &router,
+                        "PATCH",
+                        &format!("/api/workers/{worker}"),
+                        &key,
+                        Some(body),
+                    )
+                    .await
+                })
+            })
+            .collect();
+        for report in reports {
+            let (status, body) = report.await.unwrap();
+            assert_eq!(status, StatusCode::OK, "{body}");
+        }
+        assert_eq!(
+            app.run_labels(&m).await.len(),
+            runs + 1,
+            "round {round}: one run more"
+        );
+    }
+}
+
+/// Two agents opening PRs at once, one through each replica: each PR has a number of its
+/// own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_prs_opened_through_both_replicas_at_once_get_distinct_numbers() {
+    let app = TestApp::on_postgres().await;
+    let other = app.replica().await;
+    let m = app.mission("Two PRs").await;
+    let mut numbers = Vec::new();
+    for round in 0..3 {
+        let mut workers = Vec::new();
+        for i in 0..2 {
+            let task = app.task(Some(&m), &format!("Change {round}.{i}")).await;
+            workers.push(app.claim_task(&task).await);
+        }
+        let opened: Vec<_> = [app.router.clone(), other.clone()]
+            .into_iter()
+            .zip(workers)
+            .enumerate()
+            .map(|(i, (router, worker))| {
+                let key = app.worker.clone();
+                tokio::spawn(async move {
+                    let body = json!({"workerId": worker, "title": format!("Change {i}"),
+                                      "head": format!("buildd/change-{round}-{i}")});
+                    send(
+                        &router,
+                        "POST",
+                        "/api/github/pr",
+                        &key,
+                        Some(body.to_string()),
+                    )
+                    .await
+                })
+            })
+            .collect();
+        for pr in opened {
+            let (status, body) = pr.await.unwrap();
+            assert_eq!(status, StatusCode::OK, "{body}");
+            numbers.push(body["pr"]["number"].as_i64().expect("a number"));
+        }
+    }
+    numbers.sort_unstable();
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+}
+
+/// A key deleted by hand (or through another server) stops working on every server
+/// before the key cache's own time is up: each hears Postgres's notice and reads keys
+/// afresh. Another key goes on working.
+#[tokio::test]
+async fn a_key_deleted_elsewhere_stops_working_on_every_replica() {
+    let app = TestApp::on_postgres().await;
+    let other = app.replica().await;
+    let routers = [app.router.clone(), other];
+    // Both servers have the worker's key kept.
+    for router in &routers {
+        let (status, body) = send(router, "GET", "/api/accounts/me", &app.worker, None).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    let mut tx = app.db.write().await.unwrap();
+    sql::query("DELETE FROM accounts WHERE name = ? AND level = ?")
+        .bind("w")
+        .bind("worker")
+        .execute(&mut tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    // Well inside the cache's 10 s.
+    for router in &routers {
+        let mut status = StatusCode::OK;
+        for _ in 0..50 {
+            status = send(router, "GET", "/api/accounts/me", &app.worker, None)
+                .await
+                .0;
+            if status == StatusCode::UNAUTHORIZED {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(
+            status,
+            StatusCode::UNAUTHORIZED,
+            "the deleted key still works"
+        );
+        let (status, body): (StatusCode, Value) =
+            send(router, "GET", "/api/accounts/me", &app.admin, None).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
 }

@@ -56,7 +56,11 @@ pub struct Tx(Inner);
 enum Inner {
     Read(sqlx::Transaction<'static, sqlx::Sqlite>),
     Write(Member),
-    Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
+    /// A write holds its connection ([`postgres::Hold`]) until it ends; a read has none.
+    Postgres(
+        sqlx::Transaction<'static, sqlx::Postgres>,
+        Option<postgres::Hold>,
+    ),
 }
 
 /// The connection a transaction runs on.
@@ -70,7 +74,7 @@ impl Tx {
     async fn release(self) -> Result<Durable, sqlx::Error> {
         match self.0 {
             Inner::Write(member) => member.release().await,
-            Inner::Read(_) | Inner::Postgres(_) => {
+            Inner::Read(_) | Inner::Postgres(..) => {
                 unreachable!("only a SQLite write is released into a group")
             }
         }
@@ -81,20 +85,25 @@ impl Tx {
         match self.0 {
             Inner::Read(tx) => tx.commit().await,
             Inner::Write(member) => member.commit().await,
-            Inner::Postgres(tx) => tx.commit().await,
+            Inner::Postgres(tx, hold) => {
+                let committed = tx.commit().await;
+                // A write's hold ends with its commit.
+                drop(hold);
+                committed
+            }
         }
     }
 
     /// Whether this is a Postgres transaction.
     pub fn is_postgres(&self) -> bool {
-        matches!(self.0, Inner::Postgres(_))
+        matches!(self.0, Inner::Postgres(..))
     }
 
     pub(crate) fn conn(&mut self) -> Conn<'_> {
         match &mut self.0 {
             Inner::Read(tx) => Conn::Sqlite(tx),
             Inner::Write(member) => Conn::Sqlite(member.conn_mut()),
-            Inner::Postgres(tx) => Conn::Postgres(tx),
+            Inner::Postgres(tx, _) => Conn::Postgres(tx),
         }
     }
 
@@ -138,19 +147,18 @@ impl Lane {
     }
 }
 
-/// A Postgres write transaction, its wait for a connection of the pool recorded as a
-/// write's wait (`buildd_db_write_wait_seconds`), as SQLite's wait for its writer is.
-async fn begin_write(
-    pool: &sqlx::PgPool,
-) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, sqlx::Error> {
-    let started = std::time::Instant::now();
-    let tx = pool.begin().await?;
-    record_wait(started.elapsed());
-    Ok(tx)
-}
-
 fn record_wait(waited: Duration) {
     metrics::histogram!("buildd_db_write_wait_seconds").record(waited);
+}
+
+/// Refuses a write of `lane` ([`WriteError::Busy`]) when the writes queued ahead would
+/// take longer than the lane's bound to drain: `backlog`.
+fn admits(backlog: Duration, lane: Lane) -> Result<(), WriteError> {
+    if backlog > lane.bound() {
+        metrics::counter!("buildd_db_writes_refused_total", "lane" => lane.name()).increment(1);
+        return Err(WriteError::Busy(backlog));
+    }
+    Ok(())
 }
 
 /// Why a write did not start.
@@ -188,7 +196,7 @@ pub struct Db(Backend);
 #[derive(Clone)]
 enum Backend {
     Sqlite(SqliteDb),
-    Postgres(sqlx::PgPool),
+    Postgres(postgres::PgDb),
 }
 
 impl Db {
@@ -210,22 +218,17 @@ impl Db {
     /// pending migrations (see [`postgres`]).
     pub async fn open_postgres(url: &str, connections: u32) -> Result<Self, sqlx::Error> {
         Ok(Self(Backend::Postgres(
-            postgres::open(url, connections).await?,
+            postgres::PgDb::open(url, connections).await?,
         )))
     }
 
     /// Another pool on the same Postgres database, as another replica of the server holds;
     /// `None` on SQLite, which one process serves.
     pub async fn replica(&self) -> Option<Result<Self, sqlx::Error>> {
-        let Backend::Postgres(pool) = &self.0 else {
+        let Backend::Postgres(db) = &self.0 else {
             return None;
         };
-        let options = (*pool.connect_options()).clone();
-        let pool = sqlx::postgres::PgPoolOptions::new()
-            .max_connections(pool.options().get_max_connections())
-            .connect_with(options)
-            .await;
-        Some(pool.map(|pool| Self(Backend::Postgres(pool))))
+        Some(db.replica().await.map(|db| Self(Backend::Postgres(db))))
     }
 
     /// Who runs the scheduler's chores: this server, on SQLite; on Postgres, whichever
@@ -233,7 +236,7 @@ impl Db {
     pub fn chore_leader(&self) -> Leader {
         match &self.0 {
             Backend::Sqlite(_) => Leader::sqlite(),
-            Backend::Postgres(pool) => Leader::postgres((*pool.connect_options()).clone()),
+            Backend::Postgres(db) => Leader::postgres((*db.pool.connect_options()).clone()),
         }
     }
 
@@ -246,7 +249,7 @@ impl Db {
     pub async fn close(&self) {
         match &self.0 {
             Backend::Sqlite(db) => db.close().await,
-            Backend::Postgres(pool) => pool.close().await,
+            Backend::Postgres(db) => db.pool.close().await,
         }
     }
 
@@ -280,12 +283,12 @@ impl Db {
     pub async fn read(&self) -> Result<Tx, sqlx::Error> {
         match &self.0 {
             Backend::Sqlite(db) => db.read().await,
-            Backend::Postgres(pool) => {
-                let mut tx = pool.begin().await?;
+            Backend::Postgres(db) => {
+                let mut tx = db.pool.begin().await?;
                 sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                     .execute(&mut *tx)
                     .await?;
-                Ok(Tx(Inner::Postgres(tx)))
+                Ok(Tx(Inner::Postgres(tx, None)))
             }
         }
     }
@@ -295,7 +298,10 @@ impl Db {
     pub async fn write(&self) -> Result<Tx, sqlx::Error> {
         match &self.0 {
             Backend::Sqlite(db) => db.write().await,
-            Backend::Postgres(pool) => Ok(Tx(Inner::Postgres(begin_write(pool).await?))),
+            Backend::Postgres(db) => {
+                let (tx, hold) = db.begin_write().await?;
+                Ok(Tx(Inner::Postgres(tx, Some(hold))))
+            }
         }
     }
 
@@ -311,9 +317,10 @@ impl Db {
     {
         match &self.0 {
             Backend::Sqlite(db) => db.transact(lane, work).await,
-            Backend::Postgres(pool) => {
-                let tx = begin_write(pool).await.map_err(WriteError::Db)?;
-                let mut tx = Tx(Inner::Postgres(tx));
+            Backend::Postgres(db) => {
+                admits(db.write_backlog(), lane)?;
+                let (tx, hold) = db.begin_write().await.map_err(WriteError::Db)?;
+                let mut tx = Tx(Inner::Postgres(tx, Some(hold)));
                 let value = work(&mut tx).await?;
                 let started = std::time::Instant::now();
                 tx.commit().await.map_err(WriteError::Db)?;
@@ -331,7 +338,7 @@ impl Db {
     pub fn admits(&self, lane: Lane) -> Result<(), WriteError> {
         match &self.0 {
             Backend::Sqlite(db) => db.admits(lane),
-            Backend::Postgres(_) => Ok(()),
+            Backend::Postgres(db) => admits(db.write_backlog(), lane),
         }
     }
 
@@ -340,16 +347,35 @@ impl Db {
     pub fn write_backlog(&self) -> Duration {
         match &self.0 {
             Backend::Sqlite(db) => db.write_backlog(),
-            Backend::Postgres(_) => Duration::ZERO,
+            Backend::Postgres(db) => db.write_backlog(),
         }
     }
 
-    /// Writes waiting for SQLite's writer now, and group commits so far: what a test or the
-    /// bench reads to see writes queue and share commits.
+    /// Writes waiting for SQLite's writer (or for a connection, on Postgres) now, and group
+    /// commits so far (none on Postgres): what a test or the bench reads to see writes queue
+    /// and share commits.
     pub fn write_queue(&self) -> (usize, u64) {
         match &self.0 {
             Backend::Sqlite(db) => db.write_queue(),
-            Backend::Postgres(_) => (0, 0),
+            Backend::Postgres(db) => (db.writes_waiting(), 0),
+        }
+    }
+
+    /// How many times keys may have changed through another server (Postgres's notices;
+    /// always 0 on SQLite, where this process makes every change): whoever keeps keys'
+    /// accounts starts over when it moves.
+    pub fn key_notices(&self) -> u64 {
+        match &self.0 {
+            Backend::Sqlite(_) => 0,
+            Backend::Postgres(db) => db.key_notices(),
+        }
+    }
+
+    /// The pool's connections on Postgres, open and of those idle: for `/metrics`.
+    pub fn pool_connections(&self) -> Option<(u32, usize)> {
+        match &self.0 {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(db) => Some(db.connections()),
         }
     }
 
@@ -358,7 +384,7 @@ impl Db {
     pub async fn ready(&self) -> Result<(), String> {
         match &self.0 {
             Backend::Sqlite(db) => db.ready().await,
-            Backend::Postgres(pool) => postgres::ready(pool).await,
+            Backend::Postgres(db) => postgres::ready(&db.pool).await,
         }
     }
 }
@@ -518,12 +544,7 @@ impl SqliteDb {
     /// [`Db::transact`] asks first; a request that would read before it writes asks it too,
     /// so a refusal costs no read.
     pub fn admits(&self, lane: Lane) -> Result<(), WriteError> {
-        let backlog = self.write_backlog();
-        if backlog > lane.bound() {
-            metrics::counter!("buildd_db_writes_refused_total", "lane" => lane.name()).increment(1);
-            return Err(WriteError::Busy(backlog));
-        }
-        Ok(())
+        admits(self.write_backlog(), lane)
     }
 
     /// How long the writes now waiting would take to be committed, by the moving averages:

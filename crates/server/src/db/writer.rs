@@ -224,7 +224,7 @@ impl Shared {
 }
 
 /// Moves the moving average in `slot` an eighth of the way towards `took`.
-fn average(slot: &AtomicU64, took: Duration) {
+pub(super) fn average(slot: &AtomicU64, took: Duration) {
     let sample = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
     let _ = slot.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
         Some(if old == 0 {

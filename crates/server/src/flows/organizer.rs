@@ -9,6 +9,7 @@ use crate::store::mission_tasks::mission_tasks;
 use crate::store::missions::{mission_by_id, set_working_branch, MissionRow};
 use crate::store::schedules::{effective_checklist, find_schedule, template_context};
 use crate::store::tasks::{insert_unless_taken, planning_in_flight, NewTask, TaskRow};
+use crate::store::turns::hold_mission;
 use buildd_core::completion::{completion, is_dormant};
 use buildd_core::plan::plan_in_review;
 use buildd_core::plan_output::mission_branch_name;
@@ -47,6 +48,9 @@ pub async fn open_run(
     let Some(workspace) = &mission.workspace_id else {
         return Ok(None);
     };
+    // Whether a run is in flight decides whether to open one: triggers arriving together
+    // take the mission's turn.
+    hold_mission(tx, &mission.id).await?;
     if let Some(existing) = planning_in_flight(tx, &mission.id).await? {
         return Ok(Some(RunOutcome::Deduped(existing)));
     }

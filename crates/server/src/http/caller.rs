@@ -56,10 +56,11 @@ impl FromRequestParts<AppState> for Caller {
             .filter(|k| !k.is_empty())
             .ok_or(ApiError::Unauthorized)?;
         let hash = hash_key(key);
-        let account = match state.keys.get(&hash) {
+        // Keys deleted by this process, and notices of keys changed through other servers.
+        let removed = keys_removed() + state.db.key_notices();
+        let account = match state.keys.get(&hash, removed) {
             Some(account) => account,
             None => {
-                let removed = keys_removed();
                 let mut tx = state.db.read().await?;
                 let account = account_by_hash(&mut tx, &hash)
                     .await?

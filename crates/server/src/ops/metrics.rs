@@ -59,15 +59,25 @@ pub fn handle() -> &'static PrometheusHandle {
 /// The current figures, as Prometheus reads them, with the CPU time `db`'s writes have used
 /// read now.
 pub fn render(db: Option<&Db>) -> Response {
+    // Installed before the figures read now are set, or the first scrape would lose them.
+    let handle = handle();
     if let Some(cpu) = db.and_then(Db::write_cpu_time) {
         metrics::gauge!("buildd_db_write_cpu_seconds").set(cpu.as_secs_f64());
+    }
+    if let Some(db) = db {
+        metrics::gauge!("buildd_db_writes_waiting").set(db.write_queue().0 as f64);
+    }
+    if let Some((open, idle)) = db.and_then(Db::pool_connections) {
+        let busy = (open as usize).saturating_sub(idle);
+        metrics::gauge!("buildd_db_pool_connections", "state" => "busy").set(busy as f64);
+        metrics::gauge!("buildd_db_pool_connections", "state" => "idle").set(idle as f64);
     }
     (
         [(
             header::CONTENT_TYPE,
             HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"),
         )],
-        handle().render(),
+        handle.render(),
     )
         .into_response()
 }
@@ -253,6 +263,18 @@ fn describe() {
     metrics::describe_counter!(
         "buildd_db_writes_refused_total",
         "Writes refused (503) before they started because the queue ahead was too long, by lane"
+    );
+    metrics::describe_gauge!(
+        "buildd_db_writes_waiting",
+        "Writes waiting now for the writer connection (SQLite) or a connection of the pool (Postgres), at the scrape"
+    );
+    metrics::describe_gauge!(
+        "buildd_db_pool_connections",
+        "Postgres only: the pool's open connections by state (busy, idle), at the scrape"
+    );
+    metrics::describe_counter!(
+        "buildd_db_conflicts_total",
+        "Postgres only: writes that met another's (a deadlock or a serialization failure), rolled back and answered 503 to be sent again"
     );
     metrics::gauge!("buildd_change_streams_open").increment(0.0);
     metrics::gauge!("buildd_db_wal_uncopied_pages").increment(0.0);

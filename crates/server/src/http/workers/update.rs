@@ -11,6 +11,7 @@ use crate::flows::reports::{self, Applied, Ending, Report, Step};
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
 use crate::store::tasks::{find_task, TaskRow};
+use crate::store::turns::hold_mission;
 use crate::store::workers::{find_worker, Session, WorkerRow};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -45,6 +46,12 @@ pub async fn update(
                 }
                 let task = find_task(tx, &caller.team_id, &worker.task_id).await?;
                 still_working(&worker, &task)?;
+                // A report that ends its task decides from the mission's other tasks: it takes
+                // the mission's turn before it writes anything, as whatever opens a run does,
+                // so two writes never hold each other's rows.
+                if let (false, Some(mission)) = (fields.said.is_progress(), &task.mission_id) {
+                    hold_mission(tx, mission).await?;
+                }
                 let report = fields.into_report(&worker, &task, pr)?;
                 reports::apply(tx, &worker, &task, report).await
             }),
@@ -62,6 +69,12 @@ enum Said {
     Progress(Option<WorkerStatus>),
     Completed,
     Failed(String),
+}
+
+impl Said {
+    fn is_progress(&self) -> bool {
+        matches!(self, Said::Progress(_))
+    }
 }
 
 /// A report as read, before its worker and task are known.
