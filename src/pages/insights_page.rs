@@ -22,17 +22,21 @@ use std::collections::HashMap;
 #[component]
 pub fn InsightsPage() -> impl IntoView {
     page_title(|| Some("Insights".into()));
-    leptos::task::spawn_local(link(PICTURES));
     let connection = use_connection();
     let offered = use_capabilities();
     let read = polled(move || async move {
+        // The pictures' stylesheet loads beside the read, and the read answers only once it
+        // is in: a picture is never drawn unstyled (wider than a phone's screen).
+        let styled = link(PICTURES);
         // Loading until the capabilities are in: they say which read answers.
         offered.known_soon().await;
         let server = offered.has_untracked(Extra::Insights);
-        with_connection(&connection, |c| async move {
+        let answer = with_connection(&connection, |c| async move {
             api::insights(&c, DEFAULT_WEEKS, now_ms(), server).await
         })
-        .await
+        .await;
+        styled.await;
+        answer
     });
     super::first_screen_once(read);
     let missions = use_board().missions;

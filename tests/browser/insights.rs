@@ -43,6 +43,14 @@ async fn every_picture_has_its_table_and_its_figures_are_cores() {
         browser
             .wait_for(&format!("[data-testid={picture}-svg]"))
             .await;
+        // Drawn only once the pictures' stylesheet is in, which makes a picture a block
+        // as wide as its card: never unstyled, at its own width.
+        let display = browser
+            .run(&format!(
+                "return getComputedStyle(document.querySelector('[data-testid={picture}-svg]')).display"
+            ))
+            .await;
+        assert_eq!(display, "block", "{picture} drawn before its stylesheet");
         browser
             .click(&format!("[data-testid={picture}-table-toggle]"))
             .await;

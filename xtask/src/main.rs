@@ -187,6 +187,7 @@ fn test(env: &tools::Env) -> Result<(), String> {
     tools::ensure_web(env)?;
     tools::ensure_browser()?;
     tools::ensure_postgres()?;
+    tools::ensure_nginx()?;
     tools::ensure_axe(env)?;
     tools::ensure_leptosfmt(env)?;
     run(env, "cargo", &["fmt", "--all", "--", "--check"])?;

@@ -219,6 +219,15 @@ pub fn ensure_postgres() -> Result<(), String> {
     apt_install(&["postgresql"])
 }
 
+/// Debian's nginx, for the test that runs the README's two-replica example behind it; the
+/// test starts it itself, in the foreground (the package's own service is left alone).
+pub fn ensure_nginx() -> Result<(), String> {
+    if Path::new("/usr/sbin/nginx").exists() {
+        return Ok(());
+    }
+    apt_install(&["nginx-light"])
+}
+
 /// Installs Debian `packages` with apt-get (through sudo when not root).
 fn apt_install(packages: &[&str]) -> Result<(), String> {
     step(&format!(

@@ -17,10 +17,12 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use serde_json::{json, Value};
+use std::ffi::OsString;
 use std::io::BufRead;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::time::MissedTickBehavior;
@@ -49,6 +51,20 @@ pub struct Plan {
     /// Times the steps are run, each time against a fresh server; more than one adds the
     /// medians ([`crate::agents_rounds`]).
     pub rounds: usize,
+    /// What the servers keep their data in.
+    pub database: Database,
+}
+
+/// SQLite (one server on a file of its own), or a Postgres server: a fresh database on it
+/// each round, served by `replicas` servers, the agents' requests going to each in turn.
+#[derive(Clone, Debug, Default)]
+pub enum Database {
+    #[default]
+    Sqlite,
+    Postgres {
+        url: String,
+        replicas: usize,
+    },
 }
 
 impl Default for Plan {
@@ -62,18 +78,25 @@ impl Default for Plan {
             measure: Duration::from_secs(20),
             lockstep: false,
             rounds: 1,
+            database: Database::Sqlite,
         }
     }
 }
 
-/// `buildd-server serve` in a child process, on its own database; killed when dropped.
+/// `buildd-server serve` in a child process (or several, on one Postgres database), on its
+/// own database; killed when dropped.
 pub struct ServerProcess {
-    child: Child,
+    children: Vec<Child>,
+    /// The first server's address.
     pub addr: SocketAddr,
+    /// Every server's, the first's first.
+    pub addrs: Vec<SocketAddr>,
     pub admin: String,
     pub worker: String,
     pub db: PathBuf,
     _dir: Option<tempfile::TempDir>,
+    /// Dropped once the servers are gone.
+    _postgres: Option<BenchDatabase>,
 }
 
 impl ServerProcess {
@@ -88,52 +111,180 @@ impl ServerProcess {
 
     /// `binary` serving the database at `db` (created when missing), with new keys.
     pub fn start_on(binary: &Path, db: &Path) -> Self {
-        let admin = create_key(binary, db, "admin");
-        let worker = create_key(binary, db, "worker");
-        let mut child = Command::new(binary)
-            .args(["serve", "--listen", "127.0.0.1:0", "--db"])
-            .arg(db)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("starting {}: {e}", binary.display()));
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("the server's first line");
-        let addr = line
-            .trim()
-            .rsplit("http://")
-            .next()
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        let on = [OsString::from("--db"), db.into()];
+        let admin = create_key(binary, &on, "admin");
+        let worker = create_key(binary, &on, "worker");
+        let (child, addr) = serve(binary, &on);
         Self {
-            child,
+            children: vec![child],
             addr,
+            addrs: vec![addr],
             admin,
             worker,
             db: db.to_path_buf(),
             _dir: None,
+            _postgres: None,
         }
     }
 
-    /// The process id, to signal it.
+    /// A fresh database on the Postgres server of `url`, with new keys, served by
+    /// `replicas` servers of `binary`.
+    pub async fn start_postgres(binary: &Path, url: &str, replicas: usize) -> Self {
+        let database = BenchDatabase::create(url).await;
+        let on = [
+            OsString::from("--database-url"),
+            database.url.clone().into(),
+        ];
+        let admin = create_key(binary, &on, "admin");
+        let worker = create_key(binary, &on, "worker");
+        let (children, addrs): (Vec<Child>, Vec<SocketAddr>) =
+            (0..replicas.max(1)).map(|_| serve(binary, &on)).unzip();
+        Self {
+            children,
+            addr: addrs[0],
+            addrs,
+            admin,
+            worker,
+            db: PathBuf::new(),
+            _dir: None,
+            _postgres: Some(database),
+        }
+    }
+
+    /// A server for `plan`'s database, fresh.
+    pub async fn start_for(binary: &Path, database: &Database) -> Self {
+        match database {
+            Database::Sqlite => Self::start(binary),
+            Database::Postgres { url, replicas } => {
+                Self::start_postgres(binary, url, *replicas).await
+            }
+        }
+    }
+
+    /// The first server's process id, to signal it.
     pub fn pid(&self) -> u32 {
-        self.child.id()
+        self.children[0].id()
+    }
+
+    /// Every server's process id.
+    pub fn pids(&self) -> Vec<u32> {
+        self.children.iter().map(Child::id).collect()
+    }
+
+    /// Kills server `i`, as a machine lost would.
+    pub fn kill(&mut self, i: usize) {
+        let _ = self.children[i].kill();
+        let _ = self.children[i].wait();
     }
 }
 
 impl Drop for ServerProcess {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        for child in &mut self.children {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
 
-fn create_key(binary: &Path, db: &Path, level: &str) -> String {
+/// `binary serve` on a port of its own, on the database `on` names; its address.
+fn serve(binary: &Path, on: &[OsString]) -> (Child, SocketAddr) {
+    let mut child = Command::new(binary)
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(on)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("starting {}: {e}", binary.display()));
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the server's first line");
+    let addr = line
+        .trim()
+        .rsplit("http://")
+        .next()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    (child, addr)
+}
+
+/// A database of its own on a Postgres server, dropped with it.
+struct BenchDatabase {
+    /// The server's URL, naming the database the bench was given.
+    given: String,
+    name: String,
+    url: String,
+}
+
+impl BenchDatabase {
+    async fn create(given: &str) -> Self {
+        static MADE: AtomicUsize = AtomicUsize::new(0);
+        let name = format!(
+            "buildd_bench_{}_{}",
+            std::process::id(),
+            MADE.fetch_add(1, Ordering::SeqCst)
+        );
+        run_on(given, &format!("CREATE DATABASE {name}")).await;
+        Self {
+            given: given.to_string(),
+            url: with_database(given, &name),
+            name,
+        }
+    }
+}
+
+impl Drop for BenchDatabase {
+    fn drop(&mut self) {
+        let (given, drop_it) = (
+            self.given.clone(),
+            format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name),
+        );
+        // Dropped where no runtime may block: a thread and a runtime of its own.
+        let _ = std::thread::spawn(move || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime")
+                .block_on(run_on(&given, &drop_it));
+        })
+        .join();
+    }
+}
+
+async fn run_on(url: &str, statement: &str) {
+    use sqlx::Connection;
+    let mut conn = sqlx::PgConnection::connect(url)
+        .await
+        .unwrap_or_else(|e| panic!("connecting to {url}: {e}"));
+    sqlx::query(statement)
+        .execute(&mut conn)
+        .await
+        .unwrap_or_else(|e| panic!("{statement}: {e} (the bench's role needs CREATEDB)"));
+}
+
+/// `url` naming the database `name` instead of its own; its query (a socket's directory,
+/// say) kept.
+fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = url
+        .split_once('?')
+        .map_or((url, None), |(b, q)| (b, Some(q)));
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let host_end = base[scheme_end..]
+        .find('/')
+        .map_or(base.len(), |i| scheme_end + i);
+    let mut out = format!("{}/{name}", &base[..host_end]);
+    if let Some(query) = query {
+        out.push('?');
+        out.push_str(query);
+    }
+    out
+}
+
+fn create_key(binary: &Path, on: &[OsString], level: &str) -> String {
     let out = Command::new(binary)
-        .args(["key", "create", "--team", "Bench", "--level", level, "--db"])
-        .arg(db)
+        .args(["key", "create", "--team", "Bench", "--level", level])
+        .args(on)
         .output()
         .unwrap_or_else(|e| panic!("running {}: {e}", binary.display()));
     assert!(
@@ -188,11 +339,18 @@ impl Reply {
 #[derive(Clone)]
 pub struct Http {
     client: Client<HttpConnector, Full<Bytes>>,
-    base: String,
+    /// The servers, each request going to the next in turn, as a load balancer sends them.
+    bases: Arc<[String]>,
+    next: Arc<AtomicUsize>,
 }
 
 impl Http {
     pub fn new(addr: SocketAddr) -> Self {
+        Self::over(&[addr])
+    }
+
+    /// A client of every server at `addrs` in turn.
+    pub fn over(addrs: &[SocketAddr]) -> Self {
         let mut connector = HttpConnector::new();
         connector.set_nodelay(true);
         let client = Client::builder(TokioExecutor::new())
@@ -201,8 +359,29 @@ impl Http {
             .build(connector);
         Self {
             client,
-            base: format!("http://{addr}"),
+            bases: addrs.iter().map(|a| format!("http://{a}")).collect(),
+            next: Arc::default(),
         }
+    }
+
+    /// A client of each server alone, sharing this one's connections.
+    pub fn each(&self) -> Vec<Http> {
+        self.bases
+            .iter()
+            .map(|base| Http {
+                client: self.client.clone(),
+                bases: Arc::from([base.clone()]),
+                next: Arc::default(),
+            })
+            .collect()
+    }
+
+    fn base(&self) -> &str {
+        let i = match self.bases.len() {
+            1 => 0,
+            n => self.next.fetch_add(1, Ordering::Relaxed) % n,
+        };
+        &self.bases[i]
     }
 
     /// Sends `method path` with `key`, a JSON body when given, and `If-None-Match` when
@@ -217,7 +396,7 @@ impl Http {
     ) -> Result<Reply, String> {
         let mut request = Request::builder()
             .method(method)
-            .uri(format!("{}{path}", self.base))
+            .uri(format!("{}{path}", self.base()))
             .header("Authorization", format!("Bearer {key}"))
             .header("Accept-Encoding", "gzip");
         if body.is_some() {
@@ -368,17 +547,26 @@ pub struct ServerFigures {
     pub wait_seconds: f64,
     pub waits: f64,
     pub commit_seconds: f64,
-    /// CPU time of the two threads that run writes.
+    /// CPU time of the two threads that run writes (SQLite).
     pub write_cpu_seconds: f64,
+    /// CPU time of the server processes, all their threads.
+    pub servers_cpu_seconds: f64,
+    /// CPU time of the machine's Postgres processes.
+    pub postgres_cpu_seconds: f64,
 }
 
 impl ServerFigures {
-    /// The figures as the server reports them now (zero where it reports none).
-    pub async fn read(http: &Http, admin: &str) -> Self {
-        let text = match http.send("GET", "/metrics", admin, None, None).await {
-            Ok(r) if r.status == 200 => String::from_utf8_lossy(&r.body).into_owned(),
-            _ => return Self::default(),
-        };
+    /// The figures as the servers report them now, summed over the servers (zero where they
+    /// report none), with the CPU time the servers (`pids`) and Postgres have used.
+    pub async fn read(http: &Http, admin: &str, pids: &[u32]) -> Self {
+        let mut text = String::new();
+        for server in http.each() {
+            if let Ok(r) = server.send("GET", "/metrics", admin, None, None).await {
+                if r.status == 200 {
+                    text.push_str(&String::from_utf8_lossy(&r.body));
+                }
+            }
+        }
         let value = |name: &str| {
             text.lines()
                 .filter(|l| l.starts_with(name) && l[name.len()..].starts_with([' ', '{']))
@@ -394,6 +582,8 @@ impl ServerFigures {
             waits: value("buildd_db_write_wait_seconds_count"),
             commit_seconds: value("buildd_db_commit_seconds_sum"),
             write_cpu_seconds: value("buildd_db_write_cpu_seconds"),
+            servers_cpu_seconds: pids.iter().filter_map(|p| cpu_seconds(*p)).sum(),
+            postgres_cpu_seconds: postgres_pids().into_iter().filter_map(cpu_seconds).sum(),
         }
     }
 
@@ -407,8 +597,37 @@ impl ServerFigures {
             waits: self.waits - before.waits,
             commit_seconds: self.commit_seconds - before.commit_seconds,
             write_cpu_seconds: self.write_cpu_seconds - before.write_cpu_seconds,
+            servers_cpu_seconds: self.servers_cpu_seconds - before.servers_cpu_seconds,
+            // Postgres's backends come and go; one gone since takes its time with it.
+            postgres_cpu_seconds: (self.postgres_cpu_seconds - before.postgres_cpu_seconds)
+                .max(0.0),
         }
     }
+}
+
+/// The CPU time process `pid` has used, all its threads, in seconds (Linux's `/proc`).
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command's closing parenthesis: state is the first field, utime the 12th and
+    // stime the 13th.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // SAFETY: sysconf only reads a system constant.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    Some(ticks / per_second)
+}
+
+/// The machine's Postgres processes: the postmaster and its backends.
+fn postgres_pids() -> Vec<u32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                .is_ok_and(|comm| comm.trim() == "postgres")
+        })
+        .collect()
 }
 
 impl StepResult {
@@ -676,9 +895,10 @@ pub async fn step(
         .collect();
     // The server's figures over the timed part.
     tokio::time::sleep_until((window.from).into()).await;
-    let before = ServerFigures::read(http, &server.admin).await;
+    let pids = server.pids();
+    let before = ServerFigures::read(http, &server.admin, &pids).await;
     tokio::time::sleep_until((window.to).into()).await;
-    let figures = ServerFigures::read(http, &server.admin)
+    let figures = ServerFigures::read(http, &server.admin, &pids)
         .await
         .since(&before);
     let mut result = StepResult {
@@ -763,6 +983,27 @@ pub fn print_step(s: &StepResult) {
                 1e6 * f.write_cpu_seconds / f.committed_writes,
             );
         }
+    }
+    // Where the time went: the servers' processes and Postgres's, per request answered.
+    let answered = [&s.claims, &s.reports, &s.polls]
+        .iter()
+        .map(|t| t.times.len() + t.shed.len())
+        .sum::<usize>() as f64;
+    if f.servers_cpu_seconds > 0.0 && answered > 0.0 {
+        let per = |cpu: f64| 1e6 * cpu / answered;
+        let mut line = format!(
+            "         CPU: the servers {:.0}% of a CPU ({:.0} µs a request)",
+            100.0 * f.servers_cpu_seconds / over.as_secs_f64(),
+            per(f.servers_cpu_seconds),
+        );
+        if f.postgres_cpu_seconds > 0.0 {
+            line.push_str(&format!(
+                ", Postgres {:.0}% ({:.0} µs a request)",
+                100.0 * f.postgres_cpu_seconds / over.as_secs_f64(),
+                per(f.postgres_cpu_seconds),
+            ));
+        }
+        println!("{line}");
     }
     let refused = s.claims.refused + s.reports.refused + s.polls.refused;
     if refused > 0 || s.errors() > 0 {
@@ -849,8 +1090,15 @@ pub(crate) fn announce(binary: &Path, plan: &Plan) {
             "agents start spread over a cycle, as a fleet's tasks are (--lockstep starts them together)"
         }
     );
+    let database = match &plan.database {
+        Database::Sqlite => "one server, SQLite on disk with synchronous=FULL".to_string(),
+        Database::Postgres { replicas, .. } => format!(
+            "{replicas} server{} on a fresh Postgres database each round, requests to each in turn",
+            if *replicas == 1 { "" } else { "s" }
+        ),
+    };
     println!(
-        "  server {} (release), database on disk with synchronous=FULL; {} s timed after {} s per step; open-file limit {files}",
+        "  server {} (release), {database}; {} s timed after {} s per step; open-file limit {files}",
         binary.display(),
         plan.measure.as_secs(),
         plan.warmup.as_secs()
@@ -859,8 +1107,8 @@ pub(crate) fn announce(binary: &Path, plan: &Plan) {
 
 /// Every step of `plan` against one server started from `binary`.
 pub(crate) async fn run_round(binary: &Path, plan: &Plan) -> Vec<StepResult> {
-    let server = ServerProcess::start(binary);
-    let http = Http::new(server.addr);
+    let server = ServerProcess::start_for(binary, &plan.database).await;
+    let http = Http::over(&server.addrs);
     print_header();
     let mut results = Vec::new();
     for (i, &agents) in plan.agents.iter().enumerate() {
@@ -884,7 +1132,11 @@ pub async fn deep_queue(binary: &Path) {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("buildd.db");
     // Creates and migrates the database, with the team.
-    create_key(binary, &path, "admin");
+    create_key(
+        binary,
+        &[OsString::from("--db"), path.clone().into()],
+        "admin",
+    );
     let db = buildd_server::Db::open(&path).await.expect("database");
     let mut tx = db.write().await.expect("transaction");
     let (team,): (String,) = sql::query_as("SELECT id FROM teams WHERE name = 'Bench'")
@@ -989,4 +1241,19 @@ pub async fn deep_queue(binary: &Path) {
         );
     }
     println!("  the empty claim says why: {last}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_database;
+
+    #[test]
+    fn a_bench_database_is_named_on_the_given_server_with_its_query_kept() {
+        assert_eq!(
+            with_database("postgres://u:p@db:5432/postgres?host=/tmp/pg", "bench_1"),
+            "postgres://u:p@db:5432/bench_1?host=/tmp/pg"
+        );
+        assert_eq!(with_database("postgres://db", "b"), "postgres://db/b");
+        assert_eq!(with_database("postgres://db/x", "b"), "postgres://db/b");
+    }
 }

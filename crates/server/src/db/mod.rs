@@ -20,6 +20,7 @@
 
 mod functions;
 mod leader;
+mod measures;
 mod migrations;
 pub mod postgres;
 pub mod sql;
@@ -27,6 +28,7 @@ mod tuning;
 mod writer;
 
 pub use leader::Leader;
+use measures::record_wait;
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection, SqliteConnection, SqlitePool};
@@ -145,10 +147,6 @@ impl Lane {
             Lane::Worker => "worker",
         }
     }
-}
-
-fn record_wait(waited: Duration) {
-    metrics::histogram!("buildd_db_write_wait_seconds").record(waited);
 }
 
 /// Refuses a write of `lane` ([`WriteError::Busy`]) when the writes queued ahead would
@@ -325,6 +323,8 @@ impl Db {
                 let started = std::time::Instant::now();
                 tx.commit().await.map_err(WriteError::Db)?;
                 metrics::histogram!("buildd_db_commit_seconds").record(started.elapsed());
+                // Each write commits on its own on Postgres.
+                metrics::counter!("buildd_db_commits_total").increment(1);
                 metrics::counter!("buildd_db_committed_writes_total").increment(1);
                 Ok(value)
             }

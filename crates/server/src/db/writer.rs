@@ -15,6 +15,7 @@
 //! work, its share of commits, and the handing on), so new writes can be refused at once
 //! instead of waiting (load shedding).
 
+use super::measures::average;
 use sqlx::{Executor, SqliteConnection};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
@@ -221,18 +222,6 @@ impl Shared {
         average(&self.hold_us, took);
         metrics::histogram!("buildd_db_write_hold_seconds").record(took);
     }
-}
-
-/// Moves the moving average in `slot` an eighth of the way towards `took`.
-pub(super) fn average(slot: &AtomicU64, took: Duration) {
-    let sample = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
-    let _ = slot.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
-        Some(if old == 0 {
-            sample
-        } else {
-            old - old / 8 + sample / 8
-        })
-    });
 }
 
 impl State {

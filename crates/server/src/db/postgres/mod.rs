@@ -10,6 +10,7 @@ mod notices;
 mod rules;
 mod writes;
 
+use crate::db::measures::record_wait;
 use notices::KeyNotices;
 use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
@@ -107,7 +108,7 @@ impl PgDb {
         let hold = self.writes.turn().await;
         let tx = self.pool.begin().await?;
         drop(waiting);
-        super::record_wait(started.elapsed());
+        record_wait(started.elapsed());
         Ok((tx, hold))
     }
 

@@ -4,7 +4,7 @@
 //! of how long a write holds one (from its turn to its `COMMIT` or rollback), give the wait
 //! ahead of a new write: the writes waiting times a hold, over the writes' connections.
 
-use crate::db::writer::average;
+use crate::db::measures::average;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

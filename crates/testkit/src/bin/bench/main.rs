@@ -10,10 +10,11 @@
 //! `bench pictures`: the pictures' figures alone.
 //!
 //! `bench agents [--agents 50,200,…] [--seconds N] [--server PATH] [--no-deep-queue]
-//! [--lockstep] [--rounds N]` (`cargo xtask bench agents`): claims against a deep queue, then
-//! simulated runners and dashboard tabs against `buildd-server` in a child process, stepped
-//! up by the number of agents, `--rounds` times over with each step's medians (see
-//! `buildd_testkit::agents`).
+//! [--lockstep] [--rounds N] [--database-url URL [--replicas N]]` (`cargo xtask bench
+//! agents`): claims against a deep queue, then simulated runners and dashboard tabs against
+//! `buildd-server` in a child process (or `--replicas` of them on a fresh database of the
+//! Postgres server at `URL`, which skips the deep queue), stepped up by the number of
+//! agents, `--rounds` times over with each step's medians (see `buildd_testkit::agents`).
 
 mod activity;
 mod pictures;
@@ -753,7 +754,7 @@ enum Part {
     MissionPage,
 }
 
-const AGENTS_USAGE: &str = "usage: bench agents [--agents 50,200,500] [--seconds 20] [--pollers 20] [--server PATH] [--no-deep-queue] [--lockstep] [--rounds N]";
+const AGENTS_USAGE: &str = "usage: bench agents [--agents 50,200,500] [--seconds 20] [--pollers 20] [--server PATH] [--no-deep-queue] [--lockstep] [--rounds N] [--database-url postgres://… [--replicas N]]";
 
 /// `bench agents`: the server is a child process (`buildd-server` beside this binary unless
 /// `--server` names one); the agents share one runtime thread, leaving the other cores to it.
@@ -763,6 +764,7 @@ fn agents(args: &[String]) {
         .expect("this binary")
         .with_file_name("buildd-server");
     let mut deep_queue = true;
+    let (mut database_url, mut replicas) = (None, 1);
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let mut value = || {
@@ -785,11 +787,18 @@ fn agents(args: &[String]) {
             "--no-deep-queue" => deep_queue = false,
             "--lockstep" => plan.lockstep = true,
             "--rounds" => plan.rounds = number(&value()).max(1),
+            "--database-url" => database_url = Some(value()),
+            "--replicas" => replicas = number(&value()).max(1),
             _ => {
                 eprintln!("{AGENTS_USAGE}");
                 std::process::exit(2)
             }
         }
+    }
+    if let Some(url) = database_url {
+        plan.database = buildd_testkit::agents::Database::Postgres { url, replicas };
+        // The deep queue is written straight into a SQLite file.
+        deep_queue = false;
     }
     assert!(
         server.is_file(),
