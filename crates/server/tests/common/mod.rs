@@ -1,4 +1,5 @@
-//! A real server on a temporary SQLite file, called through the router. The worker verbs
+//! A real server on a temporary SQLite file (or, with `BUILDD_TEST_DB=postgres`, two servers
+//! on a Postgres database, taking requests in turn), called through the router. The worker verbs
 //! (`claim_task`, `report`, `complete_task`, `fail_task`) are buildd-testkit's, shared with
 //! the browser tests.
 
@@ -31,11 +32,17 @@ pub struct TestApp {
 pub const NO_KEY: &str = "";
 
 impl TestApp {
-    /// A server on the database `BUILDD_TEST_DB` names (SQLite unless it says postgres).
+    /// A server on the database `BUILDD_TEST_DB` names (SQLite unless it says postgres). On
+    /// Postgres, two servers on the database, each request going to the next in turn as a
+    /// load balancer sends them: every test is a test of replicas too.
     pub async fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         let db = buildd_testkit::test_db(&dir.path().join("test.db")).await;
-        Self::on(db, dir).await
+        let router = match db.replica().await {
+            Some(replica) => in_turn([app(db.clone(), None), app(replica.unwrap(), None)]),
+            None => app(db.clone(), None),
+        };
+        Self::on(db, router, dir).await
     }
 
     /// A server on a Postgres database of its own, whatever `BUILDD_TEST_DB` says: for what
@@ -43,7 +50,8 @@ impl TestApp {
     pub async fn on_postgres() -> Self {
         let database = buildd_testkit::postgres::fresh_database().await;
         let db = Db::open_postgres(&database.url, 8).await.unwrap();
-        Self::on(db, tempfile::tempdir().unwrap()).await
+        let router = app(db.clone(), None);
+        Self::on(db, router, tempfile::tempdir().unwrap()).await
     }
 
     /// Another replica of this server (Postgres only): its own router over its own pool of
@@ -53,7 +61,7 @@ impl TestApp {
         app(db, None)
     }
 
-    async fn on(db: Db, dir: tempfile::TempDir) -> Self {
+    async fn on(db: Db, router: axum::Router, dir: tempfile::TempDir) -> Self {
         // The server's warnings and errors (a 500's cause among them) show with a failed
         // test's output.
         let _ = tracing_subscriber::fmt()
@@ -79,7 +87,6 @@ impl TestApp {
             .await
             .unwrap();
         tx.commit().await.unwrap();
-        let router = app(db.clone(), None);
         let mut this = Self {
             db,
             router,
@@ -403,6 +410,15 @@ pub fn assert_keys(value: &Value, keys: &[&str]) {
     for k in keys {
         assert!(value.get(k).is_some(), "missing key {k} in {value}");
     }
+}
+
+/// A router that hands each request to the next of `servers` in turn.
+fn in_turn(servers: [axum::Router; 2]) -> axum::Router {
+    let next = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    axum::Router::new().fallback_service(tower::service_fn(move |request: Request<Body>| {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % servers.len();
+        servers[i].clone().oneshot(request)
+    }))
 }
 
 /// Sends a request to `router`, its body byte for byte; the status and the JSON answer.
