@@ -358,3 +358,31 @@ async fn the_same_writes_leave_the_same_derived_rows() {
     let logged: BTreeSet<(String, String)> = logged.into_iter().collect();
     assert_eq!(logged, moved);
 }
+
+/// A read is one snapshot that writes nothing, and every session has the statement and
+/// idle-in-transaction timeouts the server sets.
+#[tokio::test]
+async fn a_read_is_one_read_only_snapshot_and_sessions_have_their_timeouts() {
+    let database = fresh_database().await;
+    let db = Db::open_postgres(&database.url, 2).await.unwrap();
+    let mut tx = db.read().await.unwrap();
+    let shown = |name: &'static str| format!("SELECT current_setting('{name}')");
+    let mut settings = Vec::new();
+    for name in [
+        "transaction_isolation",
+        "transaction_read_only",
+        "statement_timeout",
+        "idle_in_transaction_session_timeout",
+    ] {
+        let (value,): (String,) = buildd_server::db::sql::query_as(&shown(name))
+            .fetch_one(&mut tx)
+            .await
+            .unwrap();
+        settings.push(value);
+    }
+    assert_eq!(settings, ["repeatable read", "on", "30s", "30s"]);
+    let refused = buildd_server::db::sql::query("CREATE TABLE t (x INT)")
+        .execute(&mut tx)
+        .await;
+    assert!(refused.is_err(), "a read wrote");
+}

@@ -282,9 +282,10 @@ impl Db {
         match &self.0 {
             Backend::Sqlite(db) => db.read().await,
             Backend::Postgres(db) => {
-                let mut tx = db.pool.begin().await?;
-                sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                    .execute(&mut *tx)
+                // One snapshot for the whole read, begun in the same round trip.
+                let tx = db
+                    .pool
+                    .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                     .await?;
                 Ok(Tx(Inner::Postgres(tx, None)))
             }
