@@ -361,7 +361,15 @@ fn bench_agents(env: &tools::Env, args: &[String]) -> Result<(), String> {
             "buildd-server",
         ],
     )?;
-    let mut command = vec![
+    let mut command = bench_binary("agents");
+    command.extend(args.iter().map(String::as_str));
+    run(env, "cargo", &command)
+}
+
+/// `cargo run` of the bench binary in the server profile, for its `part` (what follows it
+/// on the command line is the part's).
+fn bench_binary(part: &str) -> Vec<&str> {
+    vec![
         "run",
         "--profile",
         "server",
@@ -370,10 +378,8 @@ fn bench_agents(env: &tools::Env, args: &[String]) -> Result<(), String> {
         "--bin",
         "bench",
         "--",
-        "agents",
-    ];
-    command.extend(args.iter().map(String::as_str));
-    run(env, "cargo", &command)
+        part,
+    ]
 }
 
 fn bench(env: &tools::Env, part: Option<&str>) -> Result<(), String> {
@@ -385,17 +391,7 @@ fn bench(env: &tools::Env, part: Option<&str>) -> Result<(), String> {
         "cargo",
         &["build", "--profile", "server", "-p", "buildd-server"],
     )?;
-    let mut command = vec![
-        "run",
-        "--profile",
-        "server",
-        "-p",
-        "buildd-testkit",
-        "--bin",
-        "bench",
-        "--",
-        "dist",
-    ];
+    let mut command = bench_binary("dist");
     if let Some(part) = part {
         command.push(part);
         return run(env, "cargo", &command);
