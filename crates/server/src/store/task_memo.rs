@@ -77,7 +77,8 @@ impl TaskMemo {
         mission_id: &str,
     ) -> ApiResult<Tasks> {
         if tx.is_postgres() {
-            return self.postgres_tasks(tx, team_id, mission_id).await;
+            // Postgres logs changes without a commit-ordered sequence yet: read afresh.
+            return Ok(Arc::new(read(tx, team_id, mission_id, None).await?));
         }
         let (seq, floor): (i64, i64) = sql::query_as(
             "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'task_changes'), 0), \
@@ -111,58 +112,6 @@ impl TaskMemo {
             _ => {
                 let tasks = Arc::new(read(tx, team_id, mission_id, None).await?);
                 self.keep(mission_id, seq, tasks.clone());
-                tasks
-            }
-        };
-        Ok(tasks)
-    }
-}
-
-impl TaskMemo {
-    /// On Postgres a list is kept at the change log's last position its snapshot saw. The
-    /// log's rows are placed after they commit (`team_changes::sequence`), so a snapshot can
-    /// also see rows not yet placed: their writes are in the list read in it, and they are
-    /// placed later, past its position. So the tasks to read again are those logged past the
-    /// kept position or not yet placed; a row the kept read could not see is placed past it.
-    async fn postgres_tasks(
-        &self,
-        tx: &mut Tx,
-        team_id: &str,
-        mission_id: &str,
-    ) -> ApiResult<Tasks> {
-        let (position, floor): (i64, i64) =
-            sql::query_as("SELECT position, floor FROM change_sequence WHERE id = 1")
-                .fetch_one(tx)
-                .await?;
-        let tasks = match self.get(mission_id) {
-            Some((kept, tasks)) if kept >= floor && kept <= position => {
-                // A task moved to another mission is logged under it, and under this one as
-                // where it moved from.
-                let changed: Vec<(String,)> = sql::query_as(
-                    "SELECT DISTINCT task_id FROM changes \
-                     WHERE task_id IS NOT NULL AND (mission_id = ?1 OR moved_from = ?1) \
-                       AND (position > ?2 OR position IS NULL)",
-                )
-                .bind(mission_id)
-                .bind(kept)
-                .fetch_all(tx)
-                .await?;
-                let changed: HashSet<String> = changed.into_iter().map(|(id,)| id).collect();
-                let tasks = if changed.is_empty() {
-                    tasks
-                } else {
-                    Arc::new(patch(
-                        &tasks,
-                        &changed,
-                        read(tx, team_id, mission_id, Some(&changed)).await?,
-                    ))
-                };
-                self.keep(mission_id, position, tasks.clone());
-                tasks
-            }
-            _ => {
-                let tasks = Arc::new(read(tx, team_id, mission_id, None).await?);
-                self.keep(mission_id, position, tasks.clone());
                 tasks
             }
         };
