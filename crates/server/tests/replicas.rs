@@ -303,3 +303,48 @@ async fn a_key_deleted_elsewhere_stops_working_on_every_replica() {
         assert_eq!(status, StatusCode::OK, "{body}");
     }
 }
+
+/// How many rows of the change log `condition` picks.
+async fn logged(app: &TestApp, condition: &str) -> i64 {
+    let mut tx = app.db.read().await.unwrap();
+    let (n,): (i64,) = sql::query_as(&format!("SELECT COUNT(*) FROM changes WHERE {condition}"))
+        .fetch_one(&mut tx)
+        .await
+        .unwrap();
+    n
+}
+
+/// The change log is pruned to its newest rows, placed or not, so it stays bounded with no
+/// change stream open to place it.
+#[tokio::test]
+async fn the_change_log_is_pruned_to_its_newest_rows() {
+    let app = TestApp::on_postgres().await;
+    let mission = app.mission("Logged").await;
+    for i in 0..10 {
+        app.task(Some(&mission), &format!("Task {i}")).await;
+    }
+    let before = logged(&app, "TRUE").await;
+    assert!(before > 6, "ten tasks log more than six rows, not {before}");
+    let newest = logged(&app, "id > (SELECT MAX(id) FROM changes) - 3").await;
+    assert_eq!(newest, 3);
+
+    buildd_server::scheduler::prune_log_keeping(&app.db, 3)
+        .await
+        .unwrap();
+    assert_eq!(
+        logged(&app, "TRUE").await,
+        3,
+        "the newest three rows are kept"
+    );
+    assert_eq!(
+        logged(&app, "id > (SELECT MAX(id) FROM changes) - 3").await,
+        3
+    );
+    // Kept within twice as many, the log is left alone.
+    app.task(Some(&mission), "One more").await;
+    let now = logged(&app, "TRUE").await;
+    buildd_server::scheduler::prune_log_keeping(&app.db, 3)
+        .await
+        .unwrap();
+    assert_eq!(logged(&app, "TRUE").await, now);
+}

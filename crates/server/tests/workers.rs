@@ -87,6 +87,11 @@ async fn a_claim_assigns_the_task_and_hands_over_the_full_row() {
         "{branch}"
     );
     assert_eq!(app.task_json(planning).await["status"], "assigned");
+    // The mission says when its latest task started: this claim.
+    assert_eq!(
+        app.mission_json(&m).await["lastTaskStartedAt"],
+        w["task"]["claimedAt"]
+    );
 
     // The same task is never handed out twice.
     let (_, again) = claim(&app, &app.worker, json!({"runner": "r2"})).await;

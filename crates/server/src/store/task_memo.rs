@@ -3,6 +3,7 @@
 //! logged as changed since, so a change to one of 2,000 tasks costs one task's read.
 
 use super::mission_tasks::read_tasks;
+use super::team_changes;
 use crate::db::sql;
 use crate::db::{Db, Tx};
 use crate::error::ApiResult;
@@ -166,10 +167,11 @@ pub async fn prune_log(db: &Db) -> ApiResult<()> {
     prune_log_keeping(db, LOG_KEPT).await
 }
 
-/// Drops all but the newest `kept` log entries, once at least as many more have gathered.
+/// Drops all but the newest `kept` log entries, once at least as many more have gathered
+/// (on Postgres, of the change log that replaces this one).
 pub async fn prune_log_keeping(db: &Db, kept: i64) -> ApiResult<()> {
     if db.is_postgres() {
-        return Ok(());
+        return team_changes::prune(db, kept, PRUNED_AT_ONCE).await;
     }
     let (logged,): (i64,) = {
         let mut tx = db.read().await?;
@@ -194,23 +196,14 @@ pub async fn prune_log_keeping(db: &Db, kept: i64) -> ApiResult<()> {
     .execute(&mut tx)
     .await?;
     tx.commit().await?;
-    // Then a slice at a time, so the writes queued behind each wait a moment, not the
-    // whole deletion.
-    loop {
-        let mut tx = db.write().await?;
-        let deleted = sql::query(
-            "DELETE FROM task_changes WHERE seq <= MIN((SELECT seq FROM task_changes_floor), \
-               (SELECT MIN(seq) FROM task_changes) + ? - 1)",
-        )
-        .bind(PRUNED_AT_ONCE)
-        .execute(&mut tx)
-        .await?
-        .rows_affected();
-        tx.commit().await?;
-        if deleted == 0 {
-            return Ok(());
-        }
-    }
+    // Then a slice at a time.
+    team_changes::delete_in_slices(
+        db,
+        "DELETE FROM task_changes WHERE seq <= MIN((SELECT seq FROM task_changes_floor), \
+           (SELECT MIN(seq) FROM task_changes) + ? - 1)",
+        &[PRUNED_AT_ONCE],
+    )
+    .await
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! settled rows into it, so no row is written by every write.
 
 use crate::db::sql;
-use crate::db::Tx;
+use crate::db::{Db, Tx};
 use crate::error::ApiResult;
 
 /// The count of every team, by id.
@@ -59,4 +59,44 @@ pub async fn sequence(tx: &mut Tx) -> ApiResult<()> {
     .execute(tx)
     .await?;
     Ok(())
+}
+
+/// Postgres: drops all but the newest `kept` rows of the change log, `at_once` rows a
+/// transaction, once at least as many more have gathered. Rows are dropped placed or not: the
+/// counts only signal that something moved, and the newest rows, kept, still move them when
+/// they are placed.
+pub async fn prune(db: &Db, kept: i64, at_once: i64) -> ApiResult<()> {
+    let (logged,): (i64,) = {
+        let mut tx = db.read().await?;
+        sql::query_as("SELECT COALESCE(MAX(id) - MIN(id) + 1, 0) FROM changes")
+            .fetch_one(&mut tx)
+            .await?
+    };
+    if logged <= kept.saturating_mul(2) {
+        return Ok(());
+    }
+    delete_in_slices(
+        db,
+        "DELETE FROM changes WHERE id IN (SELECT id FROM changes \
+           WHERE id <= (SELECT MAX(id) FROM changes) - ? ORDER BY id LIMIT ?)",
+        &[kept, at_once],
+    )
+    .await
+}
+
+/// Runs `delete` (its `?`s bound to `binds`) a transaction at a time until it deletes
+/// nothing, so the writes queued behind each wait a moment, not the whole deletion.
+pub(super) async fn delete_in_slices(db: &Db, delete: &str, binds: &[i64]) -> ApiResult<()> {
+    loop {
+        let mut tx = db.write().await?;
+        let mut query = sql::query(delete);
+        for bind in binds {
+            query = query.bind(*bind);
+        }
+        let deleted = query.execute(&mut tx).await?.rows_affected();
+        tx.commit().await?;
+        if deleted == 0 {
+            return Ok(());
+        }
+    }
 }

@@ -138,9 +138,6 @@ async fn take(
         ..NewWorker::new(&task.id, &task.workspace_id, runner, at)
     };
     workers::insert(tx, &worker).await?;
-    if let Some(m) = &task.mission_id {
-        task_started(tx, m, at).await?;
-    }
     let row = find_task(tx, &caller.team_id, &task.id).await?;
     let mut full = row.to_task();
     full.workspace = Some(
@@ -148,6 +145,10 @@ async fn take(
             .await?
             .to_workspace(),
     );
+    // Last, so the mission's start row is held only until the claim commits.
+    if let Some(m) = &task.mission_id {
+        task_started(tx, m, at).await?;
+    }
     Ok(Some(ClaimedWorker {
         id: worker.id,
         task_id: task.id.clone(),

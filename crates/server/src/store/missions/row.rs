@@ -48,7 +48,9 @@ pub(in crate::store) const MISSION_COLUMNS: &str =
     "m.id, m.team_id, m.workspace_id, m.title, m.description, \
     m.status, m.cost_budget_usd, m.priority, m.default_output_requirement, m.default_backend, \
     m.schedule_id, m.parent_mission_id, m.depends_on_mission_id, m.gate_condition, \
-    m.dependency_met_at, m.max_concurrent_tasks, m.last_task_started_at, m.working_branch, \
+    m.dependency_met_at, m.max_concurrent_tasks, \
+    (SELECT s.at FROM mission_starts s WHERE s.mission_id = m.id) AS last_task_started_at, \
+    m.working_branch, \
     m.requires_review, m.merge_policy, m.orchestration_mode, m.is_held, m.start_at, \
     m.goal_criteria, m.created_at, m.updated_at, m.mode, m.spend_micros";
 

@@ -245,13 +245,17 @@ pub async fn set_working_branch(
     Ok(())
 }
 
-/// A task of mission `id` was claimed at `at`.
+/// A task of mission `id` was claimed at `at`. Its own row, not the mission's: see
+/// `mission_starts` in the migrations.
 pub async fn task_started(tx: &mut Tx, id: &str, at: &str) -> ApiResult<()> {
-    sql::query("UPDATE missions SET last_task_started_at = ? WHERE id = ?")
-        .bind(at)
-        .bind(id)
-        .execute(tx)
-        .await?;
+    sql::query(
+        "INSERT INTO mission_starts (mission_id, at) VALUES (?, ?) \
+         ON CONFLICT (mission_id) DO UPDATE SET at = excluded.at",
+    )
+    .bind(id)
+    .bind(at)
+    .execute(tx)
+    .await?;
     Ok(())
 }
 
