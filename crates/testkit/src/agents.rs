@@ -96,7 +96,7 @@ pub struct ServerProcess {
     pub db: PathBuf,
     _dir: Option<tempfile::TempDir>,
     /// Dropped once the servers are gone.
-    _postgres: Option<BenchDatabase>,
+    postgres: Option<BenchDatabase>,
 }
 
 impl ServerProcess {
@@ -123,7 +123,7 @@ impl ServerProcess {
             worker,
             db: db.to_path_buf(),
             _dir: None,
-            _postgres: None,
+            postgres: None,
         }
     }
 
@@ -147,7 +147,7 @@ impl ServerProcess {
             worker,
             db: PathBuf::new(),
             _dir: None,
-            _postgres: Some(database),
+            postgres: Some(database),
         }
     }
 
@@ -158,6 +158,15 @@ impl ServerProcess {
             Database::Postgres { url, replicas } => {
                 Self::start_postgres(binary, url, *replicas).await
             }
+        }
+    }
+
+    /// On Postgres, the database's statistics gathered, as autovacuum keeps them on a
+    /// database in use: a database made a moment ago is planned as if its tables were
+    /// empty until autovacuum's next round, up to a minute later.
+    pub async fn analyzed(&self) {
+        if let Some(database) = &self.postgres {
+            run_on(&database.url, "ANALYZE").await;
         }
     }
 
@@ -859,6 +868,7 @@ pub async fn step(
     let cycles = ((plan.warmup + plan.measure).as_secs() / CYCLE_SECONDS) as usize;
     let tasks = agents * (cycles + 1);
     let mission = seed(http, &server.admin, index, tasks).await;
+    server.analyzed().await;
     let started = Instant::now();
     let window = Window {
         from: started + plan.warmup,
