@@ -109,6 +109,37 @@ async fn malformed_json_is_400_never_500() {
     }
 }
 
+/// Buildd's order: priority, then the mission whose task started latest, then the latest
+/// updated; one whose tasks never started comes after those that did, on both databases.
+#[tokio::test]
+async fn list_puts_missions_that_started_work_first_latest_first() {
+    let app = TestApp::new().await;
+    let first = app.mission("Started first").await;
+    let idle = app.mission("Never started").await;
+    let second = app.mission("Started second").await;
+    for (mission, runner) in [(&first, "r1"), (&second, "r2")] {
+        app.task(Some(mission), "Work").await;
+        let (status, body) = app
+            .call(
+                "POST",
+                "/api/workers/claim",
+                &app.worker,
+                Some(serde_json::json!({"runner": runner, "maxTasks": 1})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["workers"][0]["task"]["missionId"], mission.as_str());
+    }
+    let (_, body) = app.call("GET", "/api/missions", &app.admin, None).await;
+    let order: Vec<&str> = body["missions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(order, [second.as_str(), first.as_str(), idle.as_str()]);
+}
+
 #[tokio::test]
 async fn list_carries_progress_and_filters() {
     let app = TestApp::new().await;

@@ -100,7 +100,7 @@ fn last_activity(row: &MissionRow, tasks: &[MissionTask]) -> Option<String> {
 pub async fn mission_list(tx: &mut Tx, f: &MissionFilter<'_>) -> ApiResult<Vec<MissionListItem>> {
     let rows: Vec<MissionRow> = sql::query_as(&format!(
         "SELECT {MISSION_COLUMNS} FROM missions m WHERE {FILTER} \
-         ORDER BY m.priority DESC, last_task_started_at DESC, m.updated_at DESC"
+         ORDER BY m.priority DESC, last_task_started_at DESC NULLS LAST, m.updated_at DESC"
     ))
     .bind(f.team_id)
     .bind(f.status)
