@@ -87,9 +87,7 @@ impl Default for Plan {
 /// own database; killed when dropped.
 pub struct ServerProcess {
     children: Vec<Child>,
-    /// The first server's address.
-    pub addr: SocketAddr,
-    /// Every server's, the first's first.
+    /// Every server's address, the first's first.
     pub addrs: Vec<SocketAddr>,
     pub admin: String,
     pub worker: String,
@@ -117,7 +115,6 @@ impl ServerProcess {
         let (child, addr) = serve(binary, &on);
         Self {
             children: vec![child],
-            addr,
             addrs: vec![addr],
             admin,
             worker,
@@ -141,7 +138,6 @@ impl ServerProcess {
             (0..replicas.max(1)).map(|_| serve(binary, &on)).unzip();
         Self {
             children,
-            addr: addrs[0],
             addrs,
             admin,
             worker,
@@ -168,11 +164,6 @@ impl ServerProcess {
         if let Some(database) = &self.postgres {
             run_on(&database.url, "ANALYZE").await;
         }
-    }
-
-    /// The first server's process id, to signal it.
-    pub fn pid(&self) -> u32 {
-        self.children[0].id()
     }
 
     /// Every server's process id.
@@ -1208,7 +1199,7 @@ pub async fn deep_queue(binary: &Path) {
     db.close().await;
 
     let server = ServerProcess::start_on(binary, &path);
-    let http = Http::new(server.addr);
+    let http = Http::new(server.addrs[0]);
     let times = |body: Value| {
         let (http, key) = (http.clone(), server.worker.clone());
         async move {
