@@ -19,9 +19,14 @@ const PICTURES: [&str; 5] = [
     "busy-picture",
 ];
 
-/// A workspace "Insights seed" with one task failed and one retried this week; its id.
+/// A workspace "Insights seed" with one task failed this week; its id.
 async fn seeded(server: &TestServer) -> String {
-    let ws = new_workspace(server, "Insights seed", "acme/insights-seed").await;
+    seeded_as(server, "Insights seed").await
+}
+
+/// A workspace named `name` with one task failed this week; its id.
+async fn seeded_as(server: &TestServer, name: &str) -> String {
+    let ws = new_workspace(server, name, "acme/insights-seed").await;
     let body = json!({"title": "Break on purpose", "workspaceId": ws});
     let task = id_of(&server.admin("POST", "/api/tasks", Some(body)).await.1);
     let worker = server.claim_task(&task).await;
@@ -97,6 +102,30 @@ async fn every_picture_has_its_table_and_its_figures_are_cores() {
         "nothing merged, $0.25 spent",
     )
     .await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_long_workspace_name_keeps_the_page_within_a_phones_width() {
+    const LONG: &str = "Payments platform reconciliation and settlement services (EU region)";
+    let server = TestServer::start_demo().await;
+    seeded_as(&server, LONG).await;
+    let browser = opened(&server, Page::Insights).await;
+    browser
+        .client
+        .set_window_size(375, 900)
+        .await
+        .expect("window size");
+    browser
+        .wait_text("[data-testid=insights-workspace]", |t| t.contains(LONG))
+        .await;
+    let overflow = browser
+        .run("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        .await;
+    assert!(
+        overflow.as_i64().is_some_and(|o| o <= 0),
+        "the workspace list widens the page by {overflow} px"
+    );
     browser.close().await;
 }
 
