@@ -27,11 +27,20 @@ pub enum ApiError {
     /// 503 with `Retry-After`: the writes queued ahead would take about this long, so this
     /// one was refused before it did anything.
     Busy(std::time::Duration),
+    /// 503 with `Retry-After: 1`: two servers' writes met on Postgres (a deadlock or a
+    /// serialization failure) and this one was rolled back whole. The answer carries
+    /// [`RolledBack`], so the request is sent through once more before a caller sees it.
+    RolledBack,
     /// 500: a fault of the server, never of the input. Logged, not shown.
     Internal(String),
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+/// On an answer: its request's write was rolled back whole, having met another server's,
+/// so the same request may be sent through again (`http::retry`).
+#[derive(Clone, Copy, Debug)]
+pub struct RolledBack;
 
 /// The answer to a path no route serves.
 pub async fn no_route() -> ApiError {
@@ -61,6 +70,7 @@ impl std::fmt::Display for ApiError {
             Self::MethodNotAllowed => f.write_str("Method not allowed on this path"),
             Self::Detailed(status, body) => write!(f, "{status}: {body}"),
             Self::Busy(backlog) => write!(f, "busy: {backlog:?} of writes queued"),
+            Self::RolledBack => f.write_str("rolled back: met another server's write"),
         }
     }
 }
@@ -79,6 +89,20 @@ impl IntoResponse for ApiError {
             Self::Conflict(m) => (StatusCode::CONFLICT, m),
             Self::Detailed(status, body) => return (status, Json(body)).into_response(),
             Self::Busy(backlog) => return busy(backlog),
+            Self::RolledBack => {
+                let message = "This write met another server's and was rolled back; nothing \
+                               was written, try again in 1 s";
+                let mut answer = (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    [(axum::http::header::RETRY_AFTER, "1")],
+                    Json(ApiErrorBody {
+                        error: message.into(),
+                    }),
+                )
+                    .into_response();
+                answer.extensions_mut().insert(RolledBack);
+                return answer;
+            }
             Self::Internal(detail) => {
                 tracing::error!("internal error: {detail}");
                 (
@@ -137,7 +161,7 @@ impl From<sqlx::Error> for ApiError {
         if conflict {
             metrics::counter!("buildd_db_conflicts_total").increment(1);
             tracing::warn!("a write met another's and was rolled back: {e}");
-            return Self::Busy(std::time::Duration::from_secs(1));
+            return Self::RolledBack;
         }
         Self::Internal(format!("database: {e}"))
     }

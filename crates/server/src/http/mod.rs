@@ -16,6 +16,7 @@ mod missions;
 mod notes;
 mod prs;
 mod refusals;
+mod retry;
 mod state;
 mod tasks;
 mod workers;
@@ -85,7 +86,11 @@ pub fn router(db: Db, checkins: CheckinConfig, changes: ChangeFeed) -> Router {
         .route("/accounts/me", get(accounts::me))
         .route("/github/pr", post(github_pr::open))
         .fallback(no_route)
-        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed });
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .layer(axum::middleware::from_fn_with_state(
+            db.is_postgres(),
+            retry::rolled_back_writes,
+        ));
     guard(routes).with_state(AppState {
         db,
         cache: Default::default(),

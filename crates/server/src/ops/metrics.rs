@@ -274,7 +274,11 @@ fn describe() {
     );
     metrics::describe_counter!(
         "buildd_db_conflicts_total",
-        "Postgres only: writes that met another's (a deadlock or a serialization failure), rolled back and answered 503 to be sent again"
+        "Postgres only: writes that met another's (a deadlock or a serialization failure) and were rolled back"
+    );
+    metrics::describe_counter!(
+        "buildd_db_retries_total",
+        "Postgres only: requests run again because their write was rolled back on meeting another's"
     );
     metrics::gauge!("buildd_change_streams_open").increment(0.0);
     metrics::gauge!("buildd_db_wal_uncopied_pages").increment(0.0);
