@@ -3,7 +3,8 @@ mod common;
 use axum::http::StatusCode;
 use buildd_core::checkin::DEFAULT_CHECKLIST;
 use buildd_server::db::sql;
-use buildd_server::{scheduler::tick, CheckinConfig};
+use buildd_server::scheduler::{check_in, tick};
+use buildd_server::CheckinConfig;
 use chrono::{Duration, Utc};
 use common::*;
 use serde_json::{json, Value};
@@ -437,6 +438,30 @@ async fn check_ins_wait_for_active_hours_and_stop_with_the_mission() {
             .unwrap(),
         0
     );
+}
+
+#[tokio::test]
+async fn a_mission_completed_after_it_was_found_due_is_not_checked_in() {
+    let app = TestApp::new().await;
+    let id = app
+        .mission_with(json!({"title": "Nightly", "isHeartbeat": true}))
+        .await;
+    // Completed with its schedule still on, as a report ending its last task through another
+    // server does between the chore finding the mission due and checking it in.
+    let mut tx = app.db.write().await.unwrap();
+    sql::query("UPDATE missions SET status = 'completed' WHERE id = ?")
+        .bind(&id)
+        .execute(&mut tx)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = app.db.write().await.unwrap();
+    let later = Utc::now() + Duration::minutes(61);
+    let decided = check_in(&mut tx, &id, later, &config()).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(decided, None);
+    assert!(check_ins(&app.runs_json(&id).await).is_empty());
+    assert_eq!(app.mission_json(&id).await["status"], "completed");
 }
 
 #[tokio::test]

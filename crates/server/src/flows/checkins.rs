@@ -12,6 +12,7 @@ use crate::store::missions::existing_mission;
 use crate::store::schedules::{
     active_hours, find_schedule, record_run, template_context, CheckinRun,
 };
+use crate::store::turns::hold_mission;
 use crate::time::iso;
 use buildd_core::checkin::{
     decide_checkin, state_key, within_active_hours, CheckinDecision, CheckinFacts,
@@ -28,23 +29,35 @@ pub async fn tick(db: &Db, now: DateTime<Utc>, config: &CheckinConfig) -> ApiRes
         let mut tx = db.read().await?;
         due_missions(&mut tx, &iso(now)).await?
     };
+    let mut ran = 0;
     for mission_id in &due {
         // One transaction per check-in: a failure leaves the others, and half of none.
         let mut tx = db.write().await?;
-        check_in(&mut tx, mission_id, now, config).await?;
+        ran += usize::from(check_in(&mut tx, mission_id, now, config).await?.is_some());
         tx.commit().await?;
     }
-    Ok(due.len())
+    Ok(ran)
 }
 
-/// One check-in of mission `mission_id` at `now`, recorded whatever it decides.
+/// One check-in of mission `mission_id` at `now`, recorded whatever it decides; `None`, and
+/// nothing recorded, when the mission is no longer one that checks in (paused, completed or
+/// cancelled since it was found due).
 pub async fn check_in(
     tx: &mut Tx,
     mission_id: &str,
     now: DateTime<Utc>,
     config: &CheckinConfig,
-) -> ApiResult<CheckinDecision> {
+) -> ApiResult<Option<CheckinDecision>> {
+    // The mission's turn before anything is read: a report ending its last task, a budget's
+    // stop or a person's Pause through another server lands wholly before or after this.
+    hold_mission(tx, mission_id).await?;
     let mission = existing_mission(tx, mission_id).await?;
+    if !matches!(
+        mission.status(),
+        MissionStatus::Active | MissionStatus::BudgetExhausted
+    ) {
+        return Ok(None);
+    }
     let schedule = match &mission.schedule_id {
         Some(id) => find_schedule(tx, id).await?,
         None => None,
@@ -125,5 +138,5 @@ pub async fn check_in(
         state_key: remember.then_some(key.as_str()),
     };
     record_run(tx, &schedule.id, &run).await?;
-    Ok(decision)
+    Ok(Some(decision))
 }

@@ -2,7 +2,7 @@
 //! claims whose runner went quiet, pruning the task change log — in one loop. Each chore is
 //! also callable on its own, at a given time, which is how tests drive it.
 
-pub use super::checkins::tick;
+pub use super::checkins::{check_in, tick};
 pub use super::leases::{release_expired, CLAIM_TTL_MINUTES};
 pub use super::prs::stalls::notify_stalls;
 pub use crate::store::task_memo::prune_log_keeping;

@@ -9,6 +9,7 @@ use crate::flows::reassign::{self, Asker, Reassign};
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
 use crate::store::tasks::find_task;
+use crate::store::turns::hold_task;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
@@ -33,6 +34,9 @@ pub async fn reassign(
         .transact(
             caller.lane(),
             work!(|tx| {
+                // The task's turn before it is read: a report or a lease's expiry through
+                // another server lands wholly before or after the decision.
+                hold_task(tx, &id).await?;
                 let task = find_task(tx, &caller.team_id, &id).await?;
                 let asker = Asker {
                     admin: caller.level == AccountLevel::Admin,

@@ -11,7 +11,7 @@ use crate::flows::reports::{self, Applied, Ending, Report, Step};
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
 use crate::store::tasks::{find_task, TaskRow};
-use crate::store::turns::hold_mission;
+use crate::store::turns::{hold_mission, hold_task};
 use crate::store::workers::{find_worker, Session, WorkerRow};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -40,18 +40,30 @@ pub async fn update(
             caller.lane(),
             work!(|tx| {
                 let worker = find_worker(tx, &caller.team_id, &id).await?;
-                let pr = pr_report(&fields.request, worker.pr_number);
                 if worker.account_id.as_deref() != Some(caller.account_id.as_str()) {
                     return Err(ApiError::Forbidden("Forbidden".into()));
                 }
                 let task = find_task(tx, &caller.team_id, &worker.task_id).await?;
-                still_working(&worker, &task)?;
                 // A report that ends its task decides from the mission's other tasks: it takes
                 // the mission's turn before it writes anything, as whatever opens a run does,
                 // so two writes never hold each other's rows.
                 if let (false, Some(mission)) = (fields.said.is_progress(), &task.mission_id) {
                     hold_mission(tx, mission).await?;
                 }
+                // Then the task's turn, and both rows read again under it: on Postgres a
+                // lease's expiry, a Stop or a reassignment through another server may have
+                // ended this worker since the first read, and its report must then be refused
+                // rather than written over theirs. SQLite's one writer already ran them apart.
+                let (worker, task) = if tx.is_postgres() {
+                    hold_task(tx, &task.id).await?;
+                    let worker = find_worker(tx, &caller.team_id, &id).await?;
+                    let task = find_task(tx, &caller.team_id, &worker.task_id).await?;
+                    (worker, task)
+                } else {
+                    (worker, task)
+                };
+                still_working(&worker, &task)?;
+                let pr = pr_report(&fields.request, worker.pr_number);
                 let report = fields.into_report(&worker, &task, pr)?;
                 reports::apply(tx, &worker, &task, report).await
             }),
