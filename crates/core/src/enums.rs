@@ -137,6 +137,12 @@ impl MissionStatus {
     pub fn is_open(&self) -> bool {
         !matches!(self, Self::Completed | Self::Archived)
     }
+
+    /// Looked at by its check-ins: active, or stopped by its budget (a check-in says so).
+    /// The server's query for due check-ins spells the same two statuses.
+    pub fn checks_in(&self) -> bool {
+        matches!(self, Self::Active | Self::BudgetExhausted)
+    }
 }
 
 impl TaskStatus {
@@ -524,6 +530,25 @@ mod tests {
         assert_eq!(
             MissionStatus::list(),
             "active, paused, completed, archived, budget_exhausted"
+        );
+    }
+
+    #[test]
+    fn only_active_and_out_of_budget_missions_check_in() {
+        let checking: Vec<_> = [
+            "active",
+            "paused",
+            "completed",
+            "archived",
+            "budget_exhausted",
+        ]
+        .map(MissionStatus::from)
+        .into_iter()
+        .filter(MissionStatus::checks_in)
+        .collect();
+        assert_eq!(
+            checking,
+            [MissionStatus::Active, MissionStatus::BudgetExhausted]
         );
     }
 

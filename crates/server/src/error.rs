@@ -92,14 +92,7 @@ impl IntoResponse for ApiError {
             Self::RolledBack => {
                 let message = "This write met another server's and was rolled back; nothing \
                                was written, try again in 1 s";
-                let mut answer = (
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    [(axum::http::header::RETRY_AFTER, "1")],
-                    Json(ApiErrorBody {
-                        error: message.into(),
-                    }),
-                )
-                    .into_response();
+                let mut answer = unavailable(1, message.into());
                 answer.extensions_mut().insert(RolledBack);
                 return answer;
             }
@@ -123,6 +116,11 @@ fn busy(backlog: std::time::Duration) -> Response {
         "The server is busy: the writes queued ahead would take about {seconds} s; \
          nothing was written, try again in {seconds} s"
     );
+    unavailable(seconds, message)
+}
+
+/// `503` with `Retry-After: seconds` and `{"error": message}`.
+fn unavailable(seconds: u64, message: String) -> Response {
     (
         StatusCode::SERVICE_UNAVAILABLE,
         [(axum::http::header::RETRY_AFTER, seconds.to_string())],

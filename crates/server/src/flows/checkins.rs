@@ -52,10 +52,7 @@ pub async fn check_in(
     // stop or a person's Pause through another server lands wholly before or after this.
     hold_mission(tx, mission_id).await?;
     let mission = existing_mission(tx, mission_id).await?;
-    if !matches!(
-        mission.status(),
-        MissionStatus::Active | MissionStatus::BudgetExhausted
-    ) {
+    if !mission.status().checks_in() {
         return Ok(None);
     }
     let schedule = match &mission.schedule_id {

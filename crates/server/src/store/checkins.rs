@@ -57,7 +57,7 @@ pub async fn recent(tx: &mut Tx, mission_id: &str, limit: i64) -> ApiResult<Vec<
 }
 
 /// The missions, of every team, whose check-in is due at `at`: check-ins on, and the
-/// mission active or waiting on budget.
+/// mission active or waiting on budget (`MissionStatus::checks_in`).
 pub async fn due_missions(tx: &mut Tx, at: &str) -> ApiResult<Vec<String>> {
     let due: Vec<(String,)> = sql::query_as(
         "SELECT m.id FROM missions m JOIN schedules s ON s.id = m.schedule_id \
