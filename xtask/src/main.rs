@@ -3,6 +3,7 @@
 mod compress;
 mod fresh;
 mod imports;
+mod loader;
 mod split;
 mod tools;
 mod unused_classes;
@@ -29,7 +30,7 @@ usage: cargo xtask <command>
   screenshots                         the README's pictures of the command center and a
                                       mission page, light and dark, taken again by the
                                       screenshot set into docs/screenshots/
-  bench [pictures|server|mission-page]
+  bench [pictures|server|mission-page|first-load]
                                       dashboard size, API latency, render time and the
                                       pictures at 10,000 points; or one part of them
   bench agents [--agents 50,200,...] [--seconds N] [--lockstep] [--rounds N]

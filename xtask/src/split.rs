@@ -2,9 +2,9 @@
 //! `split-bindgen` (`xtask/split-bindgen`), which splits the wasm at the lazy pages and
 //! leaves the chunks and their loader in the split dir. Once trunk is done, [`finish`] puts
 //! them into `dist`: each chunk optimised by wasm-opt and named by the build's hash, the loader
-//! pointed at trunk's hashed main JS and preloaded by `index.html`. The previous build's
-//! chunks stay beside the new ones, so a tab opened before a deploy can still open a page
-//! (the router cannot recover from a chunk that fails to load).
+//! pointed at trunk's hashed main JS, written short (`loader.rs`) and preloaded by
+//! `index.html`. The previous build's chunks stay beside the new ones, so a tab opened before
+//! a deploy can still open a page (the router cannot recover from a chunk that fails to load).
 
 use crate::tools::Env;
 use crate::{compress, run, step};
@@ -200,15 +200,13 @@ pub fn finish(
         .ok_or_else(|| format!("a loader named {loader_name}, not split-loader-<hash>.js"))?;
     let named = optimise_chunks(env, &split.out, dist, &chunks, build)?;
 
-    let mut loader = std::fs::read_to_string(split.out.join(&loader_name))
+    let loader = std::fs::read_to_string(split.out.join(&loader_name))
         .map_err(|e| e.to_string())?
         .replace(
             &format!("from \"{main_module}\""),
             &format!("from \"./{main_js}\""),
         );
-    for (chunk, name) in chunks.iter().zip(&named) {
-        loader = loader.replace(&format!("\"./{chunk}\""), &format!("\"./{name}\""));
-    }
+    let loader = crate::loader::compact(&loader, build)?;
     write(&dist.join(&loader_name), loader.as_bytes())?;
     // The main module's files as trunk left them, whose hashes index.html holds.
     let main_wasm = format!("{}_bg.wasm", main_js.trim_end_matches(".js"));

@@ -732,8 +732,9 @@ fn main() {
         Some("pictures") => Part::Pictures,
         Some("server") => Part::Server,
         Some("mission-page") => Part::MissionPage,
+        Some("first-load") => Part::FirstLoad,
         Some(other) => {
-            eprintln!("{other:?}: usage: bench [DIST [pictures|server|mission-page]]");
+            eprintln!("{other:?}: usage: bench [DIST [pictures|server|mission-page|first-load]]");
             std::process::exit(2)
         }
     };
@@ -752,6 +753,8 @@ enum Part {
     Server,
     /// The mission page of many tasks in the browser.
     MissionPage,
+    /// The command center's first load and the lazy pages' first visits.
+    FirstLoad,
 }
 
 const AGENTS_USAGE: &str = "usage: bench agents [--agents 50,200,500] [--seconds 20] [--pollers 20] [--server PATH] [--no-deep-queue] [--lockstep] [--rounds N] [--database-url postgres://… [--replicas N]]";
@@ -830,6 +833,9 @@ async fn dashboard(dist: String, part: Part) {
     );
     if part == Part::Pictures {
         return pictures::bench().await;
+    }
+    if part == Part::FirstLoad {
+        return first_load().await;
     }
     if part == Part::All {
         sizes(Path::new(&dist));
