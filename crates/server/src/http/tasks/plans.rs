@@ -13,9 +13,8 @@ use crate::http::state::AppState;
 use crate::store::mission_tasks::mission_tasks;
 use crate::store::missions::existing_mission;
 use crate::store::tasks::{
-    self, child_count, find_task, insert_unless_taken, record_plan_rejection, NewTask, TaskRow,
+    self, child_count, find_task_held, insert_unless_taken, record_plan_rejection, NewTask, TaskRow,
 };
-use crate::store::turns::hold_task;
 use crate::time::{new_id, now};
 use axum::extract::{Path, State};
 use axum::Json;
@@ -30,8 +29,7 @@ use serde_json::{json, Value};
 async fn plan_under_review(tx: &mut Tx, caller: &Caller, id: &str) -> ApiResult<(TaskRow, Value)> {
     // Two reviews of one plan at once (two tabs, two replicas) decide one after the other,
     // the second reading the task as the first left it.
-    hold_task(tx, id).await?;
-    let task = find_task(tx, &caller.team_id, id).await?;
+    let task = find_task_held(tx, &caller.team_id, id).await?;
     if task.mode != TaskMode::Planning {
         return Err(ApiError::bad("Task is not a planning task"));
     }

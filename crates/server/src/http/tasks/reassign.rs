@@ -8,8 +8,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::flows::reassign::{self, Asker, Reassign};
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
-use crate::store::tasks::find_task;
-use crate::store::turns::hold_task;
+use crate::store::tasks::find_task_held;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
@@ -36,8 +35,7 @@ pub async fn reassign(
             work!(|tx| {
                 // The task's turn before it is read: a report or a lease's expiry through
                 // another server lands wholly before or after the decision.
-                hold_task(tx, &id).await?;
-                let task = find_task(tx, &caller.team_id, &id).await?;
+                let task = find_task_held(tx, &caller.team_id, &id).await?;
                 let asker = Asker {
                     admin: caller.level == AccountLevel::Admin,
                     account_id: &caller.account_id,

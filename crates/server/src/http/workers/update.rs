@@ -10,8 +10,8 @@ use crate::flows::prs::record::PrReport;
 use crate::flows::reports::{self, Applied, Ending, Report, Step};
 use crate::http::caller::Caller;
 use crate::http::state::AppState;
-use crate::store::tasks::{find_task, TaskRow};
-use crate::store::turns::{hold_mission, hold_task};
+use crate::store::tasks::{find_task, find_task_held, TaskRow};
+use crate::store::turns::hold_mission;
 use crate::store::workers::{find_worker, Session, WorkerRow};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -43,24 +43,24 @@ pub async fn update(
                 if worker.account_id.as_deref() != Some(caller.account_id.as_str()) {
                     return Err(ApiError::Forbidden("Forbidden".into()));
                 }
-                let task = find_task(tx, &caller.team_id, &worker.task_id).await?;
-                // A report that ends its task decides from the mission's other tasks: it takes
-                // the mission's turn before it writes anything, as whatever opens a run does,
-                // so two writes never hold each other's rows.
-                if let (false, Some(mission)) = (fields.said.is_progress(), &task.mission_id) {
-                    hold_mission(tx, mission).await?;
+                // A report that ends its task decides from the mission's other tasks: on
+                // Postgres it takes the mission's turn before it writes anything, as whatever
+                // opens a run does, so two writes never hold each other's rows.
+                if tx.is_postgres() && !fields.said.is_progress() {
+                    let task = find_task(tx, &caller.team_id, &worker.task_id).await?;
+                    if let Some(mission) = &task.mission_id {
+                        hold_mission(tx, mission).await?;
+                    }
                 }
-                // Then the task's turn, and both rows read again under it: on Postgres a
+                // Then the task's turn, and the worker read again under it: on Postgres a
                 // lease's expiry, a Stop or a reassignment through another server may have
                 // ended this worker since the first read, and its report must then be refused
                 // rather than written over theirs. SQLite's one writer already ran them apart.
-                let (worker, task) = if tx.is_postgres() {
-                    hold_task(tx, &task.id).await?;
-                    let worker = find_worker(tx, &caller.team_id, &id).await?;
-                    let task = find_task(tx, &caller.team_id, &worker.task_id).await?;
-                    (worker, task)
+                let task = find_task_held(tx, &caller.team_id, &worker.task_id).await?;
+                let worker = if tx.is_postgres() {
+                    find_worker(tx, &caller.team_id, &id).await?
                 } else {
-                    (worker, task)
+                    worker
                 };
                 still_working(&worker, &task)?;
                 let pr = pr_report(&fields.request, worker.pr_number);

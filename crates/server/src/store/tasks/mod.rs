@@ -16,7 +16,7 @@ pub use dependencies::{
 };
 pub use insert::{insert, insert_unless_taken, NewTask};
 pub use reads::{
-    child_count, children, existing_task, expired_claims, find_task, is_in_mission,
+    child_count, children, existing_task, expired_claims, find_task, find_task_held, is_in_mission,
     open_count_in_mission, planning_in_flight, task_by_id, ChildTask,
 };
 pub use row::TaskRow;

@@ -20,6 +20,26 @@ pub async fn find_task(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<TaskRo
     .ok_or(ApiError::NotFound("Task not found"))
 }
 
+/// The task `id` of the caller's team, as [`find_task`], held until the transaction ends
+/// (`SELECT … FOR NO KEY UPDATE`, the hold of `turns::hold_task`) in the same statement on
+/// Postgres: a write that decides from the task reads it as the last write to it left it.
+/// SQLite's one writer needs no hold.
+pub async fn find_task_held(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<TaskRow> {
+    let hold = if tx.is_postgres() {
+        " FOR NO KEY UPDATE OF t"
+    } else {
+        ""
+    };
+    sql::query_as(&format!(
+        "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.id = ? AND t.team_id = ?{hold}"
+    ))
+    .bind(id)
+    .bind(team_id)
+    .fetch_optional(tx)
+    .await?
+    .ok_or(ApiError::NotFound("Task not found"))
+}
+
 /// The task `id`, whatever its team: for workflows that start from a row already scoped.
 pub async fn task_by_id(tx: &mut Tx, id: &str) -> ApiResult<Option<TaskRow>> {
     Ok(sql::query_as(&format!(
