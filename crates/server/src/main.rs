@@ -24,15 +24,15 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(
     name = "buildd-server",
     version,
-    about = "The Buildd API server, on SQLite"
+    about = "The Buildd API server, on SQLite or Postgres"
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
     /// How log lines are written to stderr: text (for people) or json (one object a line,
     /// for a log collector). A served request logs one line at info: method, route template,
-    /// status, latency and request id (never a key, a query or a body). RUST_LOG sets the
-    /// levels (default: info,sqlx=warn; health probes and scrapes log at debug).
+    /// path, status, latency and request id (never a key, a query or a body). RUST_LOG sets
+    /// the levels (default: info,sqlx=warn; health probes and scrapes log at debug).
     #[arg(long, global = true, env = "BUILDD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
 }

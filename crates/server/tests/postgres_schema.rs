@@ -386,3 +386,24 @@ async fn a_read_is_one_read_only_snapshot_and_sessions_have_their_timeouts() {
         .await;
     assert!(refused.is_err(), "a read wrote");
 }
+
+/// The functions the triggers call on every task and worker write keep one generic plan
+/// per session: left to choose, Postgres planned their statements again at every call.
+#[tokio::test]
+async fn the_claim_queues_functions_keep_one_plan() {
+    let pool = pg().await;
+    let configs: Vec<(String, Vec<String>)> = pg_rows(
+        &pool,
+        "SELECT proname::text, COALESCE(proconfig, '{}') FROM pg_proc \
+         WHERE proname IN ('claim_queue_judge', 'claim_queue_enqueue') ORDER BY proname",
+    )
+    .await;
+    assert_eq!(configs.len(), 2, "{configs:?}");
+    for (name, config) in configs {
+        assert_eq!(
+            config,
+            ["plan_cache_mode=force_generic_plan"],
+            "{name} plans afresh"
+        );
+    }
+}

@@ -1,7 +1,8 @@
 //! One log line per answered request: method, route (the route's template, which groups
 //! lines), path (what was asked: ids, never the query), status, latency and request id.
-//! Never a header, a query value or a body, so no key reaches a log. Probes and scrapes (`/healthz`, `/readyz`, `/metrics`)
-//! log at debug: a load balancer asking every few seconds would bury the rest.
+//! Never a header, a query value or a body, so no key reaches a log. Probes and scrapes
+//! (`/healthz`, `/readyz`, `/metrics`) log at debug: a load balancer asking every few
+//! seconds would bury the rest.
 
 use super::request_id::RequestId;
 use super::route::route_of;
