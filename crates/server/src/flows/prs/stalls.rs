@@ -5,7 +5,7 @@ use super::rails::context;
 use crate::db::Db;
 use crate::error::ApiResult;
 use crate::store::notes::system_note;
-use crate::store::prs::{open_pr_by_id, quiet_prs, set_stall_notified};
+use crate::store::prs::{open_pr_by_id, pr_moved, quiet_prs, set_stall_notified};
 use crate::time::iso;
 use buildd_core::merge_policy::stall_notice_due;
 use buildd_core::NoteKind;
@@ -26,11 +26,14 @@ pub async fn notify_stalls(db: &Db, now: DateTime<Utc>) -> ApiResult<usize> {
         quiet_prs(&mut tx, &iso(now - chrono::Duration::minutes(1))).await?
     };
     let mut told = 0;
-    for (id, moved) in candidates {
-        let Some(moved) = parse(&moved) else { continue };
+    for (id, _) in candidates {
         let mut tx = db.write().await?;
-        // It may have merged since the candidates were read.
+        // It may have merged or moved since the candidates were read: both are read again
+        // in the transaction that tells about it.
         let Some(pr) = open_pr_by_id(&mut tx, &id).await? else {
+            continue;
+        };
+        let Some(moved) = pr_moved(&mut tx, &id).await?.as_deref().and_then(parse) else {
             continue;
         };
         let ctx = context(&mut tx, &pr).await?;

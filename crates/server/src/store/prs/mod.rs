@@ -8,7 +8,8 @@ mod writes;
 
 pub use checks::{checks_of, insert_check};
 pub use reads::{
-    find_pr, next_number, open_pr_by_id, open_prs, other_open_prs, pr_by_id, quiet_prs, team_prs,
+    find_pr, next_number, open_pr_by_id, open_prs, other_open_prs, pr_by_id, pr_moved, quiet_prs,
+    team_prs,
 };
 pub use reviews::{
     awaiting_ci, escalate_review, insert_review, latest_retry, live_reviews, pending_review,

@@ -89,28 +89,56 @@ pub async fn open_prs(
     .await?)
 }
 
-/// Open PRs of a mission that last moved (reported, CI ran, a review began or ended) at
-/// or before `quiet_since` and were not told about since: their ids, and when they moved.
+/// When PR `p` last moved: reported, CI ran, a review began or ended (`MAX` on SQLite).
+macro_rules! moved {
+    ($max:literal) => {
+        concat!(
+            $max,
+            "(p.updated_at, \
+               COALESCE((SELECT MAX(c.created_at) FROM check_runs c WHERE c.pr_id = p.id), ''), \
+               COALESCE((SELECT MAX(COALESCE(r.decided_at, r.created_at)) FROM pr_reviews r \
+                         WHERE r.pr_id = p.id), ''))"
+        )
+    };
+}
+
+/// Open PRs of a mission that last moved at or before `quiet_since` and were not told
+/// about since: their ids, and when they moved.
 pub async fn quiet_prs(tx: &mut Tx, quiet_since: &str) -> ApiResult<Vec<(String, String)>> {
-    Ok(sql::query_as(
-        "SELECT id, moved FROM (SELECT p.id, p.stall_notified_at AS told, MAX(p.updated_at, \
-           COALESCE((SELECT MAX(c.created_at) FROM check_runs c WHERE c.pr_id = p.id), ''), \
-           COALESCE((SELECT MAX(COALESCE(r.decided_at, r.created_at)) FROM pr_reviews r \
-                     WHERE r.pr_id = p.id), '')) AS moved \
-         FROM pull_requests p WHERE p.state = 'open' AND p.mission_id IS NOT NULL) \
-         WHERE moved <= ? AND (told IS NULL OR told < moved)",
-    )
-    .postgres(
-        "SELECT id, moved FROM (SELECT p.id, p.stall_notified_at AS told, GREATEST(p.updated_at, \
-           COALESCE((SELECT MAX(c.created_at) FROM check_runs c WHERE c.pr_id = p.id), ''), \
-           COALESCE((SELECT MAX(COALESCE(r.decided_at, r.created_at)) FROM pr_reviews r \
-                     WHERE r.pr_id = p.id), '')) AS moved \
-         FROM pull_requests p WHERE p.state = 'open' AND p.mission_id IS NOT NULL) quiet \
-         WHERE moved <= ? AND (told IS NULL OR told < moved)",
-    )
+    Ok(sql::query_as(concat!(
+        "SELECT id, moved FROM (SELECT p.id, p.stall_notified_at AS told, ",
+        moved!("MAX"),
+        " AS moved FROM pull_requests p WHERE p.state = 'open' AND p.mission_id IS NOT NULL) \
+         WHERE moved <= ? AND (told IS NULL OR told < moved)"
+    ))
+    .postgres(concat!(
+        "SELECT id, moved FROM (SELECT p.id, p.stall_notified_at AS told, ",
+        moved!("GREATEST"),
+        " AS moved FROM pull_requests p WHERE p.state = 'open' AND p.mission_id IS NOT NULL) quiet \
+         WHERE moved <= ? AND (told IS NULL OR told < moved)"
+    ))
     .bind(quiet_since)
     .fetch_all(tx)
     .await?)
+}
+
+/// When PR `id` last moved, as [`quiet_prs`] reckons it, read again in the transaction
+/// that would tell about it.
+pub async fn pr_moved(tx: &mut Tx, id: &str) -> ApiResult<Option<String>> {
+    let moved: Option<(String,)> = sql::query_as(concat!(
+        "SELECT ",
+        moved!("MAX"),
+        " FROM pull_requests p WHERE p.id = ?"
+    ))
+    .postgres(concat!(
+        "SELECT ",
+        moved!("GREATEST"),
+        " FROM pull_requests p WHERE p.id = ?"
+    ))
+    .bind(id)
+    .fetch_optional(tx)
+    .await?;
+    Ok(moved.map(|(m,)| m))
 }
 
 /// The workspace's next PR number.
