@@ -1,6 +1,6 @@
 //! The split build's loader written short. The splitter writes one `makeLoad` of six lines
 //! for each of its ~180 shared chunks and lists every chunk a page needs by name; the loader
-//! is in the first load, where those repeats cost about 1 KB after brotli. The same loads
+//! is in the first load, where those repeats cost 0.7 KB after brotli. The same loads
 //! are written here as one function, with each page's chunks as ranges of their numbers
 //! (`"12-102,105"`), each chunk's load made once, on first use. Anything in the loader not
 //! of the splitter's known form is refused, so a new splitter cannot be misread.
