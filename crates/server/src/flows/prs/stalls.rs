@@ -26,7 +26,7 @@ pub async fn notify_stalls(db: &Db, now: DateTime<Utc>) -> ApiResult<usize> {
         quiet_prs(&mut tx, &iso(now - chrono::Duration::minutes(1))).await?
     };
     let mut told = 0;
-    for (id, _) in candidates {
+    for id in candidates {
         let mut tx = db.write().await?;
         // It may have merged or moved since the candidates were read: both are read again
         // in the transaction that tells about it.

@@ -103,23 +103,24 @@ macro_rules! moved {
 }
 
 /// Open PRs of a mission that last moved at or before `quiet_since` and were not told
-/// about since: their ids, and when they moved.
-pub async fn quiet_prs(tx: &mut Tx, quiet_since: &str) -> ApiResult<Vec<(String, String)>> {
-    Ok(sql::query_as(concat!(
-        "SELECT id, moved FROM (SELECT p.id, p.stall_notified_at AS told, ",
+/// about since: their ids.
+pub async fn quiet_prs(tx: &mut Tx, quiet_since: &str) -> ApiResult<Vec<String>> {
+    let quiet: Vec<(String,)> = sql::query_as(concat!(
+        "SELECT id FROM (SELECT p.id, p.stall_notified_at AS told, ",
         moved!("MAX"),
         " AS moved FROM pull_requests p WHERE p.state = 'open' AND p.mission_id IS NOT NULL) \
          WHERE moved <= ? AND (told IS NULL OR told < moved)"
     ))
     .postgres(concat!(
-        "SELECT id, moved FROM (SELECT p.id, p.stall_notified_at AS told, ",
+        "SELECT id FROM (SELECT p.id, p.stall_notified_at AS told, ",
         moved!("GREATEST"),
         " AS moved FROM pull_requests p WHERE p.state = 'open' AND p.mission_id IS NOT NULL) quiet \
          WHERE moved <= ? AND (told IS NULL OR told < moved)"
     ))
     .bind(quiet_since)
     .fetch_all(tx)
-    .await?)
+    .await?;
+    Ok(quiet.into_iter().map(|(id,)| id).collect())
 }
 
 /// When PR `id` last moved, as [`quiet_prs`] reckons it, read again in the transaction

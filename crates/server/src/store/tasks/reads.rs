@@ -10,34 +10,27 @@ use serde_json::Value;
 
 /// The task `id` of the caller's team; another team's task is "not found".
 pub async fn find_task(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<TaskRow> {
-    sql::query_as(&format!(
-        "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.id = ? AND t.team_id = ?"
-    ))
-    .bind(id)
-    .bind(team_id)
-    .fetch_optional(tx)
-    .await?
-    .ok_or(ApiError::NotFound("Task not found"))
+    team_task(tx, team_id, id, "").await
 }
 
 /// The task `id` of the caller's team, as [`find_task`], held until the transaction ends
-/// (`SELECT … FOR NO KEY UPDATE`, the hold of `turns::hold_task`) in the same statement on
-/// Postgres: a write that decides from the task reads it as the last write to it left it.
-/// SQLite's one writer needs no hold.
+/// (the hold of `turns::hold_task`) in the same statement on Postgres: a write that decides
+/// from the task reads it as the last write to it left it. SQLite's one writer needs no hold.
 pub async fn find_task_held(tx: &mut Tx, team_id: &str, id: &str) -> ApiResult<TaskRow> {
-    let hold = if tx.is_postgres() {
-        " FOR NO KEY UPDATE OF t"
-    } else {
-        ""
-    };
-    sql::query_as(&format!(
-        "SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.id = ? AND t.team_id = ?{hold}"
-    ))
-    .bind(id)
-    .bind(team_id)
-    .fetch_optional(tx)
-    .await?
-    .ok_or(ApiError::NotFound("Task not found"))
+    team_task(tx, team_id, id, " FOR NO KEY UPDATE OF t").await
+}
+
+/// The task `id` of team `team_id`, with `hold` after the statement on Postgres.
+async fn team_task(tx: &mut Tx, team_id: &str, id: &str, hold: &str) -> ApiResult<TaskRow> {
+    let select = format!("SELECT {TASK_COLUMNS} FROM {TASK_FROM} WHERE t.id = ? AND t.team_id = ?");
+    let postgres = format!("{select}{hold}");
+    sql::query_as(&select)
+        .postgres(postgres)
+        .bind(id)
+        .bind(team_id)
+        .fetch_optional(tx)
+        .await?
+        .ok_or(ApiError::NotFound("Task not found"))
 }
 
 /// The task `id`, whatever its team: for workflows that start from a row already scoped.
