@@ -2,7 +2,7 @@
 //! `cargo xtask serve` skips trunk and the chunks' optimisation (minutes on 2 cores). The
 //! key is a hash of everything the build reads (the dashboard's and buildd-core's sources,
 //! the manifests and lockfile, the page, styles and public files, the splitter and the
-//! recipe in `split.rs` and `wasm_names.rs`), the tools' versions and the features; it is
+//! recipe in `split.rs` and the files it uses), the tools' versions and the features; it is
 //! stored in the target dir with a hash of the files the build left in `dist`, so a `dist`
 //! changed since (another `trunk build`, a file removed) is built again.
 
@@ -17,7 +17,7 @@ const INPUT_DIRS: [&str; 5] = [
     "public",
     "xtask/split-bindgen/src",
 ];
-const INPUT_FILES: [&str; 11] = [
+const INPUT_FILES: [&str; 15] = [
     "Cargo.toml",
     "Cargo.lock",
     "index.html",
@@ -29,6 +29,10 @@ const INPUT_FILES: [&str; 11] = [
     "rust-toolchain",
     "xtask/src/split.rs",
     "xtask/src/wasm_names.rs",
+    "xtask/src/loader.rs",
+    "xtask/src/chunk_groups.rs",
+    "xtask/src/chunk_merge.rs",
+    "xtask/src/unused_classes.rs",
 ];
 
 /// Programs whose `--version` is part of the key.
@@ -159,14 +163,15 @@ fn files_under(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
 
 /// 64-bit FNV-1a over length-prefixed fields, so moving bytes between a name and a content
 /// changes the hash.
-struct Fnv(u64);
+/// FNV-1a, each field preceded by its length.
+pub(crate) struct Fnv(pub u64);
 
 impl Fnv {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self(0xcbf2_9ce4_8422_2325)
     }
 
-    fn field(&mut self, bytes: &[u8]) {
+    pub(crate) fn field(&mut self, bytes: &[u8]) {
         for b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
             self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
         }

@@ -1,13 +1,21 @@
-//! The split build's loader written short. The splitter writes one `makeLoad` of six lines
-//! for each of its ~180 shared chunks and lists every chunk a page needs by name; the loader
-//! is in the first load, where those repeats cost 0.7 KB after brotli. The same loads
-//! are written here as one function, with each page's chunks as ranges of their numbers
-//! (`"12-102,105"`), each chunk's load made once, on first use. Anything in the loader not
-//! of the splitter's known form is refused, so a new splitter cannot be misread.
+//! The split build's loader, read and written short. The splitter writes one `makeLoad` of
+//! six lines for each of its ~180 shared chunks and lists every chunk a page needs by name;
+//! the loader is in the first load, where those repeats cost 0.7 KB after brotli. The same
+//! loads are written here as one function, with each page's chunks as ranges of numbers
+//! (`"12-102,105"`), each load made once, on first use; the numbers are of the files the
+//! chunks are merged into (`chunk_groups.rs`). Anything in the loader not of the splitter's
+//! known form is refused, so a new splitter cannot be misread.
 
-/// The loader `text` (the splitter's, its chunks named `<stem>-<build>.wasm` in `dist`)
-/// written short.
-pub fn compact(text: &str, build: &str) -> Result<String, String> {
+/// The splitter's loader, read: what comes before its loads, its chunks' numbers and each
+/// page's chunks.
+pub struct Loader {
+    header: String,
+    chunks: Vec<u32>,
+    pub pages: Vec<(String, Vec<u32>)>,
+}
+
+/// Reads the splitter's loader `text`, refusing anything not of its known form.
+pub fn parse(text: &str) -> Result<Loader, String> {
     let start = text
         .find("\n/*")
         .or_else(|| text.find("\nconst __chunk_"))
@@ -45,6 +53,13 @@ pub fn compact(text: &str, build: &str) -> Result<String, String> {
                     .ok_or_else(|| format!("page {name} needs {dep}, not a chunk"))?;
                 numbers.push(number);
             }
+            if let Some(missing) = numbers.iter().find(|n| !chunks.contains(n)) {
+                return Err(format!(
+                    "page {name} needs chunk {missing}, which the loader lacks"
+                ));
+            }
+            numbers.sort_unstable();
+            numbers.dedup();
             pages.push((name.to_string(), numbers));
         } else {
             return Err(format!(
@@ -52,9 +67,30 @@ pub fn compact(text: &str, build: &str) -> Result<String, String> {
             ));
         }
     }
-    let mut out = header.to_string();
-    out.push_str(&format!(
-        r#"// The chunks' loads, made on first use, one each.
+    Ok(Loader {
+        header: header.to_string(),
+        chunks,
+        pages,
+    })
+}
+
+impl Loader {
+    /// The chunks' numbers, in the loader's order.
+    pub fn chunks(&self) -> &[u32] {
+        &self.chunks
+    }
+
+    /// The loader written short, its chunks fetched as `groups` (`chunk_groups.rs`): group
+    /// `n` of them is the file `chunk_<n>-<build>.wasm`, and each page loads the groups
+    /// holding its chunks.
+    pub fn write(&self, build: &str, groups: &[Vec<u32>]) -> Result<String, String> {
+        let group_of = |chunk: &u32| groups.iter().position(|g| g.contains(chunk));
+        if let Some(lost) = self.chunks.iter().find(|c| group_of(c).is_none()) {
+            return Err(format!("chunk {lost} is in no group"));
+        }
+        let mut out = self.header.clone();
+        out.push_str(&format!(
+            r#"// The chunks' loads, made on first use, one each.
 const chunks = [];
 function load(name, deps) {{
     return makeLoad(() => {{
@@ -71,25 +107,25 @@ function shared(ranges) {{
     }});
 }}
 "#
-    ));
-    for (name, mut numbers) in pages {
-        if let Some(missing) = numbers.iter().find(|n| !chunks.contains(n)) {
-            return Err(format!(
-                "page {name} needs chunk {missing}, which the loader lacks"
+        ));
+        for (name, needs) in &self.pages {
+            let mut numbers: Vec<u32> = needs
+                .iter()
+                .filter_map(|c| group_of(c).map(|g| g as u32))
+                .collect();
+            numbers.sort_unstable();
+            numbers.dedup();
+            let deps = if numbers.is_empty() {
+                "[]".to_string()
+            } else {
+                format!("shared(\"{}\")", ranges(&numbers))
+            };
+            out.push_str(&format!(
+                "export const __wasm_split_load_{name} = wrapAsyncCb(load(\"split_{name}\", {deps}));\n"
             ));
         }
-        numbers.sort_unstable();
-        numbers.dedup();
-        let deps = if numbers.is_empty() {
-            "[]".to_string()
-        } else {
-            format!("shared(\"{}\")", ranges(&numbers))
-        };
-        out.push_str(&format!(
-            "export const __wasm_split_load_{name} = wrapAsyncCb(load(\"split_{name}\", {deps}));\n"
-        ));
+        Ok(out)
     }
-    Ok(out)
 }
 
 /// The body's statements, each from a line starting `const ` or `export const ` to the next,
@@ -172,37 +208,56 @@ mod tests {
     }
 
     #[test]
-    fn each_page_names_its_chunks_as_ranges_of_one_load_function() {
+    fn each_page_names_the_groups_of_its_chunks_as_ranges_of_one_load_function() {
         let text = loader(
             &[12, 13, 14, 15, 17],
             &[("task_page", &[15, 12, 13, 17]), ("connect_page", &[])],
         );
-        let short = compact(&text, "ab12").unwrap();
+        let read = parse(&text).unwrap();
+        assert_eq!(read.chunks(), [12, 13, 14, 15, 17]);
+        assert_eq!(
+            read.pages[0],
+            ("task_page".to_string(), vec![12, 13, 15, 17])
+        );
+        // Each chunk a group of its own: the groups are numbered from 0.
+        let alone: Vec<Vec<u32>> = read.chunks().iter().map(|c| vec![*c]).collect();
+        let short = read.write("ab12", &alone).unwrap();
         assert!(short.starts_with(HEADER), "{short}");
         assert!(short.contains("`./${name}-ab12.wasm`"), "{short}");
         assert!(short.contains(
-            "export const __wasm_split_load_task_page = wrapAsyncCb(load(\"split_task_page\", shared(\"12-13,15,17\")));"
+            "export const __wasm_split_load_task_page = wrapAsyncCb(load(\"split_task_page\", shared(\"0-1,3-4\")));"
         ), "{short}");
         assert!(short.contains(
             "export const __wasm_split_load_connect_page = wrapAsyncCb(load(\"split_connect_page\", []));"
         ), "{short}");
         assert!(!short.contains("__chunk_"), "{short}");
         assert!(short.len() < text.len());
+        // Merged: the page loads each group holding one of its chunks, once.
+        let merged = read
+            .write("ab12", &[vec![12, 13, 14], vec![15, 17]])
+            .unwrap();
+        assert!(
+            merged.contains("load(\"split_task_page\", shared(\"0-1\"))"),
+            "{merged}"
+        );
+        let lost = read
+            .write("ab12", &[vec![12, 13, 14], vec![15]])
+            .unwrap_err();
+        assert!(lost.contains("chunk 17"), "{lost}");
     }
 
     #[test]
     fn a_loader_of_another_form_is_refused() {
         let text = loader(&[12], &[("task_page", &[12])]);
         let changed = text.replace("src.catch(() => {});", "src.catch(console.error);");
-        assert!(compact(&changed, "ab12")
-            .unwrap_err()
-            .contains("known form"));
+        assert!(parse(&changed).err().unwrap().contains("known form"));
         let unknown = format!("{text}export const somethingElse = 1;\n");
-        assert!(compact(&unknown, "ab12")
-            .unwrap_err()
+        assert!(parse(&unknown)
+            .err()
+            .unwrap()
             .contains("not a chunk or a page"));
         let missing = loader(&[12], &[("task_page", &[12, 40])]);
-        assert!(compact(&missing, "ab12").unwrap_err().contains("lacks"));
+        assert!(parse(&missing).err().unwrap().contains("lacks"));
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! `cargo xtask serve | build | test | screenshots | bench [agents] | lint-imports`: installs what is missing, builds, runs.
 
+mod chunk_groups;
+mod chunk_merge;
 mod compress;
 mod fresh;
 mod imports;

@@ -185,28 +185,59 @@ pub fn finish(
     let main_js = hashed_name(&index, main_stem)
         .ok_or_else(|| format!("index.html names no {main_stem}-<hash>.js"))?;
 
-    step(&format!(
-        "wasm-opt {} on {} chunks",
-        WASM_OPT.join(" "),
-        chunks.len()
-    ));
-    // Every chunk is named by the build's hash, the one in the loader's name: it is a hash
-    // of the wasm the chunks are cut from. 192 names carrying one hash cost the loader
-    // 1.7 KB less, after brotli, than 192 hashes of their own; the price is that a chunk
-    // unchanged by a deploy is fetched again once.
+    // The loader's name carries a hash of the wasm the chunks are cut from.
     let build = loader_name
         .strip_prefix("split-loader-")
         .and_then(|n| n.strip_suffix(".js"))
         .ok_or_else(|| format!("a loader named {loader_name}, not split-loader-<hash>.js"))?;
-    let named = optimise_chunks(env, &split.out, dist, &chunks, build)?;
-
-    let loader = std::fs::read_to_string(split.out.join(&loader_name))
+    let text = std::fs::read_to_string(split.out.join(&loader_name))
         .map_err(|e| e.to_string())?
         .replace(
             &format!("from \"{main_module}\""),
             &format!("from \"./{main_js}\""),
         );
-    let loader = crate::loader::compact(&loader, build)?;
+    let loader = crate::loader::parse(&text)?;
+    let groups = group_chunks(&split.out, &loader)?;
+    // Every file is named by one tag: that hash and the grouping's (a tab holding the loader
+    // of a build of the same wasm grouped otherwise must not fetch a file of the new one).
+    // One tag repeated costs the loader 1.7 KB less, after brotli, than a hash each; the
+    // price is that a file unchanged by a deploy is fetched again once.
+    let tag = {
+        let mut hash = crate::fresh::Fnv::new();
+        hash.field(build.as_bytes());
+        for group in &groups {
+            let numbers: Vec<u8> = group.iter().flat_map(|c| c.to_le_bytes()).collect();
+            hash.field(&numbers);
+        }
+        format!("{:016x}", hash.0)
+    };
+    let mut pieces = Vec::new();
+    for file in &chunks {
+        let stem = file.strip_suffix(".wasm").unwrap_or(file);
+        let is_chunk = stem
+            .strip_prefix("chunk_")
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| loader.chunks().contains(&n));
+        if !is_chunk {
+            pieces.push((vec![split.out.join(file)], stem.to_string()));
+        }
+    }
+    for (n, group) in groups.iter().enumerate() {
+        let from = group
+            .iter()
+            .map(|c| split.out.join(format!("chunk_{c}.wasm")))
+            .collect();
+        pieces.push((from, format!("chunk_{n}")));
+    }
+    step(&format!(
+        "wasm-merge, then wasm-opt {}: {} chunks in {} files, and {} pages",
+        WASM_OPT.join(" "),
+        loader.chunks().len(),
+        groups.len(),
+        pieces.len() - groups.len()
+    ));
+    let named = make_pieces(env, &split.out.join("merged"), dist, &pieces, &tag)?;
+    let loader = loader.write(&tag, &groups)?;
     write(&dist.join(&loader_name), loader.as_bytes())?;
     // The main module's files as trunk left them, whose hashes index.html holds.
     let main_wasm = format!("{}_bg.wasm", main_js.trim_end_matches(".js"));
@@ -300,23 +331,50 @@ fn record(dist: &Path, files: &[String], previous: Vec<(String, Vec<u8>)>) -> Re
     write(&dist.join(FILES), list.as_bytes())
 }
 
-/// Optimises each chunk into `dist` as `<stem>-<build>.wasm`, two at a time.
-fn optimise_chunks(
+/// The splitter's chunks in groups (`chunk_groups.rs`), by their sizes in `out`.
+fn group_chunks(out: &Path, loader: &crate::loader::Loader) -> Result<Vec<Vec<u32>>, String> {
+    let mut sizes = Vec::new();
+    for &chunk in loader.chunks() {
+        let file = out.join(format!("chunk_{chunk}.wasm"));
+        let size = std::fs::metadata(&file)
+            .map_err(|e| format!("{}: {e}", file.display()))?
+            .len();
+        sizes.push((chunk, size));
+    }
+    let pages: Vec<Vec<u32>> = loader.pages.iter().map(|(_, c)| c.clone()).collect();
+    crate::chunk_groups::group(&sizes, &pages, crate::chunk_groups::EXTRA_BYTES)
+}
+
+/// Makes each piece (its chunks and the stem of its name) into `dist` as
+/// `<stem>-<tag>.wasm`, merged (in `work`) when it has more than one chunk, then
+/// optimised; two at a time.
+fn make_pieces(
     env: &Env,
-    from: &Path,
+    work: &Path,
     dist: &Path,
-    chunks: &[String],
-    build: &str,
+    pieces: &[(Vec<PathBuf>, String)],
+    tag: &str,
 ) -> Result<Vec<String>, String> {
+    if work.exists() {
+        std::fs::remove_dir_all(work).map_err(|e| format!("{}: {e}", work.display()))?;
+    }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<std::sync::Mutex<Option<Result<String, String>>>> =
-        chunks.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        pieces.iter().map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for _ in 0..2 {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(chunk) = chunks.get(i) else { break };
-                let result = optimise(env, &from.join(chunk), dist, build);
+                let Some((from, stem)) = pieces.get(i) else {
+                    break;
+                };
+                let result = make_piece(
+                    env,
+                    &work.join(stem),
+                    from,
+                    dist,
+                    &format!("{stem}-{tag}.wasm"),
+                );
                 *results[i].lock().expect("no panics hold it") = Some(result);
             });
         }
@@ -326,19 +384,28 @@ fn optimise_chunks(
         .map(|r| {
             r.into_inner()
                 .expect("no panics hold it")
-                .expect("every chunk ran")
+                .expect("every piece ran")
         })
         .collect()
 }
 
-fn optimise(env: &Env, chunk: &Path, dist: &Path, build: &str) -> Result<String, String> {
-    let stem = chunk
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .ok_or("a chunk without a name")?;
-    let name = format!("{stem}-{build}.wasm");
-    wasm_opt(env, chunk, &dist.join(&name))?;
-    Ok(name)
+fn make_piece(
+    env: &Env,
+    work: &Path,
+    from: &[PathBuf],
+    dist: &Path,
+    name: &str,
+) -> Result<String, String> {
+    let input = match from {
+        [one] => one.clone(),
+        many => {
+            let merged = work.join("merged.wasm");
+            crate::chunk_merge::merge(env, &WASM_FEATURES, many, work, &merged)?;
+            merged
+        }
+    };
+    wasm_opt(env, &input, &dist.join(name))?;
+    Ok(name.to_string())
 }
 
 /// `input` optimised by wasm-opt into `output` (which may be `input`), renamed into place.

@@ -94,7 +94,7 @@ impl Env {
     }
 }
 
-/// The wasm target, trunk, wasm-bindgen, a working wasm-opt and terser.
+/// The wasm target, trunk, wasm-bindgen, a working wasm-opt (and wasm-merge) and terser.
 pub fn ensure_web(env: &Env) -> Result<(), String> {
     let targets = Command::new("rustup")
         .args(["target", "list", "--installed"])
@@ -141,11 +141,12 @@ pub fn ensure_web(env: &Env) -> Result<(), String> {
             ],
         )?;
     }
-    // Debian's binaryen (108) silently breaks the app; binaryen from npm works.
+    // Debian's binaryen (108) silently breaks the app; binaryen from npm works. Its
+    // wasm-merge, from the same package, merges the split build's chunks.
     let wasm_opt = env.version_of("wasm-opt").unwrap_or_default();
     if !wasm_opt.contains(&format!("version {BINARYEN}")) {
         step(&format!(
-            "installing binaryen {BINARYEN} (wasm-opt) from npm"
+            "installing binaryen {BINARYEN} (wasm-opt, wasm-merge) from npm"
         ));
         env.npm_install(&format!("binaryen@{BINARYEN}"))?;
     }

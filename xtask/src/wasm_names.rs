@@ -4,6 +4,8 @@
 //! such name becomes `<prefix>_<n>`, `n` counting up in base 36, in both files; a name the
 //! JS does not hold leaves both files as they were.
 
+use std::ops::Range;
+
 /// `wasm` and `js` with the hashed import names shortened.
 pub fn shorten(wasm: &[u8], js: &str) -> Result<(Vec<u8>, String), String> {
     let mut renamed: Vec<(String, String)> = Vec::new();
@@ -48,7 +50,20 @@ fn rewrite_imports(
     wasm: &[u8],
     mut rename: impl FnMut(&str) -> Option<String>,
 ) -> Result<Vec<u8>, String> {
-    rewrite_section(wasm, 2, |body| rename_in(body, &mut rename))
+    rewrite_section(wasm, 2, |body| {
+        let mut out = Vec::with_capacity(body.len());
+        let imports = parse_imports(body)?;
+        push_leb(&mut out, imports.len() as u64);
+        for import in imports {
+            push_import(
+                &mut out,
+                import.module,
+                &rename(import.field).unwrap_or_else(|| import.field.to_string()),
+                import.description,
+            );
+        }
+        Ok(out)
+    })
 }
 
 /// `wasm` with the body of each section `id` replaced by what `rewrite` makes of it, the
@@ -58,57 +73,86 @@ pub(crate) fn rewrite_section(
     id: u8,
     mut rewrite: impl FnMut(&[u8]) -> Result<Vec<u8>, String>,
 ) -> Result<Vec<u8>, String> {
-    if wasm.get(..8) != Some(b"\0asm\x01\0\0\0".as_slice()) {
-        return Err("not a wasm module (version 1)".into());
-    }
     let mut out = wasm[..8].to_vec();
-    let mut at = 8;
-    while at < wasm.len() {
-        let start = at;
-        let mut body_at = at + 1;
-        let size = leb(wasm, &mut body_at)? as usize;
-        let end = body_at + size;
-        let body = wasm
-            .get(body_at..end)
-            .ok_or("a section runs past the end")?;
-        if wasm[start] == id {
-            let section = rewrite(body)?;
+    for (section, whole, body) in sections(wasm)? {
+        if section == id {
+            let body = rewrite(&wasm[body])?;
             out.push(id);
-            push_leb(&mut out, section.len() as u64);
-            out.extend_from_slice(&section);
+            push_leb(&mut out, body.len() as u64);
+            out.extend_from_slice(&body);
         } else {
-            out.extend_from_slice(&wasm[start..end]);
+            out.extend_from_slice(&wasm[whole]);
         }
-        at = end;
     }
     Ok(out)
 }
 
-/// The import section `body` with its field names renamed.
-fn rename_in(
-    body: &[u8],
-    rename: &mut impl FnMut(&str) -> Option<String>,
-) -> Result<Vec<u8>, String> {
+/// The body of `wasm`'s first section `id`, if it has one.
+pub(crate) fn section(wasm: &[u8], id: u8) -> Result<Option<&[u8]>, String> {
+    Ok(sections(wasm)?
+        .into_iter()
+        .find(|(section, _, _)| *section == id)
+        .map(|(_, _, body)| &wasm[body]))
+}
+
+/// A section: its id, where it lies and where its body lies.
+type Section = (u8, Range<usize>, Range<usize>);
+
+/// Each section of `wasm`.
+fn sections(wasm: &[u8]) -> Result<Vec<Section>, String> {
+    if wasm.get(..8) != Some(b"\0asm\x01\0\0\0".as_slice()) {
+        return Err("not a wasm module (version 1)".into());
+    }
+    let mut found = Vec::new();
+    let mut at = 8;
+    while at < wasm.len() {
+        let mut body_at = at + 1;
+        let size = leb(wasm, &mut body_at)? as usize;
+        let end = body_at + size;
+        if end > wasm.len() {
+            return Err("a section runs past the end".into());
+        }
+        found.push((wasm[at], at..end, body_at..end));
+        at = end;
+    }
+    Ok(found)
+}
+
+/// An import as the import section holds it: its description is its kind's byte and what
+/// follows (a type, limits, a global's type).
+pub(crate) struct Import<'a> {
+    pub module: &'a str,
+    pub field: &'a str,
+    pub description: &'a [u8],
+}
+
+/// The imports of the import section `body`.
+pub(crate) fn parse_imports(body: &[u8]) -> Result<Vec<Import<'_>>, String> {
     let mut at = 0;
     let count = leb(body, &mut at)?;
-    let mut out = Vec::with_capacity(body.len());
-    push_leb(&mut out, count);
+    let mut imports = Vec::new();
     for _ in 0..count {
         let module = name(body, &mut at)?;
         let field = name(body, &mut at)?;
         let described = at;
         skip_description(body, &mut at)?;
-        push_name(&mut out, module);
-        push_name(
-            &mut out,
-            &rename(field).unwrap_or_else(|| field.to_string()),
-        );
-        out.extend_from_slice(&body[described..at]);
+        imports.push(Import {
+            module,
+            field,
+            description: &body[described..at],
+        });
     }
     if at != body.len() {
         return Err("the import section has bytes after its imports".into());
     }
-    Ok(out)
+    Ok(imports)
+}
+
+/// Appends an import to an import section.
+pub(crate) fn push_import(out: &mut Vec<u8>, module: &str, field: &str, description: &[u8]) {
+    push_name(out, module);
+    push_name(out, field);
+    out.extend_from_slice(description);
 }
 
 /// Moves past an import's description: function, table, memory, global or tag.
