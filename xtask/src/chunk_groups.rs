@@ -8,7 +8,8 @@
 //! large ones needed by different pages stay apart.
 
 /// The most a merge may add to what the pages fetch, counted over all of them (before
-/// wasm-opt). See docs/operations.md for what it gave.
+/// wasm-opt): the mission page loads 11 files instead of 146, and no page fetches more than
+/// about two fifths more bytes than it needs.
 pub const EXTRA_BYTES: u64 = 48_000;
 
 /// The groups of `chunks` (each chunk's number and size in bytes), given which chunks each

@@ -198,37 +198,8 @@ pub fn finish(
         );
     let loader = crate::loader::parse(&text)?;
     let groups = group_chunks(&split.out, &loader)?;
-    // Every file is named by one tag: that hash and the grouping's (a tab holding the loader
-    // of a build of the same wasm grouped otherwise must not fetch a file of the new one).
-    // One tag repeated costs the loader 1.7 KB less, after brotli, than a hash each; the
-    // price is that a file unchanged by a deploy is fetched again once.
-    let tag = {
-        let mut hash = crate::fresh::Fnv::new();
-        hash.field(build.as_bytes());
-        for group in &groups {
-            let numbers: Vec<u8> = group.iter().flat_map(|c| c.to_le_bytes()).collect();
-            hash.field(&numbers);
-        }
-        format!("{:016x}", hash.0)
-    };
-    let mut pieces = Vec::new();
-    for file in &chunks {
-        let stem = file.strip_suffix(".wasm").unwrap_or(file);
-        let is_chunk = stem
-            .strip_prefix("chunk_")
-            .and_then(|n| n.parse::<u32>().ok())
-            .is_some_and(|n| loader.chunks().contains(&n));
-        if !is_chunk {
-            pieces.push((vec![split.out.join(file)], stem.to_string()));
-        }
-    }
-    for (n, group) in groups.iter().enumerate() {
-        let from = group
-            .iter()
-            .map(|c| split.out.join(format!("chunk_{c}.wasm")))
-            .collect();
-        pieces.push((from, format!("chunk_{n}")));
-    }
+    let tag = files_tag(build, &groups);
+    let pieces = pieces(&split.out, &chunks, &loader, &groups);
     step(&format!(
         "wasm-merge, then wasm-opt {}: {} chunks in {} files, and {} pages",
         WASM_OPT.join(" "),
@@ -329,6 +300,49 @@ fn record(dist: &Path, files: &[String], previous: Vec<(String, Vec<u8>)>) -> Re
     }
     let list = serde_json::to_string(files).map_err(|e| e.to_string())?;
     write(&dist.join(FILES), list.as_bytes())
+}
+
+/// The tag naming every file of the build: the loader's hash and the grouping's (a tab
+/// holding the loader of a build of the same wasm grouped otherwise must not fetch a file of
+/// the new one). One tag repeated costs the loader 1.7 KB less, after brotli, than a hash
+/// each; the price is that a file unchanged by a deploy is fetched again once.
+fn files_tag(build: &str, groups: &[Vec<u32>]) -> String {
+    let mut hash = crate::fresh::Fnv::new();
+    hash.field(build.as_bytes());
+    for group in groups {
+        let numbers: Vec<u8> = group.iter().flat_map(|c| c.to_le_bytes()).collect();
+        hash.field(&numbers);
+    }
+    format!("{:016x}", hash.0)
+}
+
+/// What goes into `dist`: each of the splitter's `files` in `out` that is not a chunk (the
+/// pages' modules) as it is, then each group of chunks as `chunk_<n>`.
+fn pieces(
+    out: &Path,
+    files: &[String],
+    loader: &crate::loader::Loader,
+    groups: &[Vec<u32>],
+) -> Vec<(Vec<PathBuf>, String)> {
+    let mut pieces = Vec::new();
+    for file in files {
+        let stem = file.strip_suffix(".wasm").unwrap_or(file);
+        let is_chunk = stem
+            .strip_prefix("chunk_")
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| loader.chunks().contains(&n));
+        if !is_chunk {
+            pieces.push((vec![out.join(file)], stem.to_string()));
+        }
+    }
+    for (n, group) in groups.iter().enumerate() {
+        let from = group
+            .iter()
+            .map(|c| out.join(format!("chunk_{c}.wasm")))
+            .collect();
+        pieces.push((from, format!("chunk_{n}")));
+    }
+    pieces
 }
 
 /// The splitter's chunks in groups (`chunk_groups.rs`), by their sizes in `out`.
@@ -539,5 +553,23 @@ mod tests {
             Some("buildd-mission-control-5b59.js")
         );
         assert_eq!(hashed_name(index, "other"), None);
+    }
+
+    #[test]
+    fn the_files_tag_follows_the_build_and_the_grouping() {
+        let tag = files_tag("abf25c7f47cb0ca9", &[vec![12, 13], vec![14]]);
+        assert_eq!(tag.len(), 16);
+        assert_eq!(
+            tag,
+            files_tag("abf25c7f47cb0ca9", &[vec![12, 13], vec![14]])
+        );
+        assert_ne!(
+            tag,
+            files_tag("abf25c7f47cb0ca9", &[vec![12], vec![13, 14]])
+        );
+        assert_ne!(
+            tag,
+            files_tag("0000000000000000", &[vec![12, 13], vec![14]])
+        );
     }
 }
