@@ -28,12 +28,44 @@ async fn tasks_of(app: &TestApp, router: &axum::Router, mission: &str) -> Value 
     })
 }
 
-/// The warm server's answer, checked against a server that has kept nothing.
+/// The warm server's answer, checked against a server that has kept nothing and against
+/// the tasks the mission list embeds (built as JSON by the database, where the page's are
+/// read row by row on Postgres).
 async fn same_as_cold(app: &TestApp, mission: &str) -> Value {
     let warm = tasks_of(app, &app.router, mission).await;
     let cold = tasks_of(app, &buildd_server::app(app.db.clone(), None), mission).await;
     assert_eq!(warm, cold, "kept tasks differ from a fresh read");
+    assert_eq!(listed(app, mission).await, as_listed(&warm["tasks"]));
     warm
+}
+
+/// The mission's tasks as the mission list embeds them.
+async fn listed(app: &TestApp, mission: &str) -> Value {
+    let req = Request::get("/api/missions")
+        .header("Authorization", format!("Bearer {}", app.admin))
+        .body(Body::empty())
+        .unwrap();
+    let response = app.router.clone().oneshot(req).await.unwrap();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let list: Value = serde_json::from_slice(&body).unwrap();
+    let found = list["missions"].as_array().unwrap().iter();
+    let mut found = found.filter(|m| m["id"] == mission);
+    found.next().expect("the mission is listed")["tasks"].clone()
+}
+
+/// A detail's tasks less what only a detail carries: priority, createdAt, and the result
+/// of a task that is not an organizer run.
+fn as_listed(tasks: &Value) -> Value {
+    let mut tasks = tasks.clone();
+    for task in tasks.as_array_mut().unwrap() {
+        let task = task.as_object_mut().unwrap();
+        task.remove("priority");
+        task.remove("createdAt");
+        if task["mode"] != "planning" {
+            task.remove("result");
+        }
+    }
+    tasks
 }
 
 fn ids(tasks: &Value) -> Vec<String> {
@@ -164,4 +196,43 @@ async fn every_change_to_a_missions_tasks_shows_on_its_page() {
     let now = same_as_cold(&app, &m).await;
     assert_eq!(now["tasks"][1]["status"], "cancelled");
     assert_eq!(now["totalTasks"], 2, "cancelled work leaves the count");
+
+    // A result, dependencies, a cost and a question; an organizer run's result is listed.
+    sql(
+        &app,
+        "UPDATE tasks SET result = '{\"summary\":\"Shipped\",\"files\":[\"a.rs\"]}', \
+           depends_on = ?2 WHERE id = ?1",
+        &[&a, &format!("[\"{c}\"]")],
+    )
+    .await;
+    app.worker_on(&b, "waiting_input", None, false).await;
+    sql(
+        &app,
+        "UPDATE workers SET cost_micros = 1250042, \
+           waiting_for = '{\"question\":\"Which one?\",\"options\":[\"x\",\"y\"]}' \
+         WHERE task_id = ?1",
+        &[&b],
+    )
+    .await;
+    sql(
+        &app,
+        "UPDATE tasks SET mode = 'planning' WHERE id = ?1",
+        &[&c],
+    )
+    .await;
+    sql(
+        &app,
+        "UPDATE tasks SET result = 'null' WHERE id = ?1",
+        &[&c],
+    )
+    .await;
+    let now = same_as_cold(&app, &m).await;
+    assert_eq!(now["tasks"][2]["result"]["summary"], "Shipped");
+    assert_eq!(now["tasks"][2]["dependsOn"], serde_json::json!([c]));
+    assert_eq!(now["tasks"][1]["costUsd"], "1.250042");
+    assert_eq!(
+        now["tasks"][1]["workers"][0]["waitingFor"]["question"],
+        "Which one?"
+    );
+    assert_eq!(now["tasks"][0]["result"], Value::Null);
 }
