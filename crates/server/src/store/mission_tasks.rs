@@ -7,6 +7,7 @@ use super::tasks::terminal_statuses;
 use crate::db::sql::{self, Flag};
 use crate::db::Tx;
 use crate::error::ApiResult;
+use buildd_core::money::Usd;
 use buildd_core::{MissionTask, TaskClass, TaskMode, TaskStatus, WorkerStatus, WorkerSummary};
 use std::collections::HashSet;
 
@@ -184,7 +185,9 @@ struct EmbeddedRow {
 }
 
 impl EmbeddedRow {
-    /// The task as [`TASK_JSON`] has it in a detail (`?5` set), field for field.
+    /// The task as [`TASK_JSON`] has it in a detail (`?5` set), field for field (a cost
+    /// written by buildd-core's rule, which the SQL's matches for the costs the API takes,
+    /// none negative).
     fn task(self) -> ApiResult<MissionTask> {
         let result = match &self.result {
             Some(text) => serde_json::from_str(text)?,
@@ -226,17 +229,9 @@ impl EmbeddedRow {
             task_class: Some(TaskClass::parse(&self.task_class)),
             depends_on: serde_json::from_str(&self.depends_on)?,
             workers,
-            cost_usd: Some(cost_text(self.cost_micros)),
+            cost_usd: Some(Usd::from_micros(self.cost_micros).to_decimal_string()),
         })
     }
-}
-
-/// Micro-dollars as [`TASK_JSON_POSTGRES`] writes them: whole dollars, a point, and the
-/// remainder padded (or cut, as `lpad` does) to six digits.
-fn cost_text(micros: i64) -> String {
-    let fraction = format!("{:0>6}", micros % 1_000_000);
-    let fraction: String = fraction.chars().take(6).collect();
-    format!("{}.{fraction}", micros / 1_000_000)
 }
 
 /// Both walk the mission's entries in `tasks_by_mission_mode_status` (migration 0020).
@@ -328,15 +323,5 @@ mod tests {
         assert!(!listed.contains("team"), "{listed}");
         let whole = crate::db::query_plan(&mut tx, &read_sql(false), 6).await;
         assert!(whole.contains("INDEX tasks_by_mission"), "{whole}");
-    }
-
-    #[test]
-    fn a_cost_is_written_as_postgres_writes_it() {
-        assert_eq!(cost_text(0), "0.000000");
-        assert_eq!(cost_text(1_250_000), "1.250000");
-        assert_eq!(cost_text(42), "0.000042");
-        // Postgres's lpad cuts what is longer than six: a negative remainder loses a digit.
-        assert_eq!(cost_text(-1_500_000), "-1.-50000");
-        assert_eq!(cost_text(-5), "0.0000-5");
     }
 }
