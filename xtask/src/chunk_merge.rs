@@ -9,7 +9,7 @@
 
 use crate::tools::Env;
 use crate::wasm_names::{
-    parse_imports, push_import, push_leb, push_name, rewrite_section, section,
+    parse_imports, push_import, push_leb, push_name, rewrite_imports, section,
 };
 use std::path::{Path, PathBuf};
 
@@ -30,32 +30,26 @@ pub fn merge(
     let mut inputs = Vec::new();
     for (i, chunk) in chunks.iter().enumerate() {
         let wasm = std::fs::read(chunk).map_err(|e| format!("{}: {e}", chunk.display()))?;
-        let renamed = rewrite_section(&wasm, 2, |body| {
-            let imports = parse_imports(body)?;
-            let mut section = Vec::new();
-            push_leb(&mut section, imports.len() as u64);
-            for import in imports {
-                if import.module != SPLIT {
-                    return Err(format!(
-                        "{} imports {} from {}, not {SPLIT}",
-                        chunk.display(),
-                        import.field,
-                        import.module
-                    ));
-                }
-                match imported.iter().find(|(field, _)| field == import.field) {
-                    Some((_, seen)) if seen != import.description => {
-                        return Err(format!(
-                            "chunks import {} as different things",
-                            import.field
-                        ))
-                    }
-                    Some(_) => {}
-                    None => imported.push((import.field.to_string(), import.description.to_vec())),
-                }
-                push_import(&mut section, MERGE, import.field, import.description);
+        let renamed = rewrite_imports(&wasm, |import| {
+            if import.module != SPLIT {
+                return Err(format!(
+                    "{} imports {} from {}, not {SPLIT}",
+                    chunk.display(),
+                    import.field,
+                    import.module
+                ));
             }
-            Ok(section)
+            match imported.iter().find(|(field, _)| field == import.field) {
+                Some((_, seen)) if seen != import.description => {
+                    return Err(format!(
+                        "chunks import {} as different things",
+                        import.field
+                    ))
+                }
+                Some(_) => {}
+                None => imported.push((import.field.to_string(), import.description.to_vec())),
+            }
+            Ok((MERGE.to_string(), import.field.to_string()))
         })?;
         let input = work.join(format!("chunk{i}.wasm"));
         std::fs::write(&input, renamed).map_err(|e| e.to_string())?;

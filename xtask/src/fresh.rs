@@ -70,7 +70,7 @@ pub fn inputs(env: &Env, features: &str) -> Result<Inputs, String> {
         hasher.field(bytes.as_deref().unwrap_or(b"\0absent"));
     }
     Ok(Inputs {
-        hash: format!("{:016x}", hasher.0),
+        hash: hasher.hex(),
         stamp: env.target_dir().join("dashboard-build.json"),
     })
 }
@@ -135,7 +135,7 @@ fn dist_hash(dist: &Path) -> Result<String, String> {
         hasher.field(file.to_string_lossy().as_bytes());
         hasher.field(&bytes);
     }
-    Ok(format!("{:016x}", hasher.0))
+    Ok(hasher.hex())
 }
 
 /// Every file under `dir`, hidden ones (editors' swap files) left out; none for a `dir`
@@ -163,12 +163,16 @@ fn files_under(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
 
 /// 64-bit FNV-1a over length-prefixed fields, so moving bytes between a name and a content
 /// changes the hash.
-/// FNV-1a, each field preceded by its length.
-pub(crate) struct Fnv(pub u64);
+pub(crate) struct Fnv(u64);
 
 impl Fnv {
     pub(crate) fn new() -> Self {
         Self(0xcbf2_9ce4_8422_2325)
+    }
+
+    /// The hash so far, as 16 hex digits.
+    pub(crate) fn hex(&self) -> String {
+        format!("{:016x}", self.0)
     }
 
     pub(crate) fn field(&mut self, bytes: &[u8]) {

@@ -313,7 +313,7 @@ fn files_tag(build: &str, groups: &[Vec<u32>]) -> String {
         let numbers: Vec<u8> = group.iter().flat_map(|c| c.to_le_bytes()).collect();
         hash.field(&numbers);
     }
-    format!("{:016x}", hash.0)
+    hash.hex()
 }
 
 /// What goes into `dist`: each of the splitter's `files` in `out` that is not a chunk (the

@@ -9,17 +9,22 @@ use std::ops::Range;
 /// `wasm` and `js` with the hashed import names shortened.
 pub fn shorten(wasm: &[u8], js: &str) -> Result<(Vec<u8>, String), String> {
     let mut renamed: Vec<(String, String)> = Vec::new();
-    let wasm = rewrite_imports(wasm, |field| {
-        let (prefix, hash) = field.rsplit_once('_')?;
-        let hashed = prefix.starts_with("__wb")
-            && hash.len() == 16
-            && hash.bytes().all(|b| b.is_ascii_hexdigit());
-        if !hashed {
-            return None;
-        }
-        let short = format!("{prefix}_{}", base36(renamed.len()));
-        renamed.push((field.to_string(), short.clone()));
-        Some(short)
+    let wasm = rewrite_imports(wasm, |import| {
+        let field = import.field;
+        let hashed = field.rsplit_once('_').filter(|(prefix, hash)| {
+            prefix.starts_with("__wb")
+                && hash.len() == 16
+                && hash.bytes().all(|b| b.is_ascii_hexdigit())
+        });
+        let field = match hashed {
+            Some((prefix, _)) => {
+                let short = format!("{prefix}_{}", base36(renamed.len()));
+                renamed.push((field.to_string(), short.clone()));
+                short
+            }
+            None => field.to_string(),
+        };
+        Ok((import.module.to_string(), field))
     })?;
     let mut js = js.to_string();
     for (long, short) in &renamed {
@@ -45,22 +50,19 @@ fn base36(mut n: usize) -> String {
     String::from_utf8(out).expect("ASCII digits")
 }
 
-/// `wasm` with each import's field name replaced where `rename` gives a new one.
-fn rewrite_imports(
+/// `wasm` with each import's module and field named as `rename` says (the description
+/// kept); an error from `rename` stops the rewrite.
+pub(crate) fn rewrite_imports(
     wasm: &[u8],
-    mut rename: impl FnMut(&str) -> Option<String>,
+    mut rename: impl FnMut(&Import) -> Result<(String, String), String>,
 ) -> Result<Vec<u8>, String> {
     rewrite_section(wasm, 2, |body| {
         let mut out = Vec::with_capacity(body.len());
         let imports = parse_imports(body)?;
         push_leb(&mut out, imports.len() as u64);
         for import in imports {
-            push_import(
-                &mut out,
-                import.module,
-                &rename(import.field).unwrap_or_else(|| import.field.to_string()),
-                import.description,
-            );
+            let (module, field) = rename(&import)?;
+            push_import(&mut out, &module, &field, import.description);
         }
         Ok(out)
     })
@@ -254,9 +256,9 @@ mod tests {
 
     fn fields(wasm: &[u8]) -> Vec<String> {
         let mut found = Vec::new();
-        rewrite_imports(wasm, |f| {
-            found.push(f.to_string());
-            None
+        rewrite_imports(wasm, |i| {
+            found.push(i.field.to_string());
+            Ok((i.module.to_string(), i.field.to_string()))
         })
         .unwrap();
         found
